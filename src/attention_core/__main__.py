@@ -1,0 +1,54 @@
+"""Command line: ``python -m attention_core example --s -1 1`` prints the lesson-06 worked example."""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+
+from .example import H_EXAMPLE, TOKENS, worked_example
+
+
+class _OneLineParser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line on stderr and exit status 2, with no traceback."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def _finite_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a finite number")
+    return value
+
+
+def format_example(s: float) -> str:
+    """The worked example for one state as a small table: scores and weights to 4 decimals, context to 6."""
+    read = worked_example(s)
+    lines = [f"s = {s:g}", "  position  h_j        score   weight"]
+    for j, token in enumerate(TOKENS):
+        h = "(" + ", ".join(f"{x:g}" for x in H_EXAMPLE[j]) + ")"
+        lines.append(f"  {token:<8}  {h:<9} {read.scores[j]:7.4f}  {read.weights[j]:7.4f}")
+    c1, c2 = read.context
+    lines.append(f"  context c = ({c1:.6f}, {c2:.6f})")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _OneLineParser(prog="python -m attention_core", description="The numpy core of Attention, executable.")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_OneLineParser)
+    example = commands.add_parser("example", help="print the lesson-06 worked example for one or more states s")
+    example.add_argument(
+        "--s", type=_finite_float, nargs="+", default=[-1.0, 1.0], metavar="S", help="reading states (default: -1 1)"
+    )
+    args = parser.parse_args(argv)
+    print("\n\n".join(format_example(s) for s in args.s))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,161 @@
+"""Score functions: how a decoder state ``s`` and an annotation ``h_j`` are compared (lessons 05 and 08).
+
+Column-vector convention as in the article: a single state is a column vector, ``W_s`` is ``(d_a, d_s)``,
+``W_h`` is ``(d_a, d_h)``, ``v`` and ``b`` are ``(d_a,)``. In code a batch of ``N`` states is stored as rows,
+``s`` of shape ``(N, d_s)``, so ``W_s s`` becomes ``s @ W_s.T``.
+
+Shapes: ``T`` source positions, ``d_h`` annotation width, ``d_s`` state width, ``d_a`` scorer width, ``N``
+states scored at once. ``H`` is ``(T, d_h)`` (shared by every state) or ``(N, T, d_h)`` (one per state).
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+
+from ._validate import as_array, require, shape_str
+
+
+def _states_and_annotations(s, H, d_s_name: str = "d_s"):
+    """Validate ``s`` ((d_s,) or (N, d_s)) and ``H`` ((T, d_h) or (N, T, d_h)); return 2-D ``s`` and a flag."""
+    sv = as_array(s, "s", ndims=(1, 2), expected=f"({d_s_name},) or (N, {d_s_name})")
+    Hm = as_array(H, "H", ndims=(2, 3), expected="(T, d_h) or (N, T, d_h)")
+    require(Hm.shape[-2] >= 1, f"H must hold at least one annotation (T >= 1), got shape {shape_str(Hm.shape)}")
+    single = sv.ndim == 1
+    s2 = sv[None, :] if single else sv  # (N, d_s)
+    if Hm.ndim == 3:
+        require(
+            not single and Hm.shape[0] == s2.shape[0],
+            f"H of shape {shape_str(Hm.shape)} is batched (N, T, d_h), so s must have shape "
+            f"(N, {d_s_name}) with N = {Hm.shape[0]}, got shape {shape_str(sv.shape)}",
+        )
+    return s2, Hm, single
+
+
+def _matrix(W, name: str, rows: int | None, cols: int | None, expected: str) -> np.ndarray:
+    Wm = as_array(W, name, ndims=(2,), expected=expected)
+    require(
+        (rows is None or Wm.shape[0] == rows) and (cols is None or Wm.shape[1] == cols),
+        f"{name} must have shape {expected}, got shape {shape_str(Wm.shape)}",
+    )
+    return Wm
+
+
+def _vector(x, name: str, length: int, expected: str) -> np.ndarray:
+    xv = as_array(x, name, ndims=(1,), expected=expected)
+    require(xv.shape[0] == length, f"{name} must have shape {expected}, got shape {shape_str(xv.shape)}")
+    return xv
+
+
+def _check_additive(s, H, W_s, W_h, v, b):
+    s2, Hm, single = _states_and_annotations(s, H)
+    d_s, d_h = s2.shape[1], Hm.shape[-1]
+    W_s = as_array(W_s, "W_s", ndims=(2,), expected=f"(d_a, d_s) with d_s = {d_s}")
+    d_a = W_s.shape[0]
+    W_s = _matrix(W_s, "W_s", None, d_s, f"(d_a, d_s) = (d_a, {d_s}) to match s")
+    W_h = _matrix(W_h, "W_h", d_a, d_h, f"(d_a, d_h) = ({d_a}, {d_h}) to match W_s and H")
+    v = _vector(v, "v", d_a, f"(d_a,) = ({d_a},)")
+    b = _vector(b, "b", d_a, f"(d_a,) = ({d_a},)")
+    return s2, Hm, single, W_s, W_h, v, b
+
+
+def _additive_preactivation(s2, Hm, W_s, W_h, b):
+    q = s2 @ W_s.T  # (N, d_s) x (d_s, d_a) -> (N, d_a): W_s s, once per state
+    k = Hm @ W_h.T  # (T, d_h) or (N, T, d_h) x (d_h, d_a) -> (T, d_a) or (N, T, d_a): W_h h_j
+    return q[:, None, :] + k + b  # (N, T, d_a)
+
+
+def additive_scores(s, H, W_s, W_h, v, b, nonlinearity: Callable | None = np.tanh) -> np.ndarray:
+    r"""Bahdanau's additive score, one number per (state, source position).
+
+    .. math:: e_{tj} = v^\top \tanh\!\left(W_s s_{t-1} + W_h h_j + b\right)
+
+    Derived in lesson 05 (*How early attention computes a match*). ``nonlinearity=None`` is the lesson's
+    linear ablation ``e_tj = v^T W_s s + v^T b + v^T W_h h_j``, whose weights no longer depend on ``s``.
+
+    Parameters
+    ----------
+    s : decoder state ``(d_s,)`` or ``N`` states ``(N, d_s)``.
+    H : annotations ``(T, d_h)``, or ``(N, T, d_h)`` with one set per state.
+    W_s : ``(d_a, d_s)``.  W_h : ``(d_a, d_h)``.  v, b : ``(d_a,)``.
+    nonlinearity : an elementwise function (default ``np.tanh``), or ``None`` for the identity.
+
+    Returns scores ``(T,)`` for one state, ``(N, T)`` for ``N`` states.
+    """
+    if nonlinearity is not None and not callable(nonlinearity):
+        raise TypeError(f"nonlinearity must be a function such as np.tanh, or None; got {type(nonlinearity)}")
+    s2, Hm, single, W_s, W_h, v, b = _check_additive(s, H, W_s, W_h, v, b)
+    pre = _additive_preactivation(s2, Hm, W_s, W_h, b)  # (N, T, d_a)
+    act = pre if nonlinearity is None else nonlinearity(pre)  # (N, T, d_a)
+    e = act @ v  # (N, T, d_a) x (d_a,) -> (N, T)
+    return e[0] if single else e
+
+
+def additive_scores_backward(d_scores, s, H, W_s, W_h, v, b) -> dict[str, np.ndarray]:
+    r"""Gradients of a loss through the tanh additive scorer, given ``d_scores = dL/de``.
+
+    With ``a_j = tanh(W_s s + W_h h_j + b)`` and ``e_j = v^T a_j``:
+    ``dL/dv = sum_j (dL/de_j) a_j``; ``dz_j = (dL/de_j) v * (1 - a_j^2)``; ``dL/db = sum_j dz_j``;
+    ``dL/dW_s = sum_j dz_j s^T``; ``dL/ds = W_s^T sum_j dz_j``; ``dL/dW_h = sum_j dz_j h_j^T``;
+    ``dL/dh_j = W_h^T dz_j``. Used by the trained models (lesson 07); checked against finite differences.
+
+    Returns a dict with keys ``s, H, W_s, W_h, v, b`` holding arrays shaped like the inputs.
+    """
+    s2, Hm, single, W_s, W_h, v, b = _check_additive(s, H, W_s, W_h, v, b)
+    N, T = s2.shape[0], Hm.shape[-2]
+    dE = as_array(d_scores, "d_scores", ndims=(1, 2), expected=f"({T},) or ({N}, {T})")
+    dE2 = dE[None, :] if dE.ndim == 1 else dE  # (N, T)
+    require(dE2.shape == (N, T), f"d_scores must have shape {(T,) if single else (N, T)}, got {dE.shape}")
+    a = np.tanh(_additive_preactivation(s2, Hm, W_s, W_h, b))  # (N, T, d_a)
+    dv = np.einsum("nt,nta->a", dE2, a)  # (d_a,)
+    dz = dE2[:, :, None] * v * (1.0 - a * a)  # (N, T, d_a)
+    dq = dz.sum(axis=1)  # (N, d_a): gradient of W_s s for each state
+    grads = {
+        "v": dv,
+        "b": dq.sum(axis=0),  # (d_a,)
+        "W_s": dq.T @ s2,  # (d_a, N) x (N, d_s) -> (d_a, d_s)
+        "s": (dq @ W_s)[0] if single else dq @ W_s,  # (N, d_a) x (d_a, d_s) -> (N, d_s)
+    }
+    if Hm.ndim == 2:
+        dz_pos = dz.sum(axis=0)  # (T, d_a): H is shared across the N states
+        grads["W_h"] = dz_pos.T @ Hm  # (d_a, T) x (T, d_h) -> (d_a, d_h)
+        grads["H"] = dz_pos @ W_h  # (T, d_a) x (d_a, d_h) -> (T, d_h)
+    else:
+        grads["W_h"] = np.einsum("nta,ntd->ad", dz, Hm)  # (d_a, d_h)
+        grads["H"] = dz @ W_h  # (N, T, d_a) x (d_a, d_h) -> (N, T, d_h)
+    return grads
+
+
+def dot_scores(s, H) -> np.ndarray:
+    r"""Luong's dot score, ``e_tj = s^T h_j``; needs ``d_s = d_h`` (lesson 05, lesson 08).
+
+    ``s`` is ``(d,)`` or ``(N, d)``; ``H`` is ``(T, d)`` or ``(N, T, d)``. Returns ``(T,)`` or ``(N, T)``.
+    """
+    s2, Hm, single = _states_and_annotations(s, H, d_s_name="d")
+    require(
+        s2.shape[1] == Hm.shape[-1],
+        f"dot scores need s and h_j of the same width: s has shape {shape_str(np.shape(s))} (d_s = "
+        f"{s2.shape[1]}) but H has shape {shape_str(Hm.shape)} (d_h = {Hm.shape[-1]})",
+    )
+    if Hm.ndim == 2:
+        e = s2 @ Hm.T  # (N, d) x (d, T) -> (N, T)
+    else:
+        e = np.einsum("nd,ntd->nt", s2, Hm)  # (N, d) x (N, T, d) -> (N, T)
+    return e[0] if single else e
+
+
+def general_scores(s, H, W) -> np.ndarray:
+    r"""Luong's general (bilinear) score, ``e_tj = s^T W h_j`` with ``W`` of shape ``(d_s, d_h)``.
+
+    Lessons 05 and 08. ``s`` is ``(d_s,)`` or ``(N, d_s)``; ``H`` is ``(T, d_h)`` or ``(N, T, d_h)``.
+    Returns ``(T,)`` or ``(N, T)``.
+    """
+    s2, Hm, single = _states_and_annotations(s, H)
+    W = _matrix(W, "W", s2.shape[1], Hm.shape[-1], f"(d_s, d_h) = ({s2.shape[1]}, {Hm.shape[-1]})")
+    sW = s2 @ W  # (N, d_s) x (d_s, d_h) -> (N, d_h)
+    if Hm.ndim == 2:
+        e = sW @ Hm.T  # (N, d_h) x (d_h, T) -> (N, T)
+    else:
+        e = np.einsum("nd,ntd->nt", sW, Hm)  # (N, T)
+    return e[0] if single else e
