@@ -1,0 +1,60 @@
+"""Show a matplotlib figure in a notebook as an accessible HTML figure: image, alt text and caption.
+
+A figure returned by :mod:`attention_core.plots` is displayed with :func:`show_figure`. The output carries
+``text/html`` (``<figure>`` with ``<img alt=...>`` and ``<figcaption>``), which the book renders, and a
+``text/plain`` fallback that is the alt text itself, so no output ever reads ``<Figure size 640x480 ...>``.
+The PNG bytes are embedded as a data URI; the notebook tests replace them with a placeholder before comparing
+(``tests/nbval_sanitize.cfg``), so only the alt text and caption are compared as text.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+
+
+def figure_png(fig, dpi: int = 100) -> bytes:
+    """Render a matplotlib figure to PNG bytes, without a timestamp or version in the file's metadata."""
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=dpi, metadata={"Software": None})
+    return buf.getvalue()
+
+
+class FigureDisplay:
+    """A rendered figure with its alt text and caption, displayed by Jupyter as HTML."""
+
+    def __init__(self, fig, alt: str, caption: str, dpi: int = 100):
+        if not alt or not alt.strip():
+            raise ValueError("alt must describe what the figure shows; got an empty string")
+        if not caption or not caption.strip():
+            raise ValueError("caption must say what is fixed and what varies; got an empty string")
+        self.alt, self.caption = alt.strip(), caption.strip()
+        self.png = figure_png(fig, dpi=dpi)
+
+    def _repr_html_(self) -> str:
+        data = base64.b64encode(self.png).decode("ascii")
+        return (
+            '<figure class="ae-figure">'
+            f'<img src="data:image/png;base64,{data}" alt="{html.escape(self.alt)}" style="max-width:100%;height:auto">'
+            f"<figcaption>{html.escape(self.caption)}</figcaption></figure>"
+        )
+
+    def __repr__(self) -> str:
+        return f"Figure: {self.alt}"
+
+
+def show_figure(fig, alt: str, caption: str, dpi: int = 100) -> FigureDisplay:
+    """Return a displayable figure; make it the last expression of a cell (or pass it to ``display``).
+
+    ``alt`` describes what the image shows for a reader who cannot see it; ``caption`` says what is fixed
+    and what varies. The matplotlib figure is closed afterwards so that it is not drawn twice.
+    """
+    shown = FigureDisplay(fig, alt, caption, dpi=dpi)
+    try:
+        import matplotlib.pyplot as plt
+
+        plt.close(fig)
+    except Exception:  # a figure made without pyplot needs no closing
+        pass
+    return shown
