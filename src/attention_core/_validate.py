@@ -27,7 +27,9 @@ def as_array(x, name: str, *, ndims: tuple[int, ...], expected: str, allow_inf: 
         try:
             arr = np.asarray(x)
         except (ValueError, TypeError) as exc:  # ragged nested lists
-            raise TypeError(f"{name} must be a numeric array of shape {expected}; could not convert it: {exc}")
+            raise TypeError(
+                f"{name} must be a numeric array of shape {expected}; could not convert it: {exc}"
+            ) from None
     if arr.dtype == bool or not (np.issubdtype(arr.dtype, np.integer) or np.issubdtype(arr.dtype, np.floating)):
         raise TypeError(
             f"{name} must hold real numbers (int or float), got dtype {arr.dtype} "

@@ -5,7 +5,7 @@ Shapes: ``T`` source positions, ``d_h`` annotation width, ``N`` reads at once.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
@@ -61,7 +61,7 @@ def score_gradient(weights, H, g) -> np.ndarray:
 def finite_difference(f: Callable[[np.ndarray], float], x, eps: float = 1e-6) -> np.ndarray:
     r"""Central finite-difference gradient of a scalar function ``f`` at ``x``.
 
-    .. math:: \frac{\partial f}{\partial x_i} \approx \frac{f(x + \varepsilon u_i) - f(x - \varepsilon u_i)}{2\varepsilon}
+    .. math:: \partial f / \partial x_i \approx (f(x + \varepsilon u_i) - f(x - \varepsilon u_i)) / (2\varepsilon)
 
     The independent reference against which :func:`score_gradient` and the models' back-propagation are
     checked (lesson 07, the appendix, and the tests). ``x`` is any float array; returns an array of its shape.

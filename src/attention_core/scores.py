@@ -10,7 +10,7 @@ states scored at once. ``H`` is ``(T, d_h)`` (shared by every state) or ``(N, T,
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 

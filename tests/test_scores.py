@@ -1,0 +1,133 @@
+"""Score functions: values, batching, the linear ablation, backward pass, and bad input."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from attention_core import (
+    additive_scores,
+    additive_scores_backward,
+    dot_scores,
+    finite_difference,
+    general_scores,
+    softmax,
+)
+
+
+def random_scorer(rng, d_s=3, d_h=4, d_a=5, T=6):
+    return (
+        rng.normal(size=d_s),
+        rng.normal(size=(T, d_h)),
+        rng.normal(size=(d_a, d_s)),
+        rng.normal(size=(d_a, d_h)),
+        rng.normal(size=d_a),
+        rng.normal(size=d_a),
+    )
+
+
+def test_additive_matches_the_formula_position_by_position():
+    s, H, W_s, W_h, v, b = random_scorer(np.random.default_rng(1))
+    e = additive_scores(s, H, W_s, W_h, v, b)
+    expected = [v @ np.tanh(W_s @ s + W_h @ h + b) for h in H]
+    np.testing.assert_allclose(e, expected)
+
+
+def test_additive_batch_of_states_is_one_call():
+    rng = np.random.default_rng(2)
+    s, H, W_s, W_h, v, b = random_scorer(rng)
+    S = rng.normal(size=(1001, 3))
+    E = additive_scores(S, H, W_s, W_h, v, b)
+    assert E.shape == (1001, 6)
+    np.testing.assert_allclose(E[17], additive_scores(S[17], H, W_s, W_h, v, b))
+    Hb = rng.normal(size=(1001, 6, 4))
+    np.testing.assert_allclose(additive_scores(S, Hb, W_s, W_h, v, b)[5], additive_scores(S[5], Hb[5], W_s, W_h, v, b))
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 6), st.floats(-10, 10), st.floats(-10, 10))
+def test_without_nonlinearity_weights_do_not_depend_on_s(seed, T, s1, s2):
+    rng = np.random.default_rng(seed)
+    _, H, W_s, W_h, v, b = random_scorer(rng, T=T)
+    sa, sb = np.full(3, s1), np.full(3, s2)
+    wa = softmax(additive_scores(sa, H, W_s, W_h, v, b, nonlinearity=None))
+    wb = softmax(additive_scores(sb, H, W_s, W_h, v, b, nonlinearity=None))
+    np.testing.assert_allclose(wa, wb, rtol=1e-9, atol=1e-12)
+
+
+def test_with_tanh_weights_do_depend_on_s():
+    rng = np.random.default_rng(3)
+    _, H, W_s, W_h, v, b = random_scorer(rng)
+    wa = softmax(additive_scores(np.ones(3), H, W_s, W_h, v, b))
+    wb = softmax(additive_scores(-np.ones(3), H, W_s, W_h, v, b))
+    assert np.abs(wa - wb).max() > 1e-3
+
+
+@pytest.mark.parametrize("batched_H", [False, True])
+def test_additive_backward_matches_finite_differences(batched_H):
+    rng = np.random.default_rng(4)
+    _, H, W_s, W_h, v, b = random_scorer(rng, T=3)
+    S = rng.normal(size=(2, 3))
+    if batched_H:
+        H = rng.normal(size=(2, 3, 4))
+    upstream = rng.normal(size=(2, 3))
+    args = {"s": S, "H": H, "W_s": W_s, "W_h": W_h, "v": v, "b": b}
+    grads = additive_scores_backward(upstream, **args)
+    for name in args:
+
+        def loss(x, name=name):
+            return float((additive_scores(**{**args, name: x}) * upstream).sum())
+
+        numeric = finite_difference(loss, args[name])
+        np.testing.assert_allclose(grads[name], numeric, rtol=1e-6, atol=1e-8, err_msg=name)
+
+
+def test_dot_and_general():
+    rng = np.random.default_rng(5)
+    s, H = rng.normal(size=4), rng.normal(size=(6, 4))
+    np.testing.assert_allclose(dot_scores(s, H), H @ s)
+    W = rng.normal(size=(3, 4))
+    s3 = rng.normal(size=3)
+    np.testing.assert_allclose(general_scores(s3, H, W), [s3 @ W @ h for h in H])
+    np.testing.assert_allclose(general_scores(s, H, np.eye(4)), dot_scores(s, H))
+    S = rng.normal(size=(7, 4))
+    assert dot_scores(S, H).shape == (7, 6)
+    assert general_scores(S, rng.normal(size=(7, 6, 4)), np.eye(4)).shape == (7, 6)
+
+
+def _args():
+    return random_scorer(np.random.default_rng(6))
+
+
+@pytest.mark.parametrize(
+    "change, error, words",
+    [
+        ({"W_s": np.zeros((5, 2))}, ValueError, ["W_s", "(5, 2)", "d_s"]),
+        ({"W_h": np.zeros((5, 3))}, ValueError, ["W_h", "(5, 4)", "(5, 3)"]),
+        ({"v": np.zeros(4)}, ValueError, ["v", "(5,)", "(4,)"]),
+        ({"b": np.zeros((5, 1))}, ValueError, ["b", "(5, 1)"]),
+        ({"s": np.zeros((2, 2, 3))}, ValueError, ["s", "(2, 2, 3)"]),
+        ({"H": np.zeros((0, 4))}, ValueError, ["T >= 1"]),
+        ({"H": np.zeros((2, 6, 4))}, ValueError, ["batched", "(N, d_s)"]),
+        ({"s": np.array([1.0, np.nan, 0.0])}, ValueError, ["s", "NaN"]),
+        ({"s": np.array(["1", "2", "3"])}, TypeError, ["s", "dtype"]),
+        ({"nonlinearity": "tanh"}, TypeError, ["nonlinearity"]),
+    ],
+)
+def test_additive_bad_input(change, error, words):
+    s, H, W_s, W_h, v, b = _args()
+    kwargs = {"s": s, "H": H, "W_s": W_s, "W_h": W_h, "v": v, "b": b, **change}
+    with pytest.raises(error) as info:
+        additive_scores(**kwargs)
+    for word in words:
+        assert word in str(info.value)
+
+
+def test_dot_needs_equal_widths():
+    with pytest.raises(ValueError, match="same width"):
+        dot_scores(np.zeros(3), np.zeros((5, 4)))
+
+
+def test_general_checks_W():
+    with pytest.raises(ValueError, match=r"W must have shape \(d_s, d_h\) = \(3, 4\)"):
+        general_scores(np.zeros(3), np.zeros((5, 4)), np.zeros((4, 3)))
