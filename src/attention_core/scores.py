@@ -122,7 +122,8 @@ def additive_scores_backward(d_scores, s, H, W_s, W_h, v, b) -> dict[str, np.nda
         grads["W_h"] = dz_pos.T @ Hm  # (d_a, T) x (T, d_h) -> (d_a, d_h)
         grads["H"] = dz_pos @ W_h  # (T, d_a) x (d_a, d_h) -> (T, d_h)
     else:
-        grads["W_h"] = np.einsum("nta,ntd->ad", dz, Hm)  # (d_a, d_h)
+        # (N*T, d_a)^T x (N*T, d_h) -> (d_a, d_h): one matrix product (an einsum here is ~10x slower)
+        grads["W_h"] = dz.reshape(-1, dz.shape[-1]).T @ Hm.reshape(-1, Hm.shape[-1])
         grads["H"] = dz @ W_h  # (N, T, d_a) x (d_a, d_h) -> (N, T, d_h)
     return grads
 
