@@ -13,6 +13,8 @@ import base64
 import html
 import io
 
+import numpy as np
+
 
 def figure_png(fig, dpi: int = 100) -> bytes:
     """Render a matplotlib figure to PNG bytes, without a timestamp or version in the file's metadata."""
@@ -58,3 +60,35 @@ def show_figure(fig, alt: str, caption: str, dpi: int = 100) -> FigureDisplay:
     except Exception:  # a figure made without pyplot needs no closing
         pass
     return shown
+
+
+class BlitRenderer:
+    """Render a figure to PNG quickly when only a few artists change between frames (for widgets).
+
+    The static part of the figure is drawn once and cached; each frame restores it and draws only
+    ``artists`` (marked animated), then encodes the pixels with fast PNG compression.
+    """
+
+    def __init__(self, fig, artists, dpi: int = 80):
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+        self.fig, self.artists = fig, list(artists)
+        fig.set_dpi(dpi)
+        self.canvas = FigureCanvasAgg(fig)
+        for artist in self.artists:
+            artist.set_animated(True)
+        self.canvas.draw()  # lays out the figure once and draws everything that does not move
+        fig.set_layout_engine("none")  # keep that layout: no re-layout per frame
+        self.background = self.canvas.copy_from_bbox(fig.bbox)
+
+    def png(self) -> bytes:
+        """PNG bytes of the current frame."""
+        from PIL import Image
+
+        self.canvas.restore_region(self.background)
+        for artist in self.artists:
+            self.fig.draw_artist(artist)
+        rgba = self.canvas.buffer_rgba()  # (height, width, 4) uint8
+        buf = io.BytesIO()
+        Image.fromarray(np.asarray(rgba)).convert("RGB").save(buf, format="png", compress_level=1)
+        return buf.getvalue()

@@ -1,0 +1,92 @@
+"""Figures for the worked example (lessons 05 and 06). Functions take results and return matplotlib figures.
+
+Figures are built with ``matplotlib.figure.Figure`` rather than pyplot, so nothing is drawn twice in a
+notebook; display them with :func:`attention_core.display.show_figure`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from matplotlib.figure import Figure
+
+from .example import H_EXAMPLE, S_RANGE, TOKENS, worked_example
+
+COLORS = ("#1f77b4", "#d62728", "#2ca02c")  # one colour per source position, the same in every figure
+
+
+def weight_curves_figure(s_values, weights, *, marks=(), title="Attention weight of each source position against s"):
+    """Curves ``alpha_j(s)`` for the three source positions; ``weights`` is ``(N, 3)`` for ``s_values (N,)``.
+
+    ``marks`` lists states to mark with a vertical line (e.g. the article's A and B).
+    """
+    fig = Figure(figsize=(7.0, 3.6), layout="constrained")
+    ax = fig.add_subplot()
+    for j, token in enumerate(TOKENS):
+        ax.plot(s_values, weights[:, j], color=COLORS[j], lw=2, label=f"position {j + 1}: {token}")
+    for label, s in marks:
+        ax.axvline(s, color="0.4", ls="--", lw=1)
+        ax.text(s, 1.0, f" {label}", va="top", ha="left", color="0.25")
+    ax.set(xlabel="reading state s (chosen, not a time step)", ylabel="weight α_j(s)", ylim=(0, 1.02), title=title)
+    ax.legend(loc="center left", frameon=False)
+    ax.grid(alpha=0.3)
+    return fig
+
+
+class StateReadFigure:
+    """Three panels for one reading state: weights as bars, the context point among h_1..h_3, and the curves.
+
+    Built once; :meth:`update` moves the bars, the point and the marker for a new ``s`` so that a widget can
+    redraw quickly. ``nonlinearity=None`` draws the linear ablation of lesson 05.
+    """
+
+    def __init__(self, s: float = -1.0, nonlinearity=np.tanh, n_curve: int = 401):
+        self.nonlinearity = nonlinearity
+        grid = np.linspace(*S_RANGE, n_curve)  # (n_curve,)
+        curve = worked_example(grid, nonlinearity=nonlinearity)  # weights (n_curve, 3): one call
+        self.fig = Figure(figsize=(10.5, 3.4), layout="constrained")
+        ax_bar, ax_plane, ax_curve = self.fig.subplots(1, 3, width_ratios=[1, 1.1, 1.5])
+        self.bars = ax_bar.bar(range(3), np.zeros(3), color=COLORS, tick_label=list(TOKENS))
+        self.bar_labels = [ax_bar.text(j, 0, "", ha="center", va="bottom") for j in range(3)]
+        ax_bar.set(ylim=(0, 1.12), ylabel="weight α_j", title="weights (sum to 1)")
+        tri = np.vstack([H_EXAMPLE, H_EXAMPLE[:1]])  # (4, 2): closed triangle h_1 h_2 h_3 h_1
+        ax_plane.fill(tri[:, 0], tri[:, 1], color="0.92", zorder=0)
+        ax_plane.plot(tri[:, 0], tri[:, 1], color="0.6", lw=1, zorder=1)
+        for j, token in enumerate(TOKENS):
+            h = H_EXAMPLE[j]
+            ax_plane.scatter(*h, color=COLORS[j], s=60, zorder=3)
+            ax_plane.annotate(f"h_{j + 1} ({token})", h, xytext=(6, 4), textcoords="offset points")
+        ax_plane.plot(curve.context[:, 0], curve.context[:, 1], color="0.5", lw=1, ls=":", zorder=2)
+        (self.point,) = ax_plane.plot([], [], "k*", ms=14, zorder=4, label="context c")
+        ax_plane.set(xlim=(-0.6, 3.0), ylim=(-2.5, 0.7), aspect="equal", title="context c = Σ α_j h_j")
+        ax_plane.legend(loc="upper right", frameon=False)
+        for j in range(3):
+            ax_curve.plot(grid, curve.weights[:, j], color=COLORS[j], lw=2, label=TOKENS[j])
+        self.marker = ax_curve.axvline(0, color="k", lw=1)
+        ax_curve.set(xlabel="reading state s", ylabel="α_j(s)", ylim=(0, 1.02), title="weights over s")
+        ax_curve.legend(loc="center left", frameon=False, fontsize="small")
+        ax_curve.grid(alpha=0.3)
+        self.update(s)
+
+    def update(self, s: float):
+        """Redraw for state ``s`` and return the read (scores, weights, context) that was drawn."""
+        read = worked_example(float(s), nonlinearity=self.nonlinearity)
+        for bar, label, w in zip(self.bars, self.bar_labels, read.weights, strict=True):
+            bar.set_height(w)
+            label.set_y(w + 0.01)
+            label.set_text(f"{w:.4f}")
+        self.point.set_data([read.context[0]], [read.context[1]])
+        self.marker.set_xdata([s, s])
+        return read
+
+    def moving_artists(self) -> list:
+        """The artists that :meth:`update` changes: bars, their value labels, the context point, the marker."""
+        return [*self.bars, *self.bar_labels, self.point, self.marker]
+
+    def alt_text(self, read) -> str:
+        """A description of what the three panels show for ``read``, for screen readers."""
+        w, c = read.weights, read.context
+        return (
+            f"At s = {float(read.s):g}: bars of height {w[0]:.4f}, {w[1]:.4f}, {w[2]:.4f} for I, like, cats; "
+            f"the context point at ({c[0]:.4f}, {c[1]:.4f}) inside the triangle of h_1 = (2, 0), "
+            f"h_2 = (1, -1), h_3 = (0, -2); and the three weight curves over s from -4 to 4 with a marker at s."
+        )
