@@ -1,0 +1,161 @@
+"""Figures for the scoring lessons (05 *How early attention computes a match*, 08 *Toward the next structure*).
+
+Every function takes arrays that the math computed and returns a :class:`matplotlib.figure.Figure` (never
+pyplot, so nothing is displayed by accident). Show one with :func:`attention_core.display.show_figure`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from matplotlib.figure import Figure
+
+_COLOURS = ("#1b6ca8", "#d1495b", "#2e8b57", "#8c6bb1", "#e08e0b")  # one per source position
+
+
+def _colour(j: int) -> str:
+    return _COLOURS[j % len(_COLOURS)]
+
+
+def _check_curves(s_grid, curves, tokens) -> tuple[np.ndarray, np.ndarray]:
+    s_grid, curves = np.asarray(s_grid, dtype=float), np.asarray(curves, dtype=float)
+    if s_grid.ndim != 1 or curves.shape != (s_grid.size, len(tokens)):
+        raise ValueError(
+            f"curves must have shape (N, T) = ({s_grid.size}, {len(tokens)}) for {s_grid.size} states and "
+            f"{len(tokens)} tokens, got {curves.shape}"
+        )
+    return s_grid, curves
+
+
+class StateWeightsPlot:
+    """Weights at one state (bars with values) beside the weight curves over a range of states (marker at s).
+
+    Holds one figure and its artists; :meth:`update` moves them in place (``set_height``, ``set_data``), so a
+    widget can redraw quickly. ``fig`` is the :class:`~matplotlib.figure.Figure`.
+    """
+
+    def __init__(self, s_grid, curves, s_now: float, weights_now, tokens: Sequence[str], title: str = ""):
+        s_grid, curves = _check_curves(s_grid, curves, tokens)
+        self.tokens = tuple(tokens)
+        self.fig = Figure(figsize=(8.4, 3.3), layout="constrained")
+        self.ax_bars, self.ax_curves = self.fig.subplots(1, 2, gridspec_kw={"width_ratios": [1, 1.6]})
+        x = np.arange(len(self.tokens))
+        self.bars = self.ax_bars.bar(x, weights_now, color=[_colour(j) for j in x])
+        self.labels = [
+            self.ax_bars.text(j, w + 0.02, f"{w:.4f}", ha="center", va="bottom", fontsize=9)
+            for j, w in enumerate(weights_now)
+        ]
+        self.ax_bars.set_xticks(x, [f"{t}\n(j={j + 1})" for j, t in enumerate(self.tokens)])
+        self.ax_bars.set_ylim(0, 1.1)
+        self.ax_bars.set_ylabel(r"weight $\alpha_j$")
+        self.lines = [
+            self.ax_curves.plot(s_grid, curves[:, j], color=_colour(j), label=t)[0] for j, t in enumerate(self.tokens)
+        ]
+        self.markers = [
+            self.ax_curves.plot([s_now], [weights_now[j]], "o", color=_colour(j), markersize=7)[0]
+            for j in range(len(self.tokens))
+        ]
+        self.vline = self.ax_curves.axvline(s_now, color="0.4", linestyle="--", linewidth=1)
+        self.ax_curves.set_xlim(s_grid[0], s_grid[-1])
+        self.ax_curves.set_ylim(0, 1)
+        self.ax_curves.set_xlabel("reading state s (a chosen value, not a time step)")
+        self.ax_curves.set_ylabel(r"weight $\alpha_j(s)$")
+        self.ax_curves.legend(loc="upper center", ncol=len(self.tokens), fontsize=9, frameon=False)
+        self.title = self.fig.suptitle(title, fontsize=11)
+
+    def update(self, s_now: float, weights_now, curves=None, title: str | None = None) -> None:
+        """Move the bars, value labels and markers to state ``s_now``; optionally swap the curves and title."""
+        if curves is not None:
+            curves = np.asarray(curves, dtype=float)
+            for j, line in enumerate(self.lines):
+                line.set_ydata(curves[:, j])
+        for j, w in enumerate(weights_now):
+            self.bars[j].set_height(w)
+            self.labels[j].set_position((j, w + 0.02))
+            self.labels[j].set_text(f"{w:.4f}")
+            self.markers[j].set_data([s_now], [w])
+        self.vline.set_xdata([s_now, s_now])
+        if title is not None:
+            self.title.set_text(title)
+
+
+def state_weights_figure(s_grid, curves, s_now: float, weights_now, tokens: Sequence[str], title: str = "") -> Figure:
+    """A :class:`StateWeightsPlot` as a plain figure (bars at ``s_now``, curves over ``s_grid``)."""
+    return StateWeightsPlot(s_grid, curves, s_now, weights_now, tokens, title).fig
+
+
+def ablation_curves_figure(s_grid, curves_tanh, curves_linear, tokens: Sequence[str]) -> Figure:
+    """Weight curves over the state with the tanh scorer (left) and with tanh removed (right), same axes."""
+    s_grid, curves_tanh = _check_curves(s_grid, curves_tanh, tokens)
+    _, curves_linear = _check_curves(s_grid, curves_linear, tokens)
+    fig = Figure(figsize=(8.4, 3.1), layout="constrained")
+    axes = fig.subplots(1, 2, sharey=True)
+    for ax, curves, name in zip(axes, (curves_tanh, curves_linear), ("with tanh", "tanh removed"), strict=True):
+        for j, t in enumerate(tokens):
+            ax.plot(s_grid, curves[:, j], color=_colour(j), label=t, linestyle="-" if j != 1 else "--")
+        ax.set_title(name, fontsize=11)
+        ax.set_xlabel("reading state s (a chosen value, not a time step)")
+        ax.set_xlim(s_grid[0], s_grid[-1])
+    axes[0].set_ylim(0, 1)
+    axes[0].set_ylabel(r"weight $\alpha_j(s)$")
+    axes[0].legend(loc="upper center", ncol=len(tokens), fontsize=9, frameon=False)
+    return fig
+
+
+def family_weights_figure(weights_by_family: dict[str, np.ndarray], position_labels: Sequence[str]) -> Figure:
+    """Grouped bars: the weights each score family gives the same positions for the same state."""
+    names = list(weights_by_family)
+    T = len(position_labels)
+    for name in names:
+        if np.shape(weights_by_family[name]) != (T,):
+            raise ValueError(f"weights for {name!r} must have shape ({T},), got {np.shape(weights_by_family[name])}")
+    fig = Figure(figsize=(7.0, 3.0), layout="constrained")
+    ax = fig.subplots()
+    width = 0.8 / len(names)
+    x = np.arange(T)
+    hatches = ("", "//", "..", "xx")
+    for k, name in enumerate(names):
+        ax.bar(
+            x + (k - (len(names) - 1) / 2) * width,
+            weights_by_family[name],
+            width,
+            label=name,
+            color=_colour(k),
+            hatch=hatches[k % len(hatches)],
+            edgecolor="white",
+        )
+    ax.set_xticks(x, list(position_labels))
+    ax.set_ylim(0, 1)
+    ax.set_ylabel(r"weight $\alpha_j$")
+    ax.legend(fontsize=9, frameon=False)
+    return fig
+
+
+def weights_heatmap_figure(panels: Sequence[tuple[np.ndarray, str]], labels: Sequence[str]) -> Figure:
+    """One heatmap per ``(weights, title)`` panel: row ``i`` is the reading position, column ``j`` the read one.
+
+    Every cell is annotated with its weight to two decimals; an exactly zero weight (a masked position) is
+    left blank so that the mask's shape is visible.
+    """
+    T = len(labels)
+    fig = Figure(figsize=(3.3 * len(panels) + 0.6, 3.2), layout="constrained")
+    axes = np.atleast_1d(fig.subplots(1, len(panels)))
+    image = None
+    for ax, (weights, title) in zip(axes, panels, strict=True):
+        weights = np.asarray(weights, dtype=float)
+        if weights.shape != (T, T):
+            raise ValueError(f"each panel's weights must have shape ({T}, {T}), got {weights.shape}")
+        image = ax.imshow(weights, vmin=0, vmax=1, cmap="Blues")
+        for i in range(T):
+            for j in range(T):
+                if weights[i, j] != 0.0:
+                    colour = "white" if weights[i, j] > 0.6 else "black"
+                    ax.text(j, i, f"{weights[i, j]:.2f}", ha="center", va="center", fontsize=8, color=colour)
+        ax.set_xticks(range(T), list(labels))
+        ax.set_yticks(range(T), list(labels))
+        ax.set_xlabel("position read (j)")
+        ax.set_ylabel("position reading (i)")
+        ax.set_title(title, fontsize=11)
+    fig.colorbar(image, ax=list(axes), shrink=0.8, label=r"weight $\alpha_{ij}$")
+    return fig

@@ -1,0 +1,84 @@
+"""Interactive explorer for lesson 05 (*How early attention computes a match*): the tanh ablation.
+
+The builder wires ipywidgets controls to the math (:func:`attention_core.worked_example`) and to a
+:class:`~attention_core.plots_scoring.StateWeightsPlot`. All state lives in the explorer object that the
+builder creates; the module holds no mutable globals.
+"""
+
+from __future__ import annotations
+
+import html
+
+import ipywidgets as widgets
+import numpy as np
+
+from .display import figure_png
+from .example import S_RANGE, TOKENS, worked_example
+from .plots_scoring import StateWeightsPlot
+
+_GRID_POINTS = 1001  # states on the curve, s in S_RANGE
+
+
+class _AblationExplorer:
+    """State of one explorer: precomputed curves for both scorers, the figure, and the controls."""
+
+    def __init__(self, s: float):
+        self.grid = np.linspace(*S_RANGE, _GRID_POINTS)  # (N,)
+        self.curves = {
+            True: worked_example(self.grid).weights,  # (N, 3) with tanh
+            False: worked_example(self.grid, nonlinearity=None).weights,  # (N, 3) tanh removed
+        }
+        self.slider = widgets.FloatSlider(
+            value=s,
+            min=S_RANGE[0],
+            max=S_RANGE[1],
+            step=0.05,
+            description="state s",
+            continuous_update=True,
+            readout_format=".2f",
+            style={"description_width": "initial"},
+        )
+        self.switch = widgets.Checkbox(value=True, description="tanh in the scorer", indent=False)
+        read = worked_example(s)
+        self.plot = StateWeightsPlot(self.grid, self.curves[True], s, read.weights, TOKENS, self._title(True))
+        self.image = widgets.Image(value=figure_png(self.plot.fig), format="png", layout={"max_width": "100%"})
+        self.readout = widgets.HTML(value=self._readout(s, True, read))
+        self.slider.observe(self._redraw, names="value")
+        self.switch.observe(self._redraw, names="value")
+        self.box = widgets.VBox([widgets.HBox([self.slider, self.switch]), self.image, self.readout])
+
+    @staticmethod
+    def _title(with_tanh: bool) -> str:
+        return "additive scorer with tanh" if with_tanh else "tanh removed (linear scorer)"
+
+    @staticmethod
+    def _readout(s: float, with_tanh: bool, read) -> str:
+        rows = "".join(
+            f"<tr><td>{html.escape(t)}</td><td>{e:.4f}</td><td>{a:.4f}</td></tr>"
+            for t, e, a in zip(TOKENS, read.scores, read.weights, strict=True)
+        )
+        c1, c2 = read.context
+        return (
+            f"<p>s = {s:.2f}, {'with' if with_tanh else 'without'} tanh</p>"
+            "<table><thead><tr><th>position</th><th>score e_j</th><th>weight α_j</th></tr></thead>"
+            f"<tbody>{rows}</tbody></table><p>context c = ({c1:.4f}, {c2:.4f})</p>"
+        )
+
+    def _redraw(self, _change=None) -> None:
+        s, with_tanh = float(self.slider.value), bool(self.switch.value)
+        read = worked_example(s, nonlinearity=np.tanh if with_tanh else None)
+        self.plot.update(s, read.weights, curves=self.curves[with_tanh], title=self._title(with_tanh))
+        self.image.value = figure_png(self.plot.fig)
+        self.readout.value = self._readout(s, with_tanh, read)
+
+
+def ablation_explorer(s: float = -1.0) -> widgets.VBox:
+    """Slider for the state ``s`` and a tanh on/off switch over the worked example of lesson 06.
+
+    Shows the three weights at ``s`` (bars with values) and the weight curves over ``s`` in [-4, 4] with a
+    marker at the current state. With tanh the curves move; without it they are flat.
+    """
+    explorer = _AblationExplorer(float(s))
+    box = explorer.box
+    box.explorer = explorer  # keep the state reachable from the widget (and from tests)
+    return box
