@@ -1,0 +1,229 @@
+"""Self-checks for the exercises of lessons 01-04: they run the reader's answer and say what is wrong.
+
+Each check returns a :class:`CheckResult`. It is truthy when the answer passes, and it displays as a short
+report: which case failed, what was expected, and a hint that names the likely mistake. Checks never raise on
+a wrong answer; an exception inside the reader's function is reported as a failed case.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .example import H_EXAMPLE
+from .read_variants import raw_score_read
+from .reading import attend, softmax
+from .rnn import RNNParams, rnn_cell
+from .toy_sentences import FELIX, ToySentence, read_with_query
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """Outcome of one self-check: ``passed``, the check's name, and one message per problem found."""
+
+    name: str
+    passed: bool
+    problems: tuple[str, ...] = field(default_factory=tuple)
+    cases: int = 0
+
+    def __bool__(self) -> bool:
+        return self.passed
+
+    def __repr__(self) -> str:
+        if self.passed:
+            return f"{self.name}: passed ({self.cases} case{'s' if self.cases != 1 else ''} checked)."
+        lines = [f"{self.name}: not yet. {len(self.problems)} problem(s) found:"]
+        lines += [f"  - {p}" for p in self.problems]
+        return "\n".join(lines)
+
+    __str__ = __repr__
+
+
+def _fmt(x) -> str:
+    return np.array2string(np.asarray(x, dtype=float), precision=4, separator=", ", suppress_small=True)
+
+
+def _call(fn: Callable, *args):
+    """Run the reader's function; return ``(result_array, None)`` or ``(None, problem_message)``."""
+    try:
+        with np.errstate(all="ignore"):  # a naive exp overflows; the check reports it, numpy need not warn
+            out = fn(*args)
+    except Exception as exc:  # the reader's code may fail in any way; report it instead of crashing
+        return None, f"{type(exc).__name__}: {exc}"
+    try:
+        return np.asarray(out, dtype=float), None
+    except (TypeError, ValueError):
+        return None, f"it returned {type(out).__name__}, which is not an array of numbers"
+
+
+def check_softmax(my_softmax: Callable) -> CheckResult:
+    r"""Check a reader's softmax ``my_softmax(scores) -> weights`` (lesson 04, equation eq-softmax).
+
+    Cases: ordinary scores; large scores ``[1000, 1001]`` and ``[-1000, -1001]`` (overflow, underflow); a single
+    position; a common shift; a 2-D input ``(N, T)`` that must be normalised along the last axis.
+    """
+    if not callable(my_softmax):
+        return CheckResult("check_softmax", False, (f"pass your function itself, got {type(my_softmax).__name__}",), 0)
+    cases = [
+        ("[1, 2, 3]", np.array([1.0, 2.0, 3.0])),
+        ("[1000, 1001]", np.array([1000.0, 1001.0])),
+        ("[-1000, -1001]", np.array([-1000.0, -1001.0])),
+        ("a single position [5]", np.array([5.0])),
+        ("[101, 102, 103] (the first case shifted by 100)", np.array([101.0, 102.0, 103.0])),
+        ("the 2-D input [[1, 2, 3], [0, 0, 0]]", np.array([[1.0, 2.0, 3.0], [0.0, 0.0, 0.0]])),
+    ]
+    problems = []
+    for label, e in cases:
+        got, err = _call(my_softmax, e.copy())
+        want = softmax(e)
+        if err:
+            problems.append(f"for {label} your function failed: {err}")
+            continue
+        if got.shape != want.shape:
+            problems.append(f"for {label} you returned shape {got.shape}, expected {want.shape} (one weight per score)")
+            continue
+        if not np.all(np.isfinite(got)):
+            problems.append(
+                f"your weights for {label} contain nan or inf ({_fmt(got)}): exp overflows or underflows; "
+                "subtract the maximum score before exp (this does not change the weights)"
+            )
+            continue
+        if np.allclose(got, want, atol=1e-8):
+            continue
+        if e.ndim == 2 and np.isclose(got.sum(), 1.0) and not np.allclose(got.sum(axis=-1), 1.0):
+            problems.append(
+                f"for {label} your weights sum to one over the whole array; normalise each row separately "
+                "(sum over the last axis, the source positions, with keepdims=True)"
+            )
+        elif np.any(got < 0):
+            problems.append(f"for {label} some weights are negative ({_fmt(got)}); softmax weights are all positive")
+        elif not np.allclose(got.sum(axis=-1), 1.0):
+            problems.append(
+                f"for {label} your weights sum to {_fmt(got.sum(axis=-1))}, not 1: divide exp(e_j) by the sum over "
+                "all positions"
+            )
+        else:
+            problems.append(f"for {label} you returned {_fmt(got)}, expected {_fmt(want)}")
+    return CheckResult("check_softmax", not problems, tuple(problems), len(cases))
+
+
+def check_context(my_context, scores, H=None) -> CheckResult:
+    r"""Check a context vector the reader computed by hand: ``c = sum_j softmax(e)_j h_j`` (eq-context).
+
+    ``my_context`` is the reader's answer ``(d_h,)``; ``scores`` ``(T,)``; ``H`` defaults to the worked
+    example's annotations :data:`attention_core.H_EXAMPLE` ``(3, 2)``.
+    """
+    Hm = H_EXAMPLE if H is None else np.asarray(H, dtype=float)
+    e = np.asarray(scores, dtype=float)
+    _, want = attend(e, Hm)  # (d_h,)
+    got, err = _call(lambda: my_context)
+    if err:
+        return CheckResult("check_context", False, (err,), 1)
+    if got.shape != want.shape:
+        msg = f"your context has shape {got.shape}; it must have the width of one annotation, {want.shape}"
+        if got.shape == e.shape:
+            msg += " (you may have returned the weights instead of the weighted sum of the h_j)"
+        return CheckResult("check_context", False, (msg,), 1)
+    if np.allclose(got, want, atol=5e-4):
+        return CheckResult("check_context", True, (), 1)
+    if np.allclose(got, raw_score_read(e, Hm), atol=5e-4):
+        hint = "you weighted the h_j by the raw scores; turn the scores into weights with softmax first"
+    elif np.allclose(got, Hm.mean(axis=0), atol=5e-4):
+        hint = "that is the plain average of the h_j, which ignores the scores"
+    elif np.allclose(got, Hm[np.argmax(e)], atol=5e-4):
+        hint = "that is the single annotation with the highest score (a hard read); the soft read mixes all of them"
+    else:
+        hint = f"expected about {_fmt(want)}"
+    return CheckResult("check_context", False, (f"your context {_fmt(got)} is not the soft read: {hint}",), 1)
+
+
+def check_rnn_cell(my_cell: Callable) -> CheckResult:
+    r"""Check a reader's tanh cell ``my_cell(x, h_prev, W_x, W_h, b) -> h`` (lesson 02).
+
+    The reference is :func:`attention_core.rnn.rnn_cell`, ``h_j = tanh(W_x x_j + W_h h_{j-1} + b)``, with
+    ``x`` ``(d_e,)``, ``h_prev`` ``(d_h,)``, ``W_x`` ``(d_h, d_e)``, ``W_h`` ``(d_h, d_h)``, ``b`` ``(d_h,)``.
+    """
+    if not callable(my_cell):
+        return CheckResult("check_rnn_cell", False, (f"pass your function itself, got {type(my_cell).__name__}",), 0)
+    rng = np.random.default_rng(7)
+    d_e, d_h = 3, 4  # different widths, so a transposed matrix shows up as a shape error
+    problems = []
+    n_cases = 3
+    for case in range(n_cases):
+        W_x, W_h = rng.normal(size=(d_h, d_e)), rng.normal(size=(d_h, d_h))  # (d_h, d_e), (d_h, d_h)
+        b, x, h = rng.normal(size=d_h), rng.normal(size=d_e), rng.normal(size=d_h)  # (d_h,), (d_e,), (d_h,)
+        want = rnn_cell(x, h, RNNParams(W_x, W_h, b))  # (d_h,)
+        got, err = _call(my_cell, x, h, W_x, W_h, b)
+        if err:
+            problems.append(f"case {case + 1}: your function failed: {err}")
+            break
+        if got.shape != want.shape:
+            problems.append(f"case {case + 1}: you returned shape {got.shape}, expected {want.shape} (d_h,)")
+            break
+        if np.allclose(got, want):
+            continue
+        pre = W_x @ x + W_h @ h + b  # (d_h,)
+        if np.allclose(got, pre):
+            hint = "you returned the pre-activation; apply np.tanh to it"
+        elif np.allclose(got, np.tanh(W_x @ x + b)):
+            hint = "your new state ignores h_prev: add W_h @ h_prev, that term is what carries earlier inputs"
+        elif np.allclose(got, np.tanh(W_x @ x + W_h @ h)):
+            hint = "you left out the bias b"
+        elif np.allclose(got, np.tanh(W_x @ x + W_h.T @ h + b)):
+            hint = "you used W_h transposed; the convention here is W_h @ h_prev"
+        else:
+            hint = f"expected {_fmt(want)}, got {_fmt(got)}"
+        problems.append(f"case {case + 1}: {hint}")
+        break
+    return CheckResult("check_rnn_cell", not problems, tuple(problems), n_cases)
+
+
+def check_stored_floats(answer, T: int, d_dir: int) -> CheckResult:
+    """Check the reader's count of numbers a bidirectional encoder keeps for ``T`` positions (lesson 03).
+
+    Each annotation concatenates a forward and a backward state of width ``d_dir``, so the answer is
+    ``T * 2 * d_dir``.
+    """
+    want = T * 2 * d_dir
+    try:
+        got = float(answer)
+    except (TypeError, ValueError):
+        return CheckResult("check_stored_floats", False, (f"give a number, got {type(answer).__name__}",), 1)
+    if got == want:
+        return CheckResult("check_stored_floats", True, (), 1)
+    if got == T * d_dir:
+        hint = "you counted one direction; each annotation concatenates a forward and a backward state"
+    elif got == 2 * d_dir:
+        hint = "that is one annotation (or one context vector); the decoder keeps all T annotations to re-read"
+    elif got == d_dir:
+        hint = "that is one state of one direction, the size of a fixed summary; count every position"
+    else:
+        hint = f"count T positions times the width of one annotation (2 x {d_dir})"
+    return CheckResult("check_stored_floats", False, (f"{got:g} is not right: {hint}",), 1)
+
+
+def check_query_focus(query, token: str = "yesterday", sentence: ToySentence = FELIX, at_least: float = 0.5):
+    """Check that a reader's query puts at least ``at_least`` of its weight on ``token`` (lesson 01).
+
+    ``query`` is an ``(F,)`` vector over :data:`attention_core.toy_sentences.FEATURES`, for example built with
+    ``feature_vector(time=3.0)``.
+    """
+    if token not in sentence.tokens:
+        return CheckResult("check_query_focus", False, (f"{token!r} is not a token of {sentence.text!r}",), 1)
+    try:
+        read = read_with_query(sentence, query)
+    except (TypeError, ValueError) as exc:
+        return CheckResult("check_query_focus", False, (f"your query could not be used: {exc}",), 1)
+    j = sentence.tokens.index(token)
+    w = float(read.weights[j])
+    if w >= at_least:
+        return CheckResult("check_query_focus", True, (), 1)
+    top = sentence.tokens[int(np.argmax(read.weights))]
+    if top == token:
+        advice = "it already has the highest weight, but the weight is spread out: make the query's entries larger"
+    else:
+        advice = f"the highest weight goes to {top!r}: raise the query's entry for the feature(s) {token!r} has"
+    hint = f"your query gives {token!r} weight {w:.3f} (needs >= {at_least}); {advice}"
+    return CheckResult("check_query_focus", False, (hint,), 1)

@@ -1,0 +1,225 @@
+"""Figures for lessons 01-04. Each function takes computed arrays and returns a ``matplotlib.figure.Figure``.
+
+Nothing here computes attention: the notebooks and widgets call the math and pass the results in. Figures
+are made with ``matplotlib.figure.Figure`` (never ``pyplot``), so nothing is displayed until the lesson calls
+``attention_core.display.show_figure`` with alt text and a caption.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from matplotlib.figure import Figure
+from matplotlib.patches import FancyArrowPatch, FancyBboxPatch, Polygon
+
+BAR_COLOUR = "#3b6ea8"
+ACCENT = "#c2552d"
+GREY = "#8a8a8a"
+
+
+def _bars(ax, tokens: Sequence[str], weights, title: str, ymax: float = 1.0, colour: str = BAR_COLOUR):
+    x = np.arange(len(tokens))  # (T,)
+    bars = ax.bar(x, weights, color=colour)
+    ax.set_xticks(x, tokens, rotation=40, ha="right")
+    ax.set_ylim(0, ymax)
+    ax.set_ylabel("weight α_j")
+    ax.set_title(title, fontsize=10)
+    ax.grid(axis="y", alpha=0.3)
+    return bars
+
+
+class WeightBars:
+    """A figure of attention weights over tokens whose bars can be updated in place (used by the widgets)."""
+
+    def __init__(self, tokens: Sequence[str], weights, title: str, figsize=(7.0, 3.2)):
+        self.fig = Figure(figsize=figsize, layout="constrained")
+        self.ax = self.fig.add_subplot()
+        self.tokens = tuple(tokens)
+        self.bars = _bars(self.ax, self.tokens, weights, title)
+
+    def update(self, tokens: Sequence[str], weights, title: str) -> Figure:
+        """Redraw for new weights; rebuilds the axes only when the token list changed."""
+        if tuple(tokens) != self.tokens:
+            self.ax.clear()
+            self.tokens = tuple(tokens)
+            self.bars = _bars(self.ax, self.tokens, weights, title)
+        else:
+            for bar, w in zip(self.bars, weights, strict=True):
+                bar.set_height(float(w))
+            self.ax.set_title(title, fontsize=10)
+        return self.fig
+
+
+def plot_weight_panels(panels: Sequence[tuple[str, Sequence[str], np.ndarray]], suptitle: str = "") -> Figure:
+    """One bar chart of weights per panel, side by side; ``panels`` holds ``(title, tokens, weights (T,))``."""
+    fig = Figure(figsize=(5.2 * len(panels), 3.4), layout="constrained")
+    axes = fig.subplots(1, len(panels), squeeze=False)[0]
+    for ax, (title, tokens, weights) in zip(axes, panels, strict=True):
+        _bars(ax, tokens, weights, title)
+    if suptitle:
+        fig.suptitle(suptitle, fontsize=11)
+    return fig
+
+
+def plot_perturbation_trace(tokens: Sequence[str], diff_norms, title: str) -> Figure:
+    """``||h_j - h'_j||`` at each position after changing only the first input (lesson 02)."""
+    fig = Figure(figsize=(7.0, 3.0), layout="constrained")
+    ax = fig.add_subplot()
+    x = np.arange(1, len(tokens) + 1)  # (T,): positions 1..T
+    ax.plot(x, diff_norms, "o-", color=ACCENT)
+    ax.set_xticks(x, [f"{j}\n{t}" for j, t in zip(x, tokens, strict=True)])
+    ax.set_xlabel("position j (token)")
+    ax.set_ylabel("‖h_j − h′_j‖")
+    ax.set_ylim(bottom=0)
+    ax.set_title(title, fontsize=10)
+    ax.grid(alpha=0.3)
+    return fig
+
+
+def plot_direction_halves(tokens: Sequence[str], forward_change, backward_change, changed: int, title: str) -> Figure:
+    """Change of the forward and backward halves of every annotation after editing one input (lesson 03)."""
+    fig = Figure(figsize=(7.0, 3.0), layout="constrained")
+    ax = fig.add_subplot()
+    x = np.arange(len(tokens))  # (T,)
+    ax.bar(x - 0.2, forward_change, width=0.4, color=BAR_COLOUR, label="forward half  →h_j")
+    ax.bar(x + 0.2, backward_change, width=0.4, color=ACCENT, label="backward half  ←h_j")
+    ax.set_xticks(x, [f"{t}*" if j == changed else t for j, t in enumerate(tokens)], rotation=30, ha="right")
+    ax.set_ylabel("norm of the change")
+    ax.set_title(title, fontsize=10)
+    ax.legend(frameon=False, fontsize=9)
+    ax.grid(axis="y", alpha=0.3)
+    return fig
+
+
+def plot_versus_length(T_values, series: dict[str, np.ndarray], ylabel: str, title: str, logy: bool = False) -> Figure:
+    """Curves against the source length ``T`` (stored numbers, multiply-adds, or measured seconds)."""
+    fig = Figure(figsize=(6.4, 3.4), layout="constrained")
+    ax = fig.add_subplot()
+    styles = ["o-", "s--", "^-."]
+    for k, (label, values) in enumerate(series.items()):
+        ax.plot(T_values, values, styles[k % len(styles)], label=label)
+    ax.set_xlabel("source length T")
+    ax.set_ylabel(ylabel)
+    if logy:
+        ax.set_yscale("log")
+    ax.set_title(title, fontsize=10)
+    ax.legend(frameon=False, fontsize=9)
+    ax.grid(alpha=0.3)
+    return fig
+
+
+def _box(ax, xy, text, colour="#e8eef6", width=1.3, height=0.55):
+    x, y = xy
+    ax.add_patch(
+        FancyBboxPatch((x - width / 2, y - height / 2), width, height, boxstyle="round,pad=0.05", fc=colour, ec="#333")
+    )
+    ax.text(x, y, text, ha="center", va="center", fontsize=9)
+
+
+def _arrow(ax, start, end, colour="#333", style="-|>", lw=1.0):
+    ax.add_patch(FancyArrowPatch(start, end, arrowstyle=style, mutation_scale=10, color=colour, lw=lw))
+
+
+def plot_architecture_sketch(source=("I", "like", "cats"), target=("wǒ", "xǐhuan", "māo")) -> Figure:
+    """Two schematic encoder-decoders: one fixed summary ``c = h_T`` versus a context ``c_t`` per step.
+
+    Target tokens default to pinyin (我 喜欢 猫) because the default matplotlib font has no CJK glyphs.
+
+    Lesson 03. A drawing of data flow only: no numbers are computed, and it is not a trained alignment.
+    """
+    fig = Figure(figsize=(10.0, 4.2), layout="constrained")
+    axes = fig.subplots(1, 2)
+    T, U = len(source), len(target)
+    for ax, title in zip(
+        axes, ("fixed summary: c = h_T for every step", "re-reading: a new c_t at every step"), strict=True
+    ):
+        ax.set_xlim(-0.8, max(T, U) * 1.6 + 0.9)
+        ax.set_ylim(-0.6, 4.4)
+        ax.axis("off")
+        ax.set_title(title, fontsize=10)
+        for j, tok in enumerate(source):
+            x = j * 1.6
+            ax.text(x, -0.3, tok, ha="center", fontsize=10)
+            _box(ax, (x, 0.6), f"$h_{j + 1}$")
+            _arrow(ax, (x, -0.1), (x, 0.3))
+            if j:
+                _arrow(ax, (x - 0.95, 0.6), (x - 0.65, 0.6))
+        for t, tok in enumerate(target):
+            x = t * 1.6
+            _box(ax, (x, 3.2), f"$s_{t + 1}$", colour="#f6e8e1")
+            ax.text(x, 4.0, tok, ha="center", fontsize=10)
+            _arrow(ax, (x, 3.5), (x, 3.8))
+            if t:
+                _arrow(ax, (x - 0.95, 3.2), (x - 0.65, 3.2))
+    left, right = axes
+    last = (T - 1) * 1.6
+    _box(left, (last + 1.45, 1.9), "$c = h_T$", colour="#fff4c2", width=1.0)
+    _arrow(left, (last + 0.65, 0.75), (last + 1.3, 1.65))
+    for t in range(U):
+        _arrow(left, (last + 1.2, 2.05), (t * 1.6 + 0.2, 2.92), colour=GREY)
+    left.text(-0.6, 1.9, "one vector, fixed width;\nthe source positions\nare not revisited", fontsize=8, va="center")
+    for t in range(U):
+        xt = t * 1.6
+        _box(right, (xt + 0.55, 2.05), f"$c_{t + 1}$", colour="#fff4c2", width=0.7, height=0.45)
+        _arrow(right, (xt + 0.55, 2.3), (xt + 0.25, 2.92), colour=ACCENT)
+        if t:  # the previous decoder state decides the weights of this read
+            _arrow(right, (xt - 1.3, 2.92), (xt + 0.3, 2.3), colour=ACCENT, style="-|>", lw=0.8)
+        for j in range(T):
+            _arrow(right, (j * 1.6, 0.9), (xt + 0.5, 1.8), colour=GREY, style="-", lw=0.6)
+    right.text(last + 0.75, 1.25, "weights from $s_{t-1}$\nover every $h_j$", fontsize=8, color=ACCENT)
+    fig.suptitle("Architecture sketch, not a trained alignment", fontsize=10, color="#555")
+    return fig
+
+
+class TriangleRead:
+    """Weights as bars beside the annotations ``h_j`` as points and the context ``c`` inside their hull.
+
+    Lesson 04. ``H`` is ``(T, 2)`` (two-dimensional annotations, so they can be drawn); ``update`` moves the
+    bars and the context point without rebuilding the figure.
+    """
+
+    def __init__(self, H, tokens: Sequence[str], weights, context, title: str = ""):
+        H = np.asarray(H, dtype=float)  # (T, 2)
+        if H.ndim != 2 or H.shape[1] != 2:
+            raise ValueError(f"H must have shape (T, 2) to be drawn in the plane, got {H.shape}")
+        self.fig = Figure(figsize=(9.0, 3.6), layout="constrained")
+        ax_w, ax_c = self.fig.subplots(1, 2, width_ratios=[1, 1.2])
+        labels = [f"h_{j + 1} ({t})" for j, t in enumerate(tokens)]
+        self.bars = _bars(ax_w, labels, weights, "weights α_j = softmax(e)_j")
+        ax_c.add_patch(Polygon(H, closed=True, fc="#e8eef6", ec=BAR_COLOUR, lw=1.0))
+        ax_c.plot(H[:, 0], H[:, 1], "o", color=BAR_COLOUR)
+        for j, (x, y) in enumerate(H):
+            ax_c.annotate(labels[j], (x, y), textcoords="offset points", xytext=(6, 6), fontsize=9)
+        (self.point,) = ax_c.plot([context[0]], [context[1]], "*", ms=14, color=ACCENT, label="context c")
+        pad = 0.6
+        ax_c.set_xlim(H[:, 0].min() - pad, H[:, 0].max() + pad + 0.8)
+        ax_c.set_ylim(H[:, 1].min() - pad, H[:, 1].max() + pad)
+        ax_c.set_aspect("equal")
+        ax_c.axhline(0, color=GREY, lw=0.5)
+        ax_c.axvline(0, color=GREY, lw=0.5)
+        ax_c.set_xlabel("component 1")
+        ax_c.set_ylabel("component 2")
+        ax_c.legend(loc="lower right", frameon=False, fontsize=9)
+        self.ax_c = ax_c
+        ax_c.set_title(title or "c = Σ α_j h_j stays in the hull of the h_j", fontsize=10)
+
+    def update(self, weights, context) -> Figure:
+        for bar, w in zip(self.bars, weights, strict=True):
+            bar.set_height(float(w))
+        self.point.set_data([context[0]], [context[1]])
+        return self.fig
+
+
+def plot_soft_vs_hard(sweep, soft, hard, xlabel: str, ylabel: str, title: str) -> Figure:
+    """One component of the soft read and of the hard (argmax) read as one score sweeps (lesson 04)."""
+    fig = Figure(figsize=(6.4, 3.4), layout="constrained")
+    ax = fig.add_subplot()
+    ax.plot(sweep, soft, "-", color=BAR_COLOUR, lw=2, label="soft read (softmax weights)")
+    ax.plot(sweep, hard, "-", color=ACCENT, lw=2, drawstyle="steps-post", label="hard read (argmax)")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title, fontsize=10)
+    ax.legend(frameon=False, fontsize=9)
+    ax.grid(alpha=0.3)
+    return fig

@@ -1,0 +1,136 @@
+"""Interactive explorers for lessons 01 and 04: ipywidgets controls wired to the math and the figures.
+
+Each builder returns one container widget. The figure, the controls and the current results are attributes
+of that widget object; nothing is kept in module globals, so two explorers on one page never interfere.
+The image is re-rendered to PNG bytes on every change, reusing one matplotlib figure.
+"""
+
+from __future__ import annotations
+
+import html
+
+import ipywidgets as widgets
+import numpy as np
+
+from .display import figure_png
+from .example import H_EXAMPLE, TOKENS
+from .plots_reading import TriangleRead, WeightBars
+from .reading import attend
+from .toy_sentences import FELIX, FELIX_NEGATED, QUERIES, read_with_query
+
+
+def _table(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> str:
+    head = "".join(f"<th style='padding:0 8px;text-align:left'>{html.escape(h)}</th>" for h in header)
+    body = "".join(
+        "<tr>" + "".join(f"<td style='padding:0 8px'>{html.escape(c)}</td>" for c in row) + "</tr>" for row in rows
+    )
+    return f"<table><tr>{head}</tr>{body}</table>"
+
+
+class QuestionExplorer(widgets.VBox):
+    """Lesson 01: pick a question (and a sentence); the same tokens get different weights."""
+
+    def __init__(self, sentences=None, queries=None):
+        self.sentences = {s.text: s for s in (sentences or (FELIX, FELIX_NEGATED))}
+        self.queries = dict(queries or QUERIES)
+        self.question = widgets.ToggleButtons(options=list(self.queries), description="Question")
+        self.sentence = widgets.Dropdown(
+            options=list(self.sentences), description="Sentence", layout=widgets.Layout(width="auto")
+        )
+        self.readout = widgets.HTML()
+        read = self._read()
+        self.bars = WeightBars(self.sentence_obj.tokens, read.weights, self._title())
+        self.image = widgets.Image(format="png", value=figure_png(self.bars.fig))
+        self._show(read)
+        self.question.observe(self._on_change, names="value")
+        self.sentence.observe(self._on_change, names="value")
+        super().__init__([self.sentence, self.question, self.image, self.readout])
+
+    @property
+    def sentence_obj(self):
+        return self.sentences[self.sentence.value]
+
+    def _read(self):
+        return read_with_query(self.sentence_obj, self.queries[self.question.value])
+
+    def _title(self) -> str:
+        return f"“{self.question.value}” read over the same tokens"
+
+    def _show(self, read) -> None:
+        order = np.argsort(-read.weights)[:3]  # the three largest weights
+        rows = [(self.sentence_obj.tokens[j], f"{read.scores[j]:.2f}", f"{read.weights[j]:.3f}") for j in order]
+        self.readout.value = (
+            f"<b>{html.escape(self.question.value)}</b> — top three of {len(read.weights)} positions "
+            f"(together {read.weights[order].sum():.3f} of the weight)" + _table(("token", "score", "weight"), rows)
+        )
+
+    def _on_change(self, _change) -> None:
+        read = self._read()
+        self.bars.update(self.sentence_obj.tokens, read.weights, self._title())
+        self.image.value = figure_png(self.bars.fig)
+        self._show(read)
+
+
+def question_explorer(sentences=None, queries=None) -> QuestionExplorer:
+    """Build the lesson-01 explorer: toggle the question or the sentence and watch the weights change."""
+    return QuestionExplorer(sentences, queries)
+
+
+class ScoreTriangleExplorer(widgets.VBox):
+    """Lesson 04: three score sliders; the weights as bars, the context as a point among the ``h_j``."""
+
+    def __init__(self, H=None, tokens=None, start=(0.0, 0.0, 0.0)):
+        self.H = np.asarray(H_EXAMPLE if H is None else H, dtype=float)  # (T, 2)
+        self.tokens = tuple(tokens or TOKENS)
+        if len(self.tokens) != self.H.shape[0] or len(start) != self.H.shape[0]:
+            raise ValueError(f"need one token and one start score per row of H {self.H.shape}")
+        self.sliders = [
+            widgets.FloatSlider(
+                value=float(e0),
+                min=-4.0,
+                max=4.0,
+                step=0.1,
+                description=f"e_{j + 1} ({tok})",
+                readout_format=".1f",
+                continuous_update=False,
+                style={"description_width": "initial"},
+            )
+            for j, (tok, e0) in enumerate(zip(self.tokens, start, strict=True))
+        ]
+        self.readout = widgets.HTML()
+        weights, context = self._read()
+        self.figure = TriangleRead(self.H, self.tokens, weights, context)
+        self.image = widgets.Image(format="png", value=figure_png(self.figure.fig))
+        self._show(weights, context)
+        for slider in self.sliders:
+            slider.observe(self._on_change, names="value")
+        super().__init__([widgets.HBox(self.sliders[:2]), widgets.HBox(self.sliders[2:]), self.image, self.readout])
+
+    @property
+    def scores(self) -> np.ndarray:
+        return np.array([s.value for s in self.sliders])  # (T,)
+
+    def _read(self):
+        return attend(self.scores, self.H)  # (T,), (2,)
+
+    def _show(self, weights, context) -> None:
+        rows = [
+            (f"h_{j + 1} ({tok})", f"{e:.1f}", f"{w:.4f}")
+            for j, (tok, e, w) in enumerate(zip(self.tokens, self.scores, weights, strict=True))
+        ]
+        self.readout.value = (
+            _table(("position", "score e_j", "weight α_j"), rows)
+            + f"sum of weights = {weights.sum():.4f}; context c = ({context[0]:.4f}, {context[1]:.4f}), "
+            f"whose components sum to {context.sum():.4f}"
+        )
+
+    def _on_change(self, _change) -> None:
+        weights, context = self._read()
+        self.figure.update(weights, context)
+        self.image.value = figure_png(self.figure.fig)
+        self._show(weights, context)
+
+
+def score_triangle_explorer(H=None, tokens=None, start=(0.0, 0.0, 0.0)) -> ScoreTriangleExplorer:
+    """Build the lesson-04 explorer on the worked example's annotations (or your own ``H`` of shape (3, 2))."""
+    return ScoreTriangleExplorer(H, tokens, start)

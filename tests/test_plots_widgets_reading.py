@@ -1,0 +1,57 @@
+"""Smoke tests: the lesson 01-04 figures build, and the widgets build and redraw when a control changes."""
+
+import numpy as np
+from matplotlib.figure import Figure
+
+from attention_core import H_EXAMPLE, TOKENS
+from attention_core.plots_reading import (
+    TriangleRead,
+    WeightBars,
+    plot_architecture_sketch,
+    plot_direction_halves,
+    plot_perturbation_trace,
+    plot_soft_vs_hard,
+    plot_versus_length,
+    plot_weight_panels,
+)
+from attention_core.widgets_reading import question_explorer, score_triangle_explorer
+
+
+def test_figures_build():
+    figs = [
+        plot_weight_panels([("a", ["x", "y"], np.array([0.3, 0.7])), ("b", ["x"], np.array([1.0]))], "t"),
+        plot_perturbation_trace(["a", "b", "c"], np.array([1.0, 0.5, 0.2]), "t"),
+        plot_direction_halves(["a", "b", "c"], np.zeros(3), np.ones(3), 1, "t"),
+        plot_versus_length([1, 2, 3], {"a": np.arange(3), "b": np.ones(3)}, "y", "t", logy=True),
+        plot_architecture_sketch(),
+        plot_soft_vs_hard(np.linspace(0, 1, 5), np.arange(5), np.ones(5), "x", "y", "t"),
+        TriangleRead(H_EXAMPLE, TOKENS, np.ones(3) / 3, H_EXAMPLE.mean(0)).fig,
+    ]
+    assert all(isinstance(f, Figure) and f.axes for f in figs)
+
+
+def test_weight_bars_update_in_place_and_on_new_tokens():
+    wb = WeightBars(["a", "b"], [0.5, 0.5], "t")
+    wb.update(["a", "b"], [0.2, 0.8], "u")
+    assert wb.bars[1].get_height() == 0.8
+    wb.update(["a", "b", "c"], [0.2, 0.3, 0.5], "v")
+    assert len(wb.bars) == 3
+
+
+def test_question_explorer_redraws():
+    w = question_explorer()
+    png, text = w.image.value, w.readout.value
+    assert w.question.description and w.sentence.description
+    w.question.value = w.question.options[1]
+    assert w.image.value != png and w.readout.value != text
+    w.sentence.value = w.sentence.options[1]
+    assert "11 positions" in w.readout.value
+
+
+def test_triangle_explorer_redraws_and_is_independent():
+    a, b = score_triangle_explorer(), score_triangle_explorer()
+    png = a.image.value
+    assert all(s.description for s in a.sliders)
+    a.sliders[0].value = 2.0
+    assert a.image.value != png and "0.7870" in a.readout.value
+    assert b.sliders[0].value == 0.0 and "0.3333" in b.readout.value
