@@ -1,0 +1,163 @@
+"""A synthetic language pair whose true word alignment is known (lesson 07).
+
+A toy, not a natural language. The source side has English-like word order::
+
+    sentence    = NP VERB NP (PREP NP)*          up to MAX_PP prepositional phrases
+    NP          = DET ADJ* NOUN                   0 to MAX_ADJ adjectives, none repeated
+
+The target side translates word for word with its own vocabulary (French-like spellings) and one
+deterministic reordering inside every noun phrase: the noun moves in front of its adjectives and the adjectives
+come out in reverse order, as "European Economic Area" becomes "zone économique européenne"::
+
+    the european economic area  ->  la zone economique europeenne
+
+Because every target word comes from exactly one source word, the source position each target token should
+be read from is known (``align``), and alignment accuracy can be measured. The model never sees ``align``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+# (source word, target word) pairs by part of speech; the translation is one to one.
+DETERMINERS = (("the", "la"), ("a", "une"), ("every", "chaque"), ("this", "cette"))
+ADJECTIVES = (
+    ("european", "europeenne"), ("economic", "economique"), ("red", "rouge"), ("big", "grande"),
+    ("old", "vieille"), ("small", "petite"), ("green", "verte"), ("quiet", "calme"),
+    ("dark", "sombre"), ("new", "neuve"), ("cold", "froide"), ("happy", "heureuse"),
+)  # fmt: skip
+NOUNS = (
+    ("area", "zone"), ("cat", "chatte"), ("house", "maison"), ("river", "riviere"), ("city", "ville"),
+    ("car", "voiture"), ("garden", "jardin"), ("teacher", "prof"), ("bird", "pie"), ("book", "page"),
+    ("child", "fille"), ("road", "route"),
+)  # fmt: skip
+VERBS = (("sees", "voit"), ("likes", "aime"), ("follows", "suit"), ("finds", "trouve"), ("paints", "peint"))
+PREPOSITIONS = (("near", "pres"), ("behind", "derriere"), ("with", "avec"), ("under", "sous"), ("from", "de"))
+MAX_ADJ = 3  # adjectives per noun phrase: 0..MAX_ADJ
+MAX_PP = 5  # prepositional phrases per sentence: 0..MAX_PP
+MAX_LEN = 30  # longest source sentence kept, in tokens
+BOS, EOS = "<s>", "</s>"  # target start symbol y_0 and end symbol
+
+_GROUPS = (DETERMINERS, ADJECTIVES, NOUNS, VERBS, PREPOSITIONS)
+SRC_WORDS = tuple(s for group in _GROUPS for s, _ in group)  # source vocabulary, id = index
+TGT_WORDS = (BOS, EOS) + tuple(t for group in _GROUPS for _, t in group)  # target vocabulary, id = index
+BOS_ID, EOS_ID = 0, 1
+TRANSLATE = {s: t for group in _GROUPS for s, t in group}
+_SRC_ID = {w: i for i, w in enumerate(SRC_WORDS)}
+_TGT_ID = {w: i for i, w in enumerate(TGT_WORDS)}
+
+
+@dataclass(frozen=True)
+class Pair:
+    """One sentence pair: token ids and the true alignment."""
+
+    src: np.ndarray  # (T,) source token ids
+    tgt: np.ndarray  # (T,) target token ids, without start and end symbols
+    align: np.ndarray  # (T,) align[i] = source position that target token i translates
+
+    def words(self) -> tuple[list[str], list[str]]:
+        """The source and target sentences as words."""
+        return [SRC_WORDS[i] for i in self.src], [TGT_WORDS[i] for i in self.tgt]
+
+
+def _noun_phrase(rng: np.random.Generator) -> tuple[list[str], list[int]]:
+    """Source words of one NP and the order in which the target emits them (indices into the NP)."""
+    k = int(rng.integers(0, MAX_ADJ + 1))
+    adjs = [ADJECTIVES[i][0] for i in rng.choice(len(ADJECTIVES), size=k, replace=False)]
+    words = [DETERMINERS[rng.integers(len(DETERMINERS))][0], *adjs, NOUNS[rng.integers(len(NOUNS))][0]]
+    order = [0, k + 1, *range(k, 0, -1)]  # DET, NOUN, ADJ_k ... ADJ_1
+    return words, order
+
+
+def sample_sentence(rng: np.random.Generator) -> tuple[list[str], list[str], list[int]]:
+    """Sample one source sentence; return source words, target words and the alignment (target -> source)."""
+    while True:
+        phrases = [_noun_phrase(rng), ([VERBS[rng.integers(len(VERBS))][0]], [0]), _noun_phrase(rng)]
+        for _ in range(int(rng.integers(0, MAX_PP + 1))):
+            phrases.append(([PREPOSITIONS[rng.integers(len(PREPOSITIONS))][0]], [0]))
+            phrases.append(_noun_phrase(rng))
+        src: list[str] = []
+        align: list[int] = []
+        for words, order in phrases:  # each phrase is translated in place, reordered inside itself
+            align.extend(len(src) + i for i in order)
+            src.extend(words)
+        if len(src) <= MAX_LEN:
+            return src, [TRANSLATE[src[j]] for j in align], align
+
+
+def encode(src: list[str], tgt: list[str], align: list[int]) -> Pair:
+    """Token ids of a sentence pair."""
+    return Pair(
+        np.array([_SRC_ID[w] for w in src], dtype=np.int64),
+        np.array([_TGT_ID[w] for w in tgt], dtype=np.int64),
+        np.array(align, dtype=np.int64),
+    )
+
+
+@dataclass(frozen=True)
+class Splits:
+    """Disjoint train, validation and test sets (no source sentence occurs in two of them)."""
+
+    train: list[Pair]
+    valid: list[Pair]
+    test: list[Pair]
+
+
+def make_splits(seed: int = 0, n_train: int = 20000, n_valid: int = 500, n_test: int = 2000) -> Splits:
+    """Sample distinct sentence pairs with ``np.random.default_rng(seed)``: test first, then valid, then train."""
+    rng = np.random.default_rng(seed)
+    seen: set[tuple[str, ...]] = set()
+    pairs: list[Pair] = []
+    while len(pairs) < n_test + n_valid + n_train:
+        src, tgt, align = sample_sentence(rng)
+        if tuple(src) not in seen:
+            seen.add(tuple(src))
+            pairs.append(encode(src, tgt, align))
+    return Splits(pairs[n_test + n_valid :], pairs[n_test : n_test + n_valid], pairs[:n_test])
+
+
+@dataclass(frozen=True)
+class Batch:
+    """Sentence pairs of one source length, stacked without padding (target length is ``T + 1``)."""
+
+    src: np.ndarray  # (N, T) source ids
+    tgt_in: np.ndarray  # (N, U) decoder inputs y_0 .. y_{U-1}, with y_0 the start symbol; U = T + 1
+    tgt_out: np.ndarray  # (N, U) targets y_1 .. y_U, ending with the end symbol
+    align: np.ndarray  # (N, T) true source position of each target word (the end symbol has none)
+
+
+def stack(pairs: list[Pair]) -> Batch:
+    """Stack pairs that share a source length into a :class:`Batch`."""
+    lengths = {len(p.src) for p in pairs}
+    if len(lengths) != 1:
+        raise ValueError(f"a batch holds one source length, got lengths {sorted(lengths)}")
+    tgt = np.stack([p.tgt for p in pairs])  # (N, T)
+    N = tgt.shape[0]
+    return Batch(
+        src=np.stack([p.src for p in pairs]),
+        tgt_in=np.concatenate([np.full((N, 1), BOS_ID), tgt], axis=1),
+        tgt_out=np.concatenate([tgt, np.full((N, 1), EOS_ID)], axis=1),
+        align=np.stack([p.align for p in pairs]),
+    )
+
+
+def length_batches(pairs: list[Pair], batch_size: int, rng: np.random.Generator | None = None) -> list[Batch]:
+    """Group pairs by source length and cut each group into batches of at most ``batch_size`` (no padding).
+
+    With ``rng`` the pairs are shuffled within each length and the batches are shuffled; without it the
+    order is fixed (for evaluation).
+    """
+    by_length: dict[int, list[int]] = {}
+    for i, p in enumerate(pairs):
+        by_length.setdefault(len(p.src), []).append(i)
+    batches = []
+    for length in sorted(by_length):
+        idx = np.array(by_length[length])
+        if rng is not None:
+            idx = rng.permutation(idx)
+        batches += [stack([pairs[i] for i in idx[k : k + batch_size]]) for k in range(0, len(idx), batch_size)]
+    if rng is not None:
+        batches = [batches[i] for i in rng.permutation(len(batches))]
+    return batches

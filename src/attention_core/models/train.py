@@ -1,0 +1,234 @@
+"""Training and evaluation of the translation models (lesson 07); also a command line entry point.
+
+    python -m attention_core.models.train            # train the attention model, print test figures
+    python -m attention_core.models.train --baseline # the fixed-summary baseline, same recipe
+
+Recipe: teacher forcing and the token-averaged cross-entropy of :mod:`.seq2seq`; Adam; the gradient rescaled
+to global norm at most ``clip_norm``; a learning rate that warms up linearly and then decays exponentially
+with the step number. Every schedule and stopping rule counts steps, never seconds, and BLAS is pinned to
+one thread, so the same seeds print the same figures on every run.
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import asdict, dataclass, field
+
+import numpy as np
+
+from . import data
+from .seq2seq import ModelConfig, Seq2Seq
+
+BUCKETS = ((1, 10), (11, 20), (21, 30))  # source-length buckets used in the reports
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    """Everything that decides a training run. Defaults train the lesson-07 attention model."""
+
+    model: ModelConfig = field(default_factory=ModelConfig)  # sizes, and attention on or off
+    data_seed: int = 0  # seed of the sentence sampler (train, validation and test splits)
+    n_train: int = 20000  # training sentence pairs
+    n_valid: int = 500  # validation pairs (used for the early stop)
+    n_test: int = 2000  # test pairs (used only by evaluate)
+    seed: int = 0  # seed of the parameter initialisation and of the batch order
+    batch_size: int = 32  # sentence pairs per step, all of one source length (no padding)
+    steps: int = 1000  # maximum number of optimiser steps
+    lr: float = 5e-3  # peak learning rate, reached after warmup_steps
+    lr_end: float = 2e-4  # learning rate at the last step; the decay in between is exponential
+    warmup_steps: int = 50  # steps of linear warm-up from lr / warmup_steps to lr
+    clip_norm: float = 1.0  # the gradient is rescaled to this global L2 norm when larger
+    beta1: float = 0.9  # Adam: decay of the first-moment average
+    beta2: float = 0.999  # Adam: decay of the second-moment average
+    adam_eps: float = 1e-8  # Adam: added to the root of the second moment
+    eval_every: int = 100  # steps between validation checks
+    target_accuracy: float | None = None  # stop at the first check with validation token accuracy >= this
+    threads: int = 1  # BLAS threads; pinned so that float32 results are reproducible
+
+
+def learning_rate(cfg: TrainConfig, step: int) -> float:
+    """Learning rate at optimiser step ``step`` (0-based): linear warm-up, then exponential decay."""
+    if step < cfg.warmup_steps:
+        return cfg.lr * (step + 1) / cfg.warmup_steps
+    frac = (step - cfg.warmup_steps) / max(cfg.steps - 1 - cfg.warmup_steps, 1)
+    return cfg.lr * (cfg.lr_end / cfg.lr) ** frac
+
+
+def clip_global_norm(grads: dict[str, np.ndarray], max_norm: float) -> float:
+    """Rescale all gradients together so that their joint L2 norm is at most ``max_norm``; return the norm."""
+    norm = float(np.sqrt(sum(float(np.vdot(g, g)) for g in grads.values())))
+    if norm > max_norm:
+        for g in grads.values():
+            g *= max_norm / norm
+    return norm
+
+
+class Adam:
+    """Adam (Kingma and Ba, 2015) over a dict of parameter arrays, updated in place."""
+
+    def __init__(self, params: dict[str, np.ndarray], beta1=0.9, beta2=0.999, eps=1e-8):
+        self.m = {k: np.zeros_like(v) for k, v in params.items()}
+        self.v = {k: np.zeros_like(v) for k, v in params.items()}
+        self.beta1, self.beta2, self.eps, self.t = beta1, beta2, eps, 0
+
+    def update(self, params: dict[str, np.ndarray], grads: dict[str, np.ndarray], lr: float) -> None:
+        self.t += 1
+        b1, b2 = self.beta1, self.beta2
+        step = lr * np.sqrt(1 - b2**self.t) / (1 - b1**self.t)  # bias corrections folded into the step size
+        for k, p in params.items():
+            m, v, g = self.m[k], self.v[k], grads[k]
+            m *= b1
+            m += (1 - b1) * g
+            v *= b2
+            v += (1 - b2) * g * g
+            p -= (step * m / (np.sqrt(v) + self.eps)).astype(p.dtype)
+
+
+# --- evaluation -----------------------------------------------------------------------------------------------
+def strip_eos(tokens: np.ndarray) -> np.ndarray:
+    """Replace every token after the first end symbol by -1 (never a valid id), row by row. ``(N, L)``."""
+    ended = np.cumsum(tokens == data.EOS_ID, axis=1) - (tokens == data.EOS_ID) > 0  # (N, L)
+    return np.where(ended, -1, tokens)
+
+
+@dataclass
+class Evaluation:
+    """Counts per source length; every accuracy is derived from them."""
+
+    lengths: list[int]  # source lengths present
+    sentences: list[int]  # sentences of each length
+    tokens: list[int]  # target tokens (words and end symbol) of each length
+    tokens_right: list[int]  # greedy tokens equal to the reference, position by position
+    exact_right: list[int]  # sentences decoded exactly, end symbol included
+    align_right: list[int]  # target words whose highest-weight source position is the true one (attention)
+
+    def _share(self, right: list[int], total: list[int], lo: int = 1, hi: int = 10**9) -> float:
+        keep = [i for i, n in enumerate(self.lengths) if lo <= n <= hi]
+        den = sum(total[i] for i in keep)
+        return sum(right[i] for i in keep) / den if den else float("nan")
+
+    def token_accuracy(self, lo: int = 1, hi: int = 10**9) -> float:
+        """Share of target tokens decoded right, for source lengths in ``[lo, hi]``."""
+        return self._share(self.tokens_right, self.tokens, lo, hi)
+
+    def exact_accuracy(self, lo: int = 1, hi: int = 10**9) -> float:
+        """Share of sentences decoded exactly."""
+        return self._share(self.exact_right, self.sentences, lo, hi)
+
+    def alignment_accuracy(self, lo: int = 1, hi: int = 10**9) -> float:
+        """Share of target words (teacher-forced) whose arg-max attention weight is at the true position."""
+        words = [n * k for n, k in zip(self.lengths, self.sentences, strict=True)]
+        return self._share(self.align_right, words, lo, hi)
+
+    def summary(self) -> dict:
+        """Overall and per-bucket figures, as plain numbers (what results/*.json store)."""
+        out = {"token": self.token_accuracy(), "exact": self.exact_accuracy(), "buckets": {}}
+        if any(self.align_right):
+            out["alignment"] = self.alignment_accuracy()
+        for lo, hi in BUCKETS:
+            out["buckets"][f"{lo}-{hi}"] = {"token": self.token_accuracy(lo, hi), "exact": self.exact_accuracy(lo, hi)}
+        return out
+
+
+def evaluate(model: Seq2Seq, pairs: list[data.Pair], batch_size: int = 256, alignment: bool = True) -> Evaluation:
+    """Greedy-decode every pair and compare with the reference.
+
+    With ``alignment`` (attention models only) also run the teacher-forced pass and count the target words
+    whose highest attention weight falls on their true source position (the model never saw those positions).
+    """
+    per: dict[int, np.ndarray] = {}
+    for batch in data.length_batches(pairs, batch_size):
+        N, T = batch.src.shape
+        tokens, _ = model.greedy(batch.src)  # (N, T + 1)
+        right = strip_eos(tokens) == batch.tgt_out  # (N, U)
+        align_right = 0
+        if alignment and model.cfg.attention:
+            _, _, weights, _ = model.forward(batch)  # (N, U, T)
+            align_right = int((weights[:, :T, :].argmax(axis=2) == batch.align).sum())
+        counts = np.array([N, right.size, right.sum(), right.all(axis=1).sum(), align_right])
+        per[T] = per.get(T, 0) + counts
+    lengths = sorted(per)
+    cols = np.array([per[n] for n in lengths]).T.tolist()
+    return Evaluation(lengths, *cols)
+
+
+# --- training ------------------------------------------------------------------------------------------------
+@dataclass
+class TrainResult:
+    model: Seq2Seq
+    steps: int  # optimiser steps taken
+    losses: list[float]  # training loss of every step
+    checks: list[tuple[int, float]]  # (step, validation token accuracy) at every check
+    splits: data.Splits
+
+
+def train(cfg: TrainConfig = TrainConfig(), splits: data.Splits | None = None, progress: bool = True) -> TrainResult:
+    """Train one model with ``cfg``; show a progress bar with the running loss when ``progress``."""
+    from threadpoolctl import threadpool_limits
+    from tqdm.auto import tqdm
+
+    if splits is None:
+        splits = data.make_splits(cfg.data_seed, cfg.n_train, cfg.n_valid, cfg.n_test)
+    with threadpool_limits(cfg.threads):
+        model = Seq2Seq(cfg.model, seed=cfg.seed)
+        opt = Adam(model.params, cfg.beta1, cfg.beta2, cfg.adam_eps)
+        rng = np.random.default_rng(cfg.seed)
+        queue: list[data.Batch] = []
+        losses, checks, running = [], [], None
+        bar = tqdm(total=cfg.steps, disable=not progress, desc="attention" if cfg.model.attention else "baseline")
+        step = 0
+        while step < cfg.steps:
+            if not queue:
+                queue = data.length_batches(splits.train, cfg.batch_size, rng)[::-1]
+            loss, grads = model.loss_and_grads(queue.pop())
+            clip_global_norm(grads, cfg.clip_norm)
+            opt.update(model.params, grads, learning_rate(cfg, step))
+            losses.append(loss)
+            running = loss if running is None else 0.98 * running + 0.02 * loss
+            step += 1
+            bar.update(1)
+            if step % 10 == 0:
+                bar.set_postfix(loss=f"{running:.3f}")
+            if cfg.eval_every and (step % cfg.eval_every == 0 or step == cfg.steps):
+                acc = evaluate(model, splits.valid, alignment=False).token_accuracy()
+                checks.append((step, acc))
+                bar.set_postfix(loss=f"{running:.3f}", valid_token_acc=f"{acc:.3f}")
+                if cfg.target_accuracy is not None and acc >= cfg.target_accuracy:
+                    break
+        bar.close()
+    return TrainResult(model, step, losses, checks, splits)
+
+
+def report(result: TrainResult, ev: Evaluation) -> str:
+    """The printed figures of a run: fixed formats, no timings, so reruns print the same text."""
+    lines = [f"steps: {result.steps}", f"test token accuracy:     {ev.token_accuracy():.3f}"]
+    lines.append(f"test exact accuracy:     {ev.exact_accuracy():.3f}")
+    if result.model.cfg.attention:
+        lines.append(f"test alignment accuracy: {ev.alignment_accuracy():.3f}")
+    for lo, hi in BUCKETS:
+        token, exact = ev.token_accuracy(lo, hi), ev.exact_accuracy(lo, hi)
+        lines.append(f"  source {lo:2d}-{hi:2d} tokens: token {token:.3f}, exact {exact:.3f}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description="Train the lesson-07 translation model and print test figures.")
+    parser.add_argument("--baseline", action="store_true", help="train the fixed-summary baseline instead")
+    parser.add_argument("--steps", type=int, default=TrainConfig.steps, help="maximum optimiser steps")
+    parser.add_argument("--seed", type=int, default=0, help="initialisation and batch-order seed")
+    parser.add_argument("--target", type=float, default=None, help="stop at this validation token accuracy")
+    args = parser.parse_args(argv)
+    cfg = TrainConfig(
+        model=ModelConfig(attention=not args.baseline), steps=args.steps, seed=args.seed, target_accuracy=args.target
+    )
+    print({k: v for k, v in asdict(cfg).items() if k != "model"}, cfg.model)
+    result = train(cfg)
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(cfg.threads):
+        ev = evaluate(result.model, result.splits.test)
+    print(report(result, ev))
+
+
+if __name__ == "__main__":
+    main()
