@@ -23,6 +23,12 @@ def figure_png(fig, dpi: int = 100) -> bytes:
     return buf.getvalue()
 
 
+def img_tag(png: bytes, alt: str) -> str:
+    """An HTML ``<img>`` holding ``png`` as a data URI, with alt text, scaled to the width available."""
+    data = base64.b64encode(png).decode("ascii")
+    return f'<img src="data:image/png;base64,{data}" alt="{html.escape(alt)}" style="max-width:100%;height:auto">'
+
+
 class FigureDisplay:
     """A rendered figure with its alt text and caption, displayed by Jupyter as HTML."""
 
@@ -35,10 +41,8 @@ class FigureDisplay:
         self.png = figure_png(fig, dpi=dpi)
 
     def _repr_html_(self) -> str:
-        data = base64.b64encode(self.png).decode("ascii")
         return (
-            '<figure class="ae-figure">'
-            f'<img src="data:image/png;base64,{data}" alt="{html.escape(self.alt)}" style="max-width:100%;height:auto">'
+            f'<figure class="ae-figure">{img_tag(self.png, self.alt)}'
             f"<figcaption>{html.escape(self.caption)}</figcaption></figure>"
         )
 

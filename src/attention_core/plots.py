@@ -56,9 +56,8 @@ class StateReadFigure:
             ax_plane.scatter(*h, color=COLORS[j], s=60, zorder=3)
             ax_plane.annotate(f"h_{j + 1} ({token})", h, xytext=(6, 4), textcoords="offset points")
         ax_plane.plot(curve.context[:, 0], curve.context[:, 1], color="0.5", lw=1, ls=":", zorder=2)
-        (self.point,) = ax_plane.plot([], [], "k*", ms=14, zorder=4, label="context c")
-        ax_plane.set(xlim=(-0.6, 3.0), ylim=(-2.5, 0.7), aspect="equal", title="context c = Σ α_j h_j")
-        ax_plane.legend(loc="upper right", frameon=False)
+        (self.point,) = ax_plane.plot([], [], "k*", ms=14, zorder=4)
+        ax_plane.set(xlim=(-0.6, 3.0), ylim=(-2.5, 0.7), aspect="equal", title="context c = Σ α_j h_j (★)")
         for j in range(3):
             ax_curve.plot(grid, curve.weights[:, j], color=COLORS[j], lw=2, label=TOKENS[j])
         self.marker = ax_curve.axvline(0, color="k", lw=1)

@@ -7,12 +7,10 @@ browser-side explorer is the live version there.
 
 from __future__ import annotations
 
-import html
-
 import ipywidgets as widgets
 import numpy as np
 
-from .display import BlitRenderer
+from .display import BlitRenderer, img_tag
 from .example import S_RANGE, TOKENS
 from .plots import StateReadFigure
 
@@ -49,7 +47,7 @@ class StateExplorer(widgets.VBox):
         )
         self.figure = StateReadFigure(s, nonlinearity=nonlinearity)
         self.renderer = BlitRenderer(self.figure.fig, self.figure.moving_artists(), dpi=80)
-        self.image = widgets.Image(format="png", layout=widgets.Layout(max_width="100%", height="auto"))
+        self.image = widgets.HTML()  # an <img> with alt text; an ipywidgets Image cannot carry alt text
         self.table = widgets.HTML()
         super().__init__([self.slider, self.image, self.table])
         self.slider.observe(self._on_change, names="value")
@@ -64,14 +62,9 @@ class StateExplorer(widgets.VBox):
             self.slider.value = s  # triggers _on_change, which redraws
             return self.read
         self.read = self.figure.update(s)
-        self.image.value = self.renderer.png()
-        self.image.description = self.figure.alt_text(self.read)
+        self.image.value = img_tag(self.renderer.png(), self.figure.alt_text(self.read))
         self.table.value = _readout(self.read)
         return self.read
-
-    @property
-    def alt(self) -> str:
-        return html.escape(self.figure.alt_text(self.read))
 
 
 def state_explorer(s: float = -1.0) -> StateExplorer:

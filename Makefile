@@ -1,0 +1,45 @@
+# One command for each job. Every target creates .venv and installs what it needs on first use.
+# make book     build the website into _build/html (open _build/html/index.html)
+# make test     run every check: lint, unit and property tests, strict nbval, the -W build, browser tests
+# make lab      open the lessons in JupyterLab with working widgets
+# make execute  re-run every notebook in place (outputs and widget state are committed)
+# make bench    print the benchmark figures
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+NOTEBOOKS := $(wildcard notebooks/*.ipynb)
+
+.PHONY: book test lab execute bench assets clean
+
+$(BIN)/.installed: requirements.txt pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -r requirements.txt
+	$(BIN)/pip install --quiet -e .
+	touch $@
+
+assets: _vendor/.versions
+
+_vendor/.versions: scripts/fetch_assets.sh
+	bash scripts/fetch_assets.sh
+
+book: $(BIN)/.installed assets
+	$(BIN)/jupyter-book build . -W -n --keep-going
+	@echo "Open _build/html/index.html, or serve it: $(BIN)/python -m http.server -d _build/html 8000"
+
+test: $(BIN)/.installed assets
+	$(BIN)/python -m pytest tests notebooks --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg
+
+execute: $(BIN)/.installed
+	for nb in $(NOTEBOOKS); do $(BIN)/jupyter execute --inplace "$$nb" || exit 1; done
+
+lab: $(BIN)/.installed
+	$(BIN)/pip install --quiet 'jupyterlab>=4,<5'
+	$(BIN)/jupyter lab notebooks
+
+bench: $(BIN)/.installed
+	$(BIN)/python scripts/bench.py
+
+clean:
+	rm -rf _build

@@ -1,0 +1,34 @@
+"""Local Sphinx extension for the book's website.
+
+- Drops sphinx-thebe's scripts (the book has no live-kernel button; Jupyter Book emits them twice, which
+  raises "Identifier 'THEBE_JS_URL' has already been declared") and removes duplicated inline scripts.
+- Adds two small scripts of ours for the stored-widget renderer: a require.js path so that it loads its icon
+  fonts from ``_static/`` (served by the book, not a CDN), and a shim for the MathJax 2 call it makes.
+"""
+
+from __future__ import annotations
+
+
+def _tidy_scripts(app, pagename, templatename, context, doctree):
+    scripts = context.get("script_files")
+    if not scripts:
+        return
+    seen, kept = set(), []
+    for script in scripts:
+        name = str(script)
+        body = getattr(script, "attributes", {}).get("body", "")
+        if "sphinx-thebe" in name or "THEBE_JS_URL" in body:
+            continue
+        key = (name, body)
+        if key in seen:
+            continue
+        seen.add(key)
+        kept.append(script)
+    scripts[:] = kept
+
+
+def setup(app):
+    app.add_js_file("ae-require-config.js", priority=450)  # before the widget manager's require.js
+    app.add_js_file("ae-mathjax2-shim.js", priority=600, defer="defer")  # after MathJax itself
+    app.connect("html-page-context", _tidy_scripts, priority=900)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,136 @@
+"""Shared fixtures: the built website (built once per test session) and a real browser pointed at it."""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import pathlib
+import shutil
+import socketserver
+import subprocess
+import sys
+import threading
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
+
+
+@pytest.fixture(scope="session")
+def book_build(tmp_path_factory):
+    """Build the book with warnings as errors into a temporary folder; return (exit code, log, html dir)."""
+    if not (ROOT / "_vendor" / ".versions").exists():
+        pytest.fail("the site's third-party scripts are missing: run `make assets` (make test does it)")
+    out = tmp_path_factory.mktemp("book")
+    jb = pathlib.Path(sys.executable).parent / "jupyter-book"
+    run = subprocess.run(
+        [str(jb), "build", str(ROOT), "--path-output", str(out), "-W", "-n", "--keep-going"],
+        capture_output=True,
+        text=True,
+    )
+    return run.returncode, run.stdout + run.stderr, out / "_build" / "html"
+
+
+@pytest.fixture(scope="session")
+def site(request):
+    """The built site's folder; fails (once) if the build did not pass.
+
+    For quick iteration on the browser tests, ``AE_SITE=_build/html`` uses an existing build instead.
+    """
+    if os.environ.get("AE_SITE"):
+        return pathlib.Path(os.environ["AE_SITE"]).resolve()
+    code, log, html = request.getfixturevalue("book_build")
+    if code != 0:
+        pytest.fail("the book build failed:\n" + log[-6000:])
+    return html
+
+
+@pytest.fixture(scope="session")
+def server(site):
+    """Serve the built site on 127.0.0.1 at a free port; yield its base URL."""
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    handler = functools.partial(Quiet, directory=str(site))
+    httpd = socketserver.ThreadingTCPServer(("127.0.0.1", 0), handler)
+    httpd.daemon_threads = True
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+@pytest.fixture(scope="session")
+def chromium_browser():
+    """Debian's Chromium driven by Playwright. Skips where Chromium is missing, except under CI=true."""
+    if not (os.path.exists(CHROMIUM) or shutil.which("chromium")):
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI=true but Chromium is not installed at {CHROMIUM}; .ci/run installs Debian's chromium")
+        pytest.skip(f"Chromium not found at {CHROMIUM} (install Debian's chromium, or set CHROMIUM=path)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+class PageVisit:
+    """A page opened in the browser with its console messages, page errors and requests recorded."""
+
+    def __init__(self, browser, base_url: str, width: int = 1280, height: int = 900):
+        self.base_url = base_url
+        self.context = browser.new_context(viewport={"width": width, "height": height})
+        self.page = self.context.new_page()
+        self.console, self.errors, self.requests, self.failed = [], [], [], []
+        self.page.on("console", lambda m: self.console.append((m.type, m.text)))
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.on("request", lambda r: self.requests.append(r.url))
+        self.page.on("requestfailed", lambda r: self.failed.append(r.url))
+
+    def open(self, path: str, settle_ms: int = 500):
+        self.page.goto(f"{self.base_url}/{path}", wait_until="load")
+        self.page.wait_for_timeout(settle_ms)
+        return self.page
+
+    def outside_requests(self) -> list[str]:
+        """Requests to anything but this server (data: and same-origin blob: URLs are local)."""
+        local = (self.base_url, "data:", f"blob:{self.base_url}")
+        return [url for url in self.requests if not url.startswith(local)]
+
+    def console_errors(self) -> list[str]:
+        return [text for kind, text in self.console if kind == "error"] + self.errors
+
+    def close(self):
+        self.context.close()
+
+
+@pytest.fixture
+def visit(chromium_browser, server):
+    """Open pages of the built site: ``page = visit.open("notebooks/06_....html")``."""
+    opened = []
+
+    def make(width: int = 1280, height: int = 900) -> PageVisit:
+        v = PageVisit(chromium_browser, server, width, height)
+        opened.append(v)
+        return v
+
+    default = make()
+    default.make = make
+    yield default
+    for v in opened:
+        v.close()
