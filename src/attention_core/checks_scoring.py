@@ -2,7 +2,8 @@
 
 Each check calls the reader's function on several inputs (the worked example, rectangular random shapes that
 expose transposed matrices, a one-position edge case, large inputs), compares with the core, prints one
-specific message and returns ``True`` or ``False``. A function that still raises ``NotImplementedError`` is
+specific verdict as a :class:`~attention_core.checks_example.CheckResult` (``ok`` and ``message``; it displays
+itself in a notebook). A function that still raises ``NotImplementedError`` is
 reported as "not answered yet", so an exercise cell can run before it is solved.
 """
 
@@ -12,15 +13,15 @@ from collections.abc import Callable
 
 import numpy as np
 
+from .checks_example import CheckResult
 from .example import H_EXAMPLE, V_EXAMPLE, W_H_EXAMPLE, W_S_EXAMPLE
 from .reading import softmax
 from .scores import additive_scores
 from .self_attention import causal_mask
 
 
-def _report(ok: bool, message: str) -> bool:
-    print(("Correct. " if ok else "Not yet. ") + message)
-    return ok
+def _report(ok: bool, message: str) -> CheckResult:
+    return CheckResult(ok, message[:1].upper() + message[1:])
 
 
 def _call(fn: Callable, args: tuple, case: str):
@@ -28,7 +29,8 @@ def _call(fn: Callable, args: tuple, case: str):
     try:
         return fn(*args), None
     except NotImplementedError:
-        return None, f"{getattr(fn, '__name__', 'your function')} still raises NotImplementedError: replace its body."
+        name = getattr(fn, "__name__", "the function")
+        return None, f"Your function {name} still raises NotImplementedError: replace its body with an answer."
     except Exception as exc:  # the reader's code may raise anything; report it instead of a traceback
         return None, f"on the {case} it raised {type(exc).__name__}: {exc}"
 
@@ -66,7 +68,7 @@ def _reference_additive(s, h, W_s, W_h, v, b, nonlinearity=np.tanh):
     return float(additive_scores(s, h[None, :], W_s, W_h, v, b, nonlinearity)[0])
 
 
-def check_additive_score(fn: Callable) -> bool:
+def check_additive_score(fn: Callable) -> CheckResult:
     r"""Check ``fn(s, h, W_s, W_h, v, b)`` computes ``e = v^T tanh(W_s s + W_h h + b)`` for one ``s`` and ``h``.
 
     Arguments are 1-D arrays for the column vectors ``s (d_s,)``, ``h (d_h,)``, ``v, b (d_a,)`` and 2-D arrays
@@ -115,7 +117,7 @@ def _ablation_cases():
     ]
 
 
-def check_linear_ablation(fn: Callable) -> bool:
+def check_linear_ablation(fn: Callable) -> CheckResult:
     r"""Check ``fn(H, W_h, v)`` returns the weights of the scorer without tanh, which no longer need ``s``.
 
     .. math:: \alpha_j = \frac{\exp(v^\top W_h h_j)}{\sum_k \exp(v^\top W_h h_k)}
@@ -153,7 +155,7 @@ def check_linear_ablation(fn: Callable) -> bool:
     return _report(True, "The weights match softmax_j(v^T W_h h_j), the same for every state s.")
 
 
-def check_causal_mask(fn: Callable) -> bool:
+def check_causal_mask(fn: Callable) -> CheckResult:
     """Check ``fn(T)`` returns the boolean ``(T, T)`` mask with ``True`` where position ``i`` may read ``j <= i``."""
     for T in (5, 2, 1):  # the edge case T = 1 last: there a swapped mask and a missing diagonal coincide
         result, failure = _call(fn, (T,), f"case T = {T}")
