@@ -54,6 +54,7 @@ def test_context_right_and_wrong():
     assert "plain average" in check_context(H_EXAMPLE.mean(axis=0), e).problems[0]
     assert "hard read" in check_context(H_EXAMPLE[2], e).problems[0]
     assert "weights instead" in check_context(np.ones(3), e).problems[0]
+    assert "away from" in check_context(np.zeros(2), e).problems[0]
 
 
 def test_rnn_cell_right_and_wrong():

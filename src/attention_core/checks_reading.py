@@ -135,7 +135,8 @@ def check_context(my_context, scores, H=None) -> CheckResult:
     elif np.allclose(got, Hm[np.argmax(e)], atol=5e-4):
         hint = "that is the single annotation with the highest score (a hard read); the soft read mixes all of them"
     else:
-        hint = f"expected about {_fmt(want)}"
+        gap = float(np.linalg.norm(got - want))
+        hint = f"it is {gap:.3f} away from sum_j softmax(e)_j h_j; compute the weights first, then the weighted sum"
     return CheckResult("check_context", False, (f"your context {_fmt(got)} is not the soft read: {hint}",), 1)
 
 
