@@ -12,8 +12,8 @@ from typing import NamedTuple
 import numpy as np
 
 from ._validate import as_array
-from .reading import attend
-from .scores import additive_scores
+from .reading import softmax_rows_unchecked
+from .scores import additive_scores_unchecked
 
 TOKENS = ("I", "like", "cats")  # labels of the three source positions
 H_EXAMPLE = np.array([[2.0, 0.0], [1.0, -1.0], [0.0, -2.0]])  # (T, d_h) = (3, 2): h_1, h_2, h_3 as rows
@@ -23,6 +23,9 @@ V_EXAMPLE = np.array([1.0, -1.0])  # (d_a,)
 B_EXAMPLE = np.zeros(2)  # (d_a,)
 STATE_A, STATE_B = -1.0, 1.0  # the two reading states the article compares
 S_RANGE = (-4.0, 4.0)  # the interval over which the lessons draw weight curves
+# Lesson 04's score explorer on the website: three annotations that span a real triangle (H_EXAMPLE's rows are
+# collinear, on x - y = 2, so their hull is a segment). Hand-chosen for drawing, like H_EXAMPLE.
+H_TRIANGLE = np.array([[2.0, 0.0], [0.0, 2.0], [-1.0, -1.0]])  # (T, d_h) = (3, 2)
 
 
 class ExampleRead(NamedTuple):
@@ -44,10 +47,17 @@ def worked_example(s, nonlinearity=np.tanh) -> ExampleRead:
     lesson 05. At ``s = -1`` the weights are 0.5414, 0.3095, 0.1491 and the context is about
     (1.392334, -0.607666).
     """
+    if nonlinearity is not None and not callable(nonlinearity):
+        raise TypeError(f"nonlinearity must be a function such as np.tanh, or None; got {type(nonlinearity)}")
     sv = as_array(s, "s", ndims=(0, 1), expected="() for one state or (N,) for N states")
+    # The constants are valid by construction, so only s is checked; the core's unchecked kernels do the rest
+    # (this is the explorers' hot path: one slider move is one call).
     states = sv.reshape(-1, 1)  # (N, d_s) = (N, 1)
-    scores = additive_scores(states, H_EXAMPLE, W_S_EXAMPLE, W_H_EXAMPLE, V_EXAMPLE, B_EXAMPLE, nonlinearity)
-    weights, context = attend(scores, H_EXAMPLE)  # (N, 3), (N, 2)
+    scores = additive_scores_unchecked(
+        states, H_EXAMPLE, W_S_EXAMPLE, W_H_EXAMPLE, V_EXAMPLE, B_EXAMPLE, nonlinearity
+    )  # (N, 3)
+    weights = softmax_rows_unchecked(scores)  # (N, 3)
+    context = weights @ H_EXAMPLE  # (N, 3) x (3, 2) -> (N, 2)
     if sv.ndim == 0:
         return ExampleRead(sv, scores[0], weights[0], context[0])
     return ExampleRead(sv, scores, weights, context)

@@ -1,0 +1,75 @@
+"""The explorers' exported parameters: JSON-able, the core's constants, and enough to recompute the reads."""
+
+import json
+
+import numpy as np
+import pytest
+
+import attention_core as ac
+from attention_core.example import H_TRIANGLE
+from attention_core.export import site_parameters, site_parameters_json
+
+
+def _read_like_the_browser(p: dict, s: float, with_tanh: bool = True):
+    """Recompute a read from the exported numbers only, with plain Python loops, as the front-end script does."""
+    st = p["state"]
+    scores = []
+    for h in st["H"]:
+        pre = [
+            sum(row_s[k] * s for k in range(len(row_s))) + sum(a * x for a, x in zip(row_h, h, strict=True)) + b
+            for row_s, row_h, b in zip(st["W_s"], st["W_h"], st["b"], strict=True)
+        ]
+        act = [np.tanh(x) if with_tanh else x for x in pre]
+        scores.append(sum(v * a for v, a in zip(st["v"], act, strict=True)))
+    top = max(scores)
+    z = [np.exp(e - top) for e in scores]
+    weights = [x / sum(z) for x in z]
+    context = [sum(w * h[i] for w, h in zip(weights, st["H"], strict=True)) for i in range(2)]
+    return np.array(weights), np.array(context)
+
+
+def test_parameters_survive_a_json_round_trip():
+    p = site_parameters()
+    assert json.loads(json.dumps(p, allow_nan=False)) == p
+    assert json.loads(site_parameters_json()) == p
+
+
+def test_json_is_safe_inside_a_script_element():
+    text = site_parameters_json()
+    assert "<" not in text and ">" not in text and "&" not in text
+
+
+def test_parameters_are_the_cores_constants():
+    p = site_parameters()
+    assert p["tokens"] == list(ac.TOKENS)
+    np.testing.assert_array_equal(p["state"]["H"], ac.H_EXAMPLE)
+    np.testing.assert_array_equal(p["state"]["W_s"], ac.W_S_EXAMPLE)
+    np.testing.assert_array_equal(p["state"]["W_h"], ac.W_H_EXAMPLE)
+    np.testing.assert_array_equal(p["state"]["v"], ac.V_EXAMPLE)
+    np.testing.assert_array_equal(p["state"]["b"], ac.B_EXAMPLE)
+    np.testing.assert_array_equal(p["score"]["H"], H_TRIANGLE)
+    assert p["state"]["marks"] == {"A": ac.STATE_A, "B": ac.STATE_B}
+
+
+def test_triangle_is_not_degenerate():
+    (x1, y1), (x2, y2), (x3, y3) = H_TRIANGLE
+    area = 0.5 * abs((x2 - x1) * (y3 - y1) - (x3 - x1) * (y2 - y1))
+    assert area > 1.0
+
+
+@pytest.mark.parametrize("s", [-4.0, -1.0, 0.0, 0.35, 1.0, 4.0])
+@pytest.mark.parametrize("with_tanh", [True, False])
+def test_exported_numbers_reproduce_the_worked_example(s, with_tanh):
+    weights, context = _read_like_the_browser(site_parameters(), s, with_tanh)
+    ref = ac.worked_example(s, nonlinearity=np.tanh if with_tanh else None)
+    np.testing.assert_allclose(weights, ref.weights, atol=1e-12)
+    np.testing.assert_allclose(context, ref.context, atol=1e-12)
+
+
+def test_slider_ranges_contain_their_start_and_the_marked_states():
+    st, sc = site_parameters()["state"], site_parameters()["score"]
+    lo, hi = st["s_range"]
+    assert lo <= st["s_start"] <= hi and all(lo <= m <= hi for m in st["marks"].values())
+    steps = (hi - lo) / st["s_step"]
+    assert abs(steps - round(steps)) < 1e-9, "the state slider's step must divide its range (s = -1 and 1 reachable)"
+    assert all(sc["e_range"][0] <= e <= sc["e_range"][1] for e in sc["e_start"])
