@@ -27,15 +27,19 @@ def attend_backward(weights, H, g) -> tuple[np.ndarray, np.ndarray]:
     a, Hm = check_scores_and_H(weights, H, scores_name="weights")
     require(
         bool((a >= 0).all()) and np.allclose(a.sum(axis=-1), 1.0, atol=1e-6),
-        f"weights (shape {shape_str(a.shape)}) must be non-negative and sum to 1 along the last axis, "
-        "as softmax returns them",
+        lambda: (
+            f"weights (shape {shape_str(a.shape)}) must be non-negative and sum to 1 along the last axis, "
+            "as softmax returns them"
+        ),
     )
     d_h = Hm.shape[-1]
     gv = as_array(g, "g", ndims=(a.ndim,), expected=f"({d_h},)" if a.ndim == 1 else f"({a.shape[0]}, {d_h})")
     require(
         gv.shape == a.shape[:-1] + (d_h,),
-        f"g must have shape {shape_str(a.shape[:-1] + (d_h,))} (one d_h-vector per read), "
-        f"got shape {shape_str(gv.shape)}",
+        lambda: (
+            f"g must have shape {shape_str(a.shape[:-1] + (d_h,))} (one d_h-vector per read), "
+            f"got shape {shape_str(gv.shape)}"
+        ),
     )
     c = weighted_read(a, Hm)  # (d_h,) or (N, d_h)
     if Hm.ndim == 2:

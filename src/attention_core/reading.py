@@ -30,7 +30,9 @@ def softmax(scores, axis: int = -1, mask=None) -> np.ndarray:
     position masked), and for a mask of the wrong shape; ``TypeError`` for a non-numeric dtype.
     """
     e = as_array(scores, "scores", ndims=tuple(range(1, 33)), expected="(..., T) with T >= 1", allow_inf=True)
-    require(not np.isposinf(e).any(), f"scores (shape {shape_str(e.shape)}) contains +inf; expected finite scores")
+    require(
+        not np.isposinf(e).any(), lambda: f"scores (shape {shape_str(e.shape)}) contains +inf; expected finite scores"
+    )
     if not -e.ndim <= axis < e.ndim:
         raise ValueError(f"axis={axis} is out of range for scores of shape {shape_str(e.shape)}")
     readable = np.isfinite(e)  # -inf means "never read"
@@ -40,19 +42,27 @@ def softmax(scores, axis: int = -1, mask=None) -> np.ndarray:
             raise TypeError(f"mask must be a boolean array of shape {shape_str(e.shape)}, got dtype {m.dtype}")
         require(
             m.shape == e.shape,
-            f"mask must have the shape of scores {shape_str(e.shape)}, got shape {shape_str(m.shape)}",
+            lambda: f"mask must have the shape of scores {shape_str(e.shape)}, got shape {shape_str(m.shape)}",
         )
         readable = readable & m
     require(
         e.shape[axis] >= 1 and readable.any(axis=axis).all(),
-        f"softmax needs at least one readable position in every row along axis {axis}; scores has shape "
-        f"{shape_str(e.shape)} and some row is empty or fully masked (the article requires T >= 1)",
+        lambda: (
+            f"softmax needs at least one readable position in every row along axis {axis}; scores has shape "
+            f"{shape_str(e.shape)} and some row is empty or fully masked (the article requires T >= 1)"
+        ),
     )
     shifted = np.where(readable, e, -np.inf)  # (..., T)
     top = shifted.max(axis=axis, keepdims=True)  # (..., 1): subtracting it keeps exp() <= 1
     with np.errstate(over="ignore", under="ignore"):
         z = np.exp(shifted - top)  # (..., T), masked entries are exp(-inf) = 0 exactly
     return z / z.sum(axis=axis, keepdims=True)
+
+
+def softmax_rows_unchecked(e: np.ndarray) -> np.ndarray:
+    """:func:`softmax` over the last axis for finite scores already validated, with no mask."""
+    z = np.exp(e - e.max(axis=-1, keepdims=True))  # (..., T), every entry in (0, 1]
+    return z / z.sum(axis=-1, keepdims=True)
 
 
 def check_scores_and_H(scores, H, *, scores_name: str = "scores"):
@@ -67,14 +77,18 @@ def check_scores_and_H(scores, H, *, scores_name: str = "scores"):
     if Hm.ndim == 2:
         require(
             Hm.shape[0] == T,
-            f"H must have shape (T, d_h) with T = {T} rows to match {scores_name} of shape "
-            f"{shape_str(e.shape)}, got shape {shape_str(Hm.shape)}",
+            lambda: (
+                f"H must have shape (T, d_h) with T = {T} rows to match {scores_name} of shape "
+                f"{shape_str(e.shape)}, got shape {shape_str(Hm.shape)}"
+            ),
         )
     else:
         require(
             e.ndim == 2 and Hm.shape[:2] == e.shape,
-            f"H of shape {shape_str(Hm.shape)} is batched (N, T, d_h), so {scores_name} must have shape "
-            f"(N, T) = {shape_str(Hm.shape[:2])}, got shape {shape_str(e.shape)}",
+            lambda: (
+                f"H of shape {shape_str(Hm.shape)} is batched (N, T, d_h), so {scores_name} must have shape "
+                f"(N, T) = {shape_str(Hm.shape[:2])}, got shape {shape_str(e.shape)}"
+            ),
         )
     return e, Hm
 

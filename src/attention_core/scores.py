@@ -21,14 +21,16 @@ def _states_and_annotations(s, H, d_s_name: str = "d_s"):
     """Validate ``s`` ((d_s,) or (N, d_s)) and ``H`` ((T, d_h) or (N, T, d_h)); return 2-D ``s`` and a flag."""
     sv = as_array(s, "s", ndims=(1, 2), expected=f"({d_s_name},) or (N, {d_s_name})")
     Hm = as_array(H, "H", ndims=(2, 3), expected="(T, d_h) or (N, T, d_h)")
-    require(Hm.shape[-2] >= 1, f"H must hold at least one annotation (T >= 1), got shape {shape_str(Hm.shape)}")
+    require(Hm.shape[-2] >= 1, lambda: f"H must hold at least one annotation (T >= 1), got shape {shape_str(Hm.shape)}")
     single = sv.ndim == 1
     s2 = sv[None, :] if single else sv  # (N, d_s)
     if Hm.ndim == 3:
         require(
             not single and Hm.shape[0] == s2.shape[0],
-            f"H of shape {shape_str(Hm.shape)} is batched (N, T, d_h), so s must have shape "
-            f"(N, {d_s_name}) with N = {Hm.shape[0]}, got shape {shape_str(sv.shape)}",
+            lambda: (
+                f"H of shape {shape_str(Hm.shape)} is batched (N, T, d_h), so s must have shape "
+                f"(N, {d_s_name}) with N = {Hm.shape[0]}, got shape {shape_str(sv.shape)}"
+            ),
         )
     return s2, Hm, single
 
@@ -37,14 +39,14 @@ def _matrix(W, name: str, rows: int | None, cols: int | None, expected: str) -> 
     Wm = as_array(W, name, ndims=(2,), expected=expected)
     require(
         (rows is None or Wm.shape[0] == rows) and (cols is None or Wm.shape[1] == cols),
-        f"{name} must have shape {expected}, got shape {shape_str(Wm.shape)}",
+        lambda: f"{name} must have shape {expected}, got shape {shape_str(Wm.shape)}",
     )
     return Wm
 
 
 def _vector(x, name: str, length: int, expected: str) -> np.ndarray:
     xv = as_array(x, name, ndims=(1,), expected=expected)
-    require(xv.shape[0] == length, f"{name} must have shape {expected}, got shape {shape_str(xv.shape)}")
+    require(xv.shape[0] == length, lambda: f"{name} must have shape {expected}, got shape {shape_str(xv.shape)}")
     return xv
 
 
@@ -86,10 +88,19 @@ def additive_scores(s, H, W_s, W_h, v, b, nonlinearity: Callable | None = np.tan
     if nonlinearity is not None and not callable(nonlinearity):
         raise TypeError(f"nonlinearity must be a function such as np.tanh, or None; got {type(nonlinearity)}")
     s2, Hm, single, W_s, W_h, v, b = _check_additive(s, H, W_s, W_h, v, b)
+    e = additive_scores_unchecked(s2, Hm, W_s, W_h, v, b, nonlinearity)  # (N, T)
+    return e[0] if single else e
+
+
+def additive_scores_unchecked(s2, Hm, W_s, W_h, v, b, nonlinearity=np.tanh) -> np.ndarray:
+    """:func:`additive_scores` for arrays already validated, with ``s2`` of shape ``(N, d_s)``; returns (N, T).
+
+    For callers that validated their inputs once at their own boundary (the worked example, the models'
+    training loop); everyone else calls :func:`additive_scores`.
+    """
     pre = _additive_preactivation(s2, Hm, W_s, W_h, b)  # (N, T, d_a)
     act = pre if nonlinearity is None else nonlinearity(pre)  # (N, T, d_a)
-    e = act @ v  # (N, T, d_a) x (d_a,) -> (N, T)
-    return e[0] if single else e
+    return act @ v  # (N, T, d_a) x (d_a,) -> (N, T)
 
 
 def additive_scores_backward(d_scores, s, H, W_s, W_h, v, b) -> dict[str, np.ndarray]:
@@ -106,7 +117,7 @@ def additive_scores_backward(d_scores, s, H, W_s, W_h, v, b) -> dict[str, np.nda
     N, T = s2.shape[0], Hm.shape[-2]
     dE = as_array(d_scores, "d_scores", ndims=(1, 2), expected=f"({T},) or ({N}, {T})")
     dE2 = dE[None, :] if dE.ndim == 1 else dE  # (N, T)
-    require(dE2.shape == (N, T), f"d_scores must have shape {(T,) if single else (N, T)}, got {dE.shape}")
+    require(dE2.shape == (N, T), lambda: f"d_scores must have shape {(T,) if single else (N, T)}, got {dE.shape}")
     a = np.tanh(_additive_preactivation(s2, Hm, W_s, W_h, b))  # (N, T, d_a)
     dv = np.einsum("nt,nta->a", dE2, a)  # (d_a,)
     dz = dE2[:, :, None] * v * (1.0 - a * a)  # (N, T, d_a)
@@ -136,8 +147,10 @@ def dot_scores(s, H) -> np.ndarray:
     s2, Hm, single = _states_and_annotations(s, H, d_s_name="d")
     require(
         s2.shape[1] == Hm.shape[-1],
-        f"dot scores need s and h_j of the same width: s has shape {shape_str(np.shape(s))} (d_s = "
-        f"{s2.shape[1]}) but H has shape {shape_str(Hm.shape)} (d_h = {Hm.shape[-1]})",
+        lambda: (
+            f"dot scores need s and h_j of the same width: s has shape {shape_str(np.shape(s))} (d_s = "
+            f"{s2.shape[1]}) but H has shape {shape_str(Hm.shape)} (d_h = {Hm.shape[-1]})"
+        ),
     )
     if Hm.ndim == 2:
         e = s2 @ Hm.T  # (N, d) x (d, T) -> (N, T)

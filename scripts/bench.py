@@ -1,0 +1,58 @@
+"""Benchmarks of the core and the lesson widgets: prints medians, never fails on a slow machine.
+
+Run with `make bench`. Figures are medians over repeated runs in one process; machines here are shared and
+noisy, so compare ratios measured in the same run rather than absolute times across runs.
+"""
+
+from __future__ import annotations
+
+import pathlib
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+from attention_core import worked_example
+from attention_core.widgets import state_explorer
+
+
+def median_seconds(fn, repeat: int, number: int = 1) -> float:
+    """Median over ``repeat`` timings of ``number`` calls of ``fn``, per call."""
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        for _ in range(number):
+            fn()
+        times.append((time.perf_counter() - start) / number)
+    return float(np.median(times))
+
+
+def main() -> None:
+    print("Core and widgets (medians)")
+    one = median_seconds(lambda: worked_example(-1.0), repeat=200, number=50)
+    print(f"  one slider update of the core (one s, T = 3):   {one * 1e6:8.1f} µs   (target <= 20 µs)")
+
+    grid = np.linspace(-4.0, 4.0, 1001)
+    vectorised = median_seconds(lambda: worked_example(grid), repeat=50, number=5)
+    looped = median_seconds(lambda: [worked_example(s) for s in grid], repeat=7)
+    print(f"  1,001-state curve as one call:                  {vectorised * 1e3:8.3f} ms")
+    print(f"  1,001-state curve as a Python loop over s:      {looped * 1e3:8.3f} ms")
+    print(f"  ratio loop / one call:                          {looped / vectorised:8.1f} x   (target >= 50 x)")
+
+    explorer = state_explorer(-1.0)
+    states = iter(np.tile(np.round(np.linspace(-3.0, 3.0, 61), 2), 10))
+    update = median_seconds(lambda: explorer.set_state(float(next(states))), repeat=300)
+    print(f"  one full widget update (compute + redraw):      {update * 1e3:8.2f} ms   (target <= 50 ms)")
+
+    here = pathlib.Path(__file__).resolve().parent
+    for extra in ("bench_training.py", "bench_site.py"):
+        script = here / extra
+        if script.exists():
+            print()
+            sys.stdout.flush()
+            subprocess.run([sys.executable, str(script)], check=False)
+
+
+if __name__ == "__main__":
+    main()
