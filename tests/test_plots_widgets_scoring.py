@@ -31,6 +31,9 @@ def test_state_weights_plot_updates_in_place():
     np.testing.assert_allclose(plot.lines[2].get_ydata(), flat[:, 2])
     assert plot.title.get_text() == "flat"
     assert list(plot.vline.get_xdata()) == [1.0, 1.0]
+    assert plot.note.get_visible()  # the flat curves coincide, and the figure says so
+    plot.update(0.0, worked_example(0.0).weights, curves=worked_example(GRID).weights)
+    assert not plot.note.get_visible()
 
 
 def test_figures_build_and_reject_bad_shapes():

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import matplotlib
 import numpy as np
 from matplotlib.figure import Figure
 
@@ -16,6 +17,14 @@ _COLOURS = ("#1b6ca8", "#d1495b", "#2e8b57", "#8c6bb1", "#e08e0b")  # one per so
 
 def _colour(j: int) -> str:
     return _COLOURS[j % len(_COLOURS)]
+
+
+_COINCIDE = "the lines of all positions coincide"
+
+
+def _coincide(curves: np.ndarray) -> bool:
+    """True when every position's curve is the same line (then only the last one drawn is visible)."""
+    return bool(np.allclose(curves, curves[:, :1], atol=1e-9))
 
 
 def _check_curves(s_grid, curves, tokens) -> tuple[np.ndarray, np.ndarray]:
@@ -62,6 +71,8 @@ class StateWeightsPlot:
         self.ax_curves.set_xlabel("reading state s (a chosen value, not a time step)")
         self.ax_curves.set_ylabel(r"weight $\alpha_j(s)$")
         self.ax_curves.legend(loc="upper center", ncol=len(self.tokens), fontsize=9, frameon=False)
+        self.note = self.ax_curves.text(0.5, 0.12, _COINCIDE, transform=self.ax_curves.transAxes, ha="center")
+        self.note.set_visible(_coincide(curves))
         self.title = self.fig.suptitle(title, fontsize=11)
 
     def update(self, s_now: float, weights_now, curves=None, title: str | None = None) -> None:
@@ -70,6 +81,7 @@ class StateWeightsPlot:
             curves = np.asarray(curves, dtype=float)
             for j, line in enumerate(self.lines):
                 line.set_ydata(curves[:, j])
+            self.note.set_visible(_coincide(curves))
         for j, w in enumerate(weights_now):
             self.bars[j].set_height(w)
             self.labels[j].set_position((j, w + 0.02))
@@ -95,6 +107,8 @@ def ablation_curves_figure(s_grid, curves_tanh, curves_linear, tokens: Sequence[
         for j, t in enumerate(tokens):
             ax.plot(s_grid, curves[:, j], color=_colour(j), label=t, linestyle="-" if j != 1 else "--")
         ax.set_title(name, fontsize=11)
+        if _coincide(curves):
+            ax.text(0.5, 0.12, _COINCIDE, transform=ax.transAxes, ha="center")
         ax.set_xlabel("reading state s (a chosen value, not a time step)")
         ax.set_xlim(s_grid[0], s_grid[-1])
     axes[0].set_ylim(0, 1)
@@ -136,7 +150,7 @@ def weights_heatmap_figure(panels: Sequence[tuple[np.ndarray, str]], labels: Seq
     """One heatmap per ``(weights, title)`` panel: row ``i`` is the reading position, column ``j`` the read one.
 
     Every cell is annotated with its weight to two decimals; an exactly zero weight (a masked position) is
-    left blank so that the mask's shape is visible.
+    left blank and grey so that the mask's shape is visible.
     """
     T = len(labels)
     fig = Figure(figsize=(3.3 * len(panels) + 0.6, 3.2), layout="constrained")
@@ -146,7 +160,8 @@ def weights_heatmap_figure(panels: Sequence[tuple[np.ndarray, str]], labels: Seq
         weights = np.asarray(weights, dtype=float)
         if weights.shape != (T, T):
             raise ValueError(f"each panel's weights must have shape ({T}, {T}), got {weights.shape}")
-        image = ax.imshow(weights, vmin=0, vmax=1, cmap="Blues")
+        cmap = matplotlib.colormaps["Blues"].with_extremes(bad="0.8")  # masked (exactly zero) cells in grey
+        image = ax.imshow(np.ma.masked_equal(weights, 0.0), vmin=0, vmax=1, cmap=cmap)
         for i in range(T):
             for j in range(T):
                 if weights[i, j] != 0.0:
