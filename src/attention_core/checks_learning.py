@@ -1,7 +1,8 @@
 """Self-checks for the exercises of lesson 07 (*Learning where to look without labels*).
 
-Each check runs the reader's answer against the core and returns a short message; a wrong answer raises
-``AssertionError`` with a message that says what, specifically, is off.
+Each check runs the reader's answer against the core and returns the book's shared
+:class:`~attention_core.checks_example.CheckResult`: ``ok`` and a message that says what, specifically, is off.
+A wrong answer never raises; an exception inside the reader's function is reported as a failed check.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from .checks_example import CheckResult
 from .example import H_EXAMPLE, STATE_A, worked_example
 from .gradients import score_gradient
 from .reading import attend
@@ -26,7 +28,7 @@ def _cases():
     return cases
 
 
-def check_score_gradient(fn: Callable) -> str:
+def check_score_gradient(fn: Callable) -> CheckResult:
     """Check ``fn(weights, H, g) -> dL/de`` against ``alpha_j g^T (h_j - c)`` (lesson 07).
 
     ``weights`` ``(T,)``, ``H`` ``(T, d_h)``, ``g = dL/dc`` ``(d_h,)``; ``fn`` must return ``(T,)``.
@@ -34,27 +36,30 @@ def check_score_gradient(fn: Callable) -> str:
     for k, (w, H, g) in enumerate(_cases()):
         where = "the worked example" if k == 0 else f"random case {k} (T = {H.shape[0]}, d_h = {H.shape[1]})"
         want = score_gradient(w, H, g)  # (T,)
-        got = np.asarray(fn(w.copy(), H.copy(), g.copy()), dtype=float)
+        try:
+            got = np.asarray(fn(w.copy(), H.copy(), g.copy()), dtype=float)
+        except Exception as exc:  # the reader's code failed: report it, do not crash the lesson
+            return CheckResult(False, f"On {where}: your function raised {type(exc).__name__}: {exc}")
         if got.shape != want.shape:
-            raise AssertionError(f"On {where}: expected one number per source position, shape {want.shape}, "
+            return CheckResult(False, f"On {where}: expected one number per source position, shape {want.shape}, "
                                  f"got shape {got.shape}.")  # fmt: skip
         if np.allclose(got, want, atol=1e-8):
             continue
         c = w @ H  # (d_h,)
         if np.allclose(got, -want, atol=1e-8):
-            raise AssertionError(f"On {where}: the sign is flipped; dL/de_j = + alpha_j g^T (h_j - c).")
+            return CheckResult(False, f"On {where}: the sign is flipped; dL/de_j = + alpha_j g^T (h_j - c).")
         if np.allclose(got, (H - c) @ g, atol=1e-8):
-            raise AssertionError(f"On {where}: the factor alpha_j is missing; a position with little weight "
+            return CheckResult(False, f"On {where}: the factor alpha_j is missing; a position with little weight "
                                  "must get a small gradient.")  # fmt: skip
         if np.allclose(got, w * (H @ g), atol=1e-8):
-            raise AssertionError(f"On {where}: c is not subtracted; use g^T (h_j - c), not g^T h_j. "
+            return CheckResult(False, f"On {where}: c is not subtracted; use g^T (h_j - c), not g^T h_j. "
                                  "Without it the gradients do not sum to zero.")  # fmt: skip
         if not np.isclose(got.sum(), 0.0, atol=1e-8):
-            raise AssertionError(f"On {where}: your gradients sum to {got.sum():.6f}, but they must sum to 0: "
+            return CheckResult(False, f"On {where}: your gradients sum to {got.sum():.6f}, but they must sum to 0: "
                                  "raising every score by the same amount does not change the weights.")  # fmt: skip
         j = int(np.argmax(np.abs(got - want)))
-        raise AssertionError(f"On {where}: at position {j + 1} you give {got[j]:.6f}, expected {want[j]:.6f}.")
-    return "Correct: dL/de_j = alpha_j g^T (h_j - c) on the worked example and on two random reads."
+        return CheckResult(False, f"On {where}: at position {j + 1} you give {got[j]:.6f}, expected {want[j]:.6f}.")
+    return CheckResult(True, "dL/de_j = alpha_j g^T (h_j - c) on the worked example and on two random reads")
 
 
 def steepest_push_answer(g=(0.0, 1.0)) -> tuple[int, float]:
@@ -65,17 +70,17 @@ def steepest_push_answer(g=(0.0, 1.0)) -> tuple[int, float]:
     return j + 1, float(-d[j])
 
 
-def check_steepest_push(position: int, amount: float) -> str:
+def check_steepest_push(position: int, amount: float) -> CheckResult:
     """Check the answer to exercise 2: ``position`` (1, 2 or 3) and ``amount = -dL/de_j`` to 4 decimals."""
     want_j, want_amount = steepest_push_answer()
     if position not in (1, 2, 3):
-        raise AssertionError(f"position must be 1, 2 or 3 (I, like, cats); got {position!r}.")
+        return CheckResult(False, f"position must be 1, 2 or 3 (I, like, cats); got {position!r}.")
     if position != want_j:
-        raise AssertionError(f"Not position {position}. A descent step moves e_j by -dL/de_j; look for the "
+        return CheckResult(False, f"Not position {position}. A descent step moves e_j by -dL/de_j; look for the "
                              "most negative dL/de_j, i.e. the annotation that moves c against g.")  # fmt: skip
     if abs(amount) == abs(round(want_amount, 4)) and np.sign(amount) != np.sign(want_amount):
-        raise AssertionError("Right position, wrong sign: the push is -dL/de_j, which is positive here.")
+        return CheckResult(False, "Right position, wrong sign: the push is -dL/de_j, which is positive here.")
     if abs(amount - want_amount) > 5e-5:
-        raise AssertionError(f"Right position; the amount {amount:.4f} is off. Compute alpha_j g^T (h_j - c) "
+        return CheckResult(False, f"Right position; the amount {amount:.4f} is off. Compute alpha_j g^T (h_j - c) "
                              "at state A and flip its sign.")  # fmt: skip
-    return f"Correct: one descent step raises the score of position {want_j} most, by {want_amount:.4f} per unit step."
+    return CheckResult(True, f"one descent step raises the score of position {want_j} most, by {want_amount:.4f}")
