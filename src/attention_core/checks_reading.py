@@ -1,17 +1,17 @@
 """Self-checks for the exercises of lessons 01-04: they run the reader's answer and say what is wrong.
 
-Each check returns a :class:`CheckResult`. It is truthy when the answer passes, and it displays as a short
-report: which case failed, what was expected, and a hint that names the likely mistake. Checks never raise on
-a wrong answer; an exception inside the reader's function is reported as a failed case.
+Each check returns the book's shared :class:`~attention_core.checks_example.CheckResult` (``ok`` and a
+``message`` that displays as a verdict): which case failed and a hint that names the likely mistake. Checks
+never raise on a wrong answer; an exception inside the reader's function is reported as a failed case.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 import numpy as np
 
+from .checks_example import CheckResult
 from .example import H_EXAMPLE
 from .read_variants import raw_score_read
 from .reading import attend, softmax
@@ -19,26 +19,13 @@ from .rnn import RNNParams, rnn_cell
 from .toy_sentences import FELIX, ToySentence, read_with_query
 
 
-@dataclass(frozen=True)
-class CheckResult:
-    """Outcome of one self-check: ``passed``, the check's name, and one message per problem found."""
-
-    name: str
-    passed: bool
-    problems: tuple[str, ...] = field(default_factory=tuple)
-    cases: int = 0
-
-    def __bool__(self) -> bool:
-        return self.passed
-
-    def __repr__(self) -> str:
-        if self.passed:
-            return f"{self.name}: passed ({self.cases} case{'s' if self.cases != 1 else ''} checked)."
-        lines = [f"{self.name}: not yet. {len(self.problems)} problem(s) found:"]
-        lines += [f"  - {p}" for p in self.problems]
-        return "\n".join(lines)
-
-    __str__ = __repr__
+def _verdict(problems: list[str], passed: str) -> CheckResult:
+    """One verdict from a list of problems: ``passed`` if there are none, else every problem on its own line."""
+    if not problems:
+        return CheckResult(True, passed)
+    if len(problems) == 1:
+        return CheckResult(False, problems[0])
+    return CheckResult(False, f"{len(problems)} problems:\n" + "\n".join(f"- {p}" for p in problems))
 
 
 def _fmt(x) -> str:
@@ -65,7 +52,7 @@ def check_softmax(my_softmax: Callable) -> CheckResult:
     position; a common shift; a 2-D input ``(N, T)`` that must be normalised along the last axis.
     """
     if not callable(my_softmax):
-        return CheckResult("check_softmax", False, (f"pass your function itself, got {type(my_softmax).__name__}",), 0)
+        return CheckResult(False, f"pass your function itself, got {type(my_softmax).__name__}")
     cases = [
         ("[1, 2, 3]", np.array([1.0, 2.0, 3.0])),
         ("[1000, 1001]", np.array([1000.0, 1001.0])),
@@ -106,7 +93,9 @@ def check_softmax(my_softmax: Callable) -> CheckResult:
             )
         else:
             problems.append(f"for {label} you returned {_fmt(got)}, expected {_fmt(want)}")
-    return CheckResult("check_softmax", not problems, tuple(problems), len(cases))
+    return _verdict(
+        problems, f"your softmax matches the core on all {len(cases)} inputs, including [1000, 1001] and 2-D"
+    )
 
 
 def check_context(my_context, scores, H=None) -> CheckResult:
@@ -120,14 +109,14 @@ def check_context(my_context, scores, H=None) -> CheckResult:
     _, want = attend(e, Hm)  # (d_h,)
     got, err = _call(lambda: my_context)
     if err:
-        return CheckResult("check_context", False, (err,), 1)
+        return CheckResult(False, err)
     if got.shape != want.shape:
         msg = f"your context has shape {got.shape}; it must have the width of one annotation, {want.shape}"
         if got.shape == e.shape:
             msg += " (you may have returned the weights instead of the weighted sum of the h_j)"
-        return CheckResult("check_context", False, (msg,), 1)
+        return CheckResult(False, msg)
     if np.allclose(got, want, atol=5e-4):
-        return CheckResult("check_context", True, (), 1)
+        return CheckResult(True, f"your context {_fmt(got)} is the soft read sum_j softmax(e)_j h_j")
     if np.allclose(got, raw_score_read(e, Hm), atol=5e-4):
         hint = "you weighted the h_j by the raw scores; turn the scores into weights with softmax first"
     elif np.allclose(got, Hm.mean(axis=0), atol=5e-4):
@@ -137,7 +126,7 @@ def check_context(my_context, scores, H=None) -> CheckResult:
     else:
         gap = float(np.linalg.norm(got - want))
         hint = f"it is {gap:.3f} away from sum_j softmax(e)_j h_j; compute the weights first, then the weighted sum"
-    return CheckResult("check_context", False, (f"your context {_fmt(got)} is not the soft read: {hint}",), 1)
+    return CheckResult(False, f"your context {_fmt(got)} is not the soft read: {hint}")
 
 
 def check_rnn_cell(my_cell: Callable) -> CheckResult:
@@ -147,7 +136,7 @@ def check_rnn_cell(my_cell: Callable) -> CheckResult:
     ``x`` ``(d_e,)``, ``h_prev`` ``(d_h,)``, ``W_x`` ``(d_h, d_e)``, ``W_h`` ``(d_h, d_h)``, ``b`` ``(d_h,)``.
     """
     if not callable(my_cell):
-        return CheckResult("check_rnn_cell", False, (f"pass your function itself, got {type(my_cell).__name__}",), 0)
+        return CheckResult(False, f"pass your function itself, got {type(my_cell).__name__}")
     rng = np.random.default_rng(7)
     d_e, d_h = 3, 4  # different widths, so a transposed matrix shows up as a shape error
     problems = []
@@ -178,7 +167,7 @@ def check_rnn_cell(my_cell: Callable) -> CheckResult:
             hint = f"expected {_fmt(want)}, got {_fmt(got)}"
         problems.append(f"case {case + 1}: {hint}")
         break
-    return CheckResult("check_rnn_cell", not problems, tuple(problems), n_cases)
+    return _verdict(problems, f"your cell matches tanh(W_x x + W_h h_prev + b) on {n_cases} random cases")
 
 
 def check_stored_floats(answer, T: int, d_dir: int) -> CheckResult:
@@ -191,9 +180,9 @@ def check_stored_floats(answer, T: int, d_dir: int) -> CheckResult:
     try:
         got = float(answer)
     except (TypeError, ValueError):
-        return CheckResult("check_stored_floats", False, (f"give a number, got {type(answer).__name__}",), 1)
+        return CheckResult(False, f"give a number, got {type(answer).__name__}")
     if got == want:
-        return CheckResult("check_stored_floats", True, (), 1)
+        return CheckResult(True, f"{got:g} numbers: T = {T} annotations of 2 x {d_dir} each")
     if got == T * d_dir:
         hint = "you counted one direction; each annotation concatenates a forward and a backward state"
     elif got == 2 * d_dir:
@@ -202,7 +191,7 @@ def check_stored_floats(answer, T: int, d_dir: int) -> CheckResult:
         hint = "that is one state of one direction, the size of a fixed summary; count every position"
     else:
         hint = f"count T positions times the width of one annotation (2 x {d_dir})"
-    return CheckResult("check_stored_floats", False, (f"{got:g} is not right: {hint}",), 1)
+    return CheckResult(False, f"{got:g} is not right: {hint}")
 
 
 def check_query_focus(query, token: str = "yesterday", sentence: ToySentence = FELIX, at_least: float = 0.5):
@@ -212,19 +201,19 @@ def check_query_focus(query, token: str = "yesterday", sentence: ToySentence = F
     ``feature_vector(time=3.0)``.
     """
     if token not in sentence.tokens:
-        return CheckResult("check_query_focus", False, (f"{token!r} is not a token of {sentence.text!r}",), 1)
+        return CheckResult(False, f"{token!r} is not a token of {sentence.text!r}")
     try:
         read = read_with_query(sentence, query)
     except (TypeError, ValueError) as exc:
-        return CheckResult("check_query_focus", False, (f"your query could not be used: {exc}",), 1)
+        return CheckResult(False, f"your query could not be used: {exc}")
     j = sentence.tokens.index(token)
     w = float(read.weights[j])
     if w >= at_least:
-        return CheckResult("check_query_focus", True, (), 1)
+        return CheckResult(True, f"your query gives {token!r} weight {w:.3f}")
     top = sentence.tokens[int(np.argmax(read.weights))]
     if top == token:
         advice = "it already has the highest weight, but the weight is spread out: make the query's entries larger"
     else:
         advice = f"the highest weight goes to {top!r}: raise the query's entry for the feature(s) {token!r} has"
     hint = f"your query gives {token!r} weight {w:.3f} (needs >= {at_least}); {advice}"
-    return CheckResult("check_query_focus", False, (hint,), 1)
+    return CheckResult(False, hint)
