@@ -4,6 +4,9 @@
   raises "Identifier 'THEBE_JS_URL' has already been declared") and removes duplicated inline scripts.
 - Adds two small scripts of ours for the stored-widget renderer: a require.js path so that it loads its icon
   fonts from ``_static/`` (served by the book, not a CDN), and a shim for the MathJax 2 call it makes.
+- On pages holding a live explorer (``<div class="ae-explorer" ...>`` in a markdown cell), adds our explorer
+  script and style, and the parameters exported by :func:`attention_core.export.site_parameters` as an inline
+  JSON script, so the browser computes with the core's numbers (one source) and works from ``file://`` too.
 """
 
 from __future__ import annotations
@@ -27,7 +30,18 @@ def _tidy_scripts(app, pagename, templatename, context, doctree):
     scripts[:] = kept
 
 
+def _add_explorers(app, pagename, templatename, context, doctree):
+    if 'class="ae-explorer"' not in context.get("body", ""):
+        return
+    from attention_core.export import site_parameters_json  # imported here: only explorer pages need it
+
+    app.add_css_file("ae-explorers.css")
+    app.add_js_file(None, body=site_parameters_json(), type="application/json", id="ae-params")
+    app.add_js_file("ae-explorers.js", defer="defer")
+
+
 def setup(app):
+    app.connect("html-page-context", _add_explorers)  # priority 500: before _tidy_scripts
     app.add_js_file("ae-require-config.js", priority=450)  # before the widget manager's require.js
     app.add_js_file("ae-mathjax2-shim.js", priority=600, defer="defer")  # after MathJax itself
     app.connect("html-page-context", _tidy_scripts, priority=900)

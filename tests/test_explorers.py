@@ -1,0 +1,155 @@
+"""The website's live explorers (book/_assets/ae-explorers.js) in a real browser.
+
+The numbers a reader sees must be the core's: the state explorer of lessons 05 and 06 against
+:func:`attention_core.worked_example`, the score explorer of lesson 04 against :func:`attention_core.softmax` and
+:func:`attention_core.attend` over ``H_TRIANGLE``. The pages must also stay local, error-free and fit a phone.
+"""
+
+from __future__ import annotations
+
+import pathlib
+
+import numpy as np
+import pytest
+
+import attention_core as ac
+from attention_core.example import H_TRIANGLE
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+ARTIFACTS = ROOT / "test-artifacts"
+LESSON_04 = "notebooks/04_from_scores_to_weights.html"
+LESSON_05 = "notebooks/05_additive_score.html"
+LESSON_06 = "notebooks/06_same_content_different_state.html"
+STATE_PAGES = [LESSON_05, LESSON_06]
+ALL_PAGES = [LESSON_04, LESSON_05, LESSON_06]
+
+
+def open_explorer(visit, path: str, kind: str):
+    page = visit.open(path)
+    root = page.locator(f'.ae-explorer.ae-x-ready[data-explorer="{kind}"]')
+    root.first.wait_for(timeout=10000)
+    assert root.count() == 1, f"{path}: expected one {kind} explorer"
+    return page, root
+
+
+def set_range(slider, value: float) -> None:
+    """What dragging does: set the native range input's value and fire 'input'."""
+    slider.evaluate("(el, v) => { el.value = String(v); el.dispatchEvent(new Event('input', {bubbles: true})) }", value)
+
+
+def shown(root) -> dict[str, float]:
+    """The numbers the explorer shows as text (its table), keyed by their data-ae-out name."""
+    cells = root.locator("[data-ae-out]")
+    return {cells.nth(i).get_attribute("data-ae-out"): float(cells.nth(i).inner_text()) for i in range(cells.count())}
+
+
+def assert_read_matches(root, weights, context, scores=None) -> None:
+    numbers = shown(root)
+    got_w = [numbers[f"weight-{j}"] for j in range(3)]
+    got_c = [numbers["context-0"], numbers["context-1"]]
+    # shown to 4 decimals: equal to the core's value rounded to 4 decimals
+    np.testing.assert_allclose(got_w, np.round(weights, 4), atol=1e-9)
+    np.testing.assert_allclose(got_c, np.round(context, 4), atol=1e-9)
+    if scores is not None:
+        np.testing.assert_allclose([numbers[f"score-{j}"] for j in range(3)], np.round(scores, 4), atol=1e-9)
+    assert numbers["weight-sum"] == 1.0
+
+
+@pytest.mark.parametrize("path", STATE_PAGES)
+def test_state_explorer_shows_the_cores_read(visit, path):
+    page, root = open_explorer(visit, path, "state")
+    slider = root.locator('input[type="range"]')
+    assert float(slider.input_value()) == ac.STATE_A
+    for s in (ac.STATE_A, ac.STATE_B, -3.5, 0.0, 2.25):
+        set_range(slider, s)
+        ref = ac.worked_example(s)
+        assert_read_matches(root, ref.weights, ref.context, ref.scores)
+        assert root.locator("output").first.inner_text() == f"{s:.2f}"
+    set_range(slider, ac.STATE_A)
+    assert [shown(root)[f"weight-{j}"] for j in range(3)] == [0.5414, 0.3095, 0.1491]  # the article's numbers
+    assert "0.5414" in root.locator("[aria-live=polite]").inner_text()
+    assert visit.outside_requests() == []
+    assert visit.console_errors() == []
+
+
+def test_state_slider_is_named_and_steps_with_the_keyboard(visit):
+    page, root = open_explorer(visit, LESSON_06, "state")
+    slider = root.get_by_label("Reading state s")
+    assert slider.count() == 1, "the slider's <label for> gives it an accessible name"
+    slider.focus()
+    for _ in range(40):  # step 0.05: from s = -1 to s = 1
+        page.keyboard.press("ArrowRight")
+    assert float(slider.input_value()) == pytest.approx(ac.STATE_B)
+    ref = ac.worked_example(ac.STATE_B)
+    assert_read_matches(root, ref.weights, ref.context, ref.scores)
+
+
+def test_tanh_switch_flattens_the_weights(visit):
+    page, root = open_explorer(visit, LESSON_05, "state")
+    switch = root.get_by_label("tanh in the scorer")
+    assert switch.is_checked()
+    switch.focus()
+    page.keyboard.press("Space")  # a native checkbox: the keyboard toggles it
+    assert not switch.is_checked()
+    slider = root.locator('input[type="range"]')
+    seen = []
+    for s in (-4.0, -1.0, 0.0, 1.0, 3.3):
+        set_range(slider, s)
+        ref = ac.worked_example(s, nonlinearity=None)
+        assert_read_matches(root, ref.weights, ref.context, ref.scores)
+        seen.append(tuple(shown(root)[f"weight-{j}"] for j in range(3)))
+    assert len(set(seen)) == 1, f"without tanh the weights must not depend on s, got {seen}"
+    switch.click()
+    set_range(slider, ac.STATE_A)
+    ref = ac.worked_example(ac.STATE_A)
+    assert_read_matches(root, ref.weights, ref.context)
+    assert visit.console_errors() == []
+
+
+def test_state_explorer_without_switch_on_lesson_06(visit):
+    page, root = open_explorer(visit, LESSON_06, "state")
+    assert root.locator('input[type="checkbox"]').count() == 0
+
+
+def test_score_explorer_matches_softmax(visit):
+    page, root = open_explorer(visit, LESSON_04, "score")
+    sliders = [root.get_by_label(f"score e{j + 1} ({token})", exact=True) for j, token in enumerate(ac.TOKENS)]
+    assert all(s.count() == 1 for s in sliders)
+    assert_read_matches(root, np.full(3, 1 / 3), H_TRIANGLE.mean(axis=0))
+    for scores in ([0.0, 0.0, 0.0], [2.0, -1.0, 0.5], [-4.0, 4.0, 0.0], [3.7, 3.6, -2.2], [1.0, 1.0, 4.0]):
+        for slider, e in zip(sliders, scores, strict=True):
+            set_range(slider, e)
+        weights, context = ac.attend(np.array(scores), H_TRIANGLE)
+        np.testing.assert_allclose(weights, ac.softmax(np.array(scores)))
+        assert_read_matches(root, weights, context, scores)
+    sliders[0].focus()
+    page.keyboard.press("ArrowLeft")  # step 0.1 by keyboard
+    weights, context = ac.attend(np.array([3.9, 1.0, 4.0]), H_TRIANGLE)
+    assert_read_matches(root, weights, context)
+    assert visit.outside_requests() == []
+    assert visit.console_errors() == []
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+@pytest.mark.parametrize("path", ALL_PAGES)
+def test_explorer_pages_fit_the_viewport(visit, path, width):
+    v = visit.make(width=width, height=900)
+    page = v.open(path)
+    root = page.locator(".ae-explorer.ae-x-ready")
+    root.first.wait_for(timeout=10000)
+    root.first.scroll_into_view_if_needed()
+    page.wait_for_timeout(200)
+    ARTIFACTS.mkdir(exist_ok=True)
+    stem = pathlib.Path(path).stem
+    page.screenshot(path=str(ARTIFACTS / f"{stem}-{width}.png"))
+    root.first.screenshot(path=str(ARTIFACTS / f"{stem}-{width}-explorer.png"))
+    scroll_width, client_width = page.evaluate(
+        "[document.scrollingElement.scrollWidth, document.scrollingElement.clientWidth]"
+    )
+    assert scroll_width <= client_width + 1, f"{path} at {width}px scrolls sideways ({scroll_width} > {client_width})"
+    box = root.first.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= client_width + 1, f"explorer overflows at {width}px: {box}"
+    inner = root.first.evaluate("el => el.scrollWidth <= el.clientWidth + 1")
+    assert inner, f"the explorer's content is wider than the explorer at {width}px"
+    assert v.outside_requests() == []
+    assert v.console_errors() == []
