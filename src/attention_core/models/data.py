@@ -44,6 +44,8 @@ _GROUPS = (DETERMINERS, ADJECTIVES, NOUNS, VERBS, PREPOSITIONS)
 SRC_WORDS = tuple(s for group in _GROUPS for s, _ in group)  # source vocabulary, id = index
 TGT_WORDS = (BOS, EOS) + tuple(t for group in _GROUPS for _, t in group)  # target vocabulary, id = index
 BOS_ID, EOS_ID = 0, 1
+_CLASSES = ("determiner", "adjective", "noun", "verb", "preposition")  # part of speech of each group
+SRC_CLASS = tuple(cls for group, cls in zip(_GROUPS, _CLASSES, strict=True) for _ in group)  # by source id
 TRANSLATE = {s: t for group in _GROUPS for s, t in group}
 _SRC_ID = {w: i for i, w in enumerate(SRC_WORDS)}
 _TGT_ID = {w: i for i, w in enumerate(TGT_WORDS)}

@@ -152,6 +152,26 @@ def evaluate(model: Seq2Seq, pairs: list[data.Pair], batch_size: int = 256, alig
     return Evaluation(lengths, *cols)
 
 
+def alignment_misses(model: Seq2Seq, pairs: list[data.Pair], batch_size: int = 256) -> dict:
+    """Where the misaligned target words look: counts by part of speech of the true source word, and by offset
+    (arg-max position minus true position), under teacher forcing. Attention models only."""
+    by_class: dict[str, int] = {}
+    by_offset: dict[int, int] = {}
+    words = 0
+    for batch in data.length_batches(pairs, batch_size):
+        T = batch.src.shape[1]
+        _, _, weights, _ = model.forward(batch)  # (N, U, T)
+        looked = weights[:, :T, :].argmax(axis=2)  # (N, T)
+        true_ids = np.take_along_axis(batch.src, batch.align, axis=1)  # (N, T) source word of each target word
+        words += looked.size
+        for n, i in zip(*np.nonzero(looked != batch.align), strict=True):
+            cls = data.SRC_CLASS[true_ids[n, i]]
+            by_class[cls] = by_class.get(cls, 0) + 1
+            off = int(looked[n, i] - batch.align[n, i])
+            by_offset[off] = by_offset.get(off, 0) + 1
+    return {"words": words, "by_class": dict(sorted(by_class.items())), "by_offset": dict(sorted(by_offset.items()))}
+
+
 # --- training ------------------------------------------------------------------------------------------------
 @dataclass
 class TrainResult:
@@ -162,8 +182,14 @@ class TrainResult:
     splits: data.Splits
 
 
-def train(cfg: TrainConfig = TrainConfig(), splits: data.Splits | None = None, progress: bool = True) -> TrainResult:
-    """Train one model with ``cfg``; show a progress bar with the running loss when ``progress``."""
+def train(
+    cfg: TrainConfig = TrainConfig(), splits: data.Splits | None = None, progress: bool = True, callback=None
+) -> TrainResult:
+    """Train one model with ``cfg``; show a progress bar with the running loss when ``progress``.
+
+    ``callback(step, loss, valid_accuracy)`` (optional) is called after every step; ``valid_accuracy`` is
+    ``None`` except at validation checks. Benchmarks use it to time steps.
+    """
     from threadpoolctl import threadpool_limits
     from tqdm.auto import tqdm
 
@@ -189,12 +215,15 @@ def train(cfg: TrainConfig = TrainConfig(), splits: data.Splits | None = None, p
             bar.update(1)
             if step % 10 == 0:
                 bar.set_postfix(loss=f"{running:.3f}")
+            acc = None
             if cfg.eval_every and (step % cfg.eval_every == 0 or step == cfg.steps):
                 acc = evaluate(model, splits.valid, alignment=False).token_accuracy()
                 checks.append((step, acc))
                 bar.set_postfix(loss=f"{running:.3f}", valid_token_acc=f"{acc:.3f}")
-                if cfg.target_accuracy is not None and acc >= cfg.target_accuracy:
-                    break
+            if callback is not None:
+                callback(step, loss, acc)
+            if acc is not None and cfg.target_accuracy is not None and acc >= cfg.target_accuracy:
+                break
         bar.close()
     return TrainResult(model, step, losses, checks, splits)
 
