@@ -461,7 +461,47 @@
   // ---------------------------------------------------------------------------------------------------
   // Start: find the placeholders, read the parameters, build each explorer.
 
+  // ---------------------------------------------------------------------------------------------------
+  // Stored ipywidgets (the notebooks' own explorers, rendered from saved state by @jupyter-widgets/html-manager).
+  // Their slider handle is a <div role="slider"> without a name and their figure an <img> without alt text;
+  // name them from the widget's own label once the renderer has drawn them (it draws asynchronously).
+
+  function nameStoredWidgets() {
+    Array.prototype.forEach.call(document.querySelectorAll(".widget-slider"), function (w) {
+      var label = w.querySelector(".widget-label");
+      var handle = w.querySelector(".noUi-handle");
+      if (handle && !handle.hasAttribute("aria-label")) {
+        var name = label && label.textContent.trim() ? label.textContent.trim() : "slider";
+        handle.setAttribute("aria-label", name + " (saved value: it moves only in a running notebook)");
+      }
+    });
+    Array.prototype.forEach.call(document.querySelectorAll("img.widget-image"), function (img) {
+      if (!img.getAttribute("alt")) {
+        img.setAttribute(
+          "alt",
+          "Figure of the notebook's explorer as it was saved; its numbers are in the text beside it. " +
+            "It does not change on this page: it needs a running notebook."
+        );
+      }
+    });
+  }
+
+  function watchStoredWidgets() {
+    if (!document.querySelector('script[type="application/vnd.jupyter.widget-view+json"]')) return;
+    var queued = false;
+    new MutationObserver(function () {
+      if (queued) return;
+      queued = true; // at most once per frame, however many nodes the renderer adds
+      requestAnimationFrame(function () {
+        queued = false;
+        nameStoredWidgets();
+      });
+    }).observe(document.body, { childList: true, subtree: true });
+    nameStoredWidgets();
+  }
+
   function start() {
+    watchStoredWidgets();
     var roots = document.querySelectorAll(".ae-explorer");
     if (!roots.length) return;
     var source = document.getElementById("ae-params");
