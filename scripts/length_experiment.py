@@ -24,7 +24,7 @@ from attention_core.models import data
 from attention_core.models.seq2seq import ModelConfig
 from attention_core.models.train import BUCKETS, TrainConfig, alignment_misses, evaluate, train
 
-SEEDS = (0, 1)  # initialisation and batch-order seeds; the data seed stays fixed
+SEEDS = (0, 1, 2)  # initialisation and batch-order seeds; the data seed stays fixed
 MODELS = {"attention": True, "fixed summary": False}  # label -> ModelConfig.attention
 OUT = Path(__file__).resolve().parents[1] / "results" / "length_sweep.json"
 

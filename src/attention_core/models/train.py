@@ -120,15 +120,6 @@ class Evaluation:
         words = [n * k for n, k in zip(self.lengths, self.sentences, strict=True)]
         return self._share(self.align_right, words, lo, hi)
 
-    def summary(self) -> dict:
-        """Overall and per-bucket figures, as plain numbers (what results/*.json store)."""
-        out = {"token": self.token_accuracy(), "exact": self.exact_accuracy(), "buckets": {}}
-        if any(self.align_right):
-            out["alignment"] = self.alignment_accuracy()
-        for lo, hi in BUCKETS:
-            out["buckets"][f"{lo}-{hi}"] = {"token": self.token_accuracy(lo, hi), "exact": self.exact_accuracy(lo, hi)}
-        return out
-
 
 def evaluate(model: Seq2Seq, pairs: list[data.Pair], batch_size: int = 256, alignment: bool = True) -> Evaluation:
     """Greedy-decode every pair and compare with the reference.
