@@ -1,0 +1,126 @@
+"""Print the website's budget figures (a script that prints numbers, not a timed test).
+
+Per page of the built site, served from 127.0.0.1 and opened in Debian's Chromium with an empty cache: the
+bytes transferred (sum of the responses' encoded sizes) and the time to first render (first-contentful-paint).
+For the live explorer: the size of its script and the median time from an input event to the repaint, for the
+state explorer of lesson 06 and the score explorer of lesson 04.
+
+Input to repaint is measured inside the page: at the start of a frame (in a requestAnimationFrame callback),
+set the slider and dispatch 'input'; the handler recomputes and updates the DOM, then the browser renders that
+frame (style, layout, paint); a message posted from the same callback runs after the rendering, and its
+arrival time minus the start is one sample. Target: at most 16 ms (one frame at 60 Hz).
+
+Usage: .venv/bin/python scripts/bench_site.py [SITE]  (default _build/html; build it first with
+``.venv/bin/jupyter-book build . -n --keep-going``).
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import pathlib
+import socketserver
+import statistics
+import sys
+import threading
+
+from playwright.sync_api import sync_playwright
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
+SAMPLES = 60
+
+MEASURE = """
+async ([selector, values]) => {
+  const input = document.querySelector(selector);
+  const times = [];
+  for (let i = 0; i < values.length; i++) {
+    times.push(await new Promise((done) => {
+      requestAnimationFrame(() => {
+        const t0 = performance.now();
+        input.value = String(values[i]);
+        input.dispatchEvent(new Event("input", { bubbles: true }));
+        const channel = new MessageChannel();
+        channel.port1.onmessage = () => done(performance.now() - t0);  // runs after this frame is rendered
+        channel.port2.postMessage(null);
+      });
+    }));
+  }
+  return times;
+}
+"""
+
+PAGE_FIGURES = """
+() => {
+  const nav = performance.getEntriesByType("navigation")[0];
+  const resources = performance.getEntriesByType("resource");
+  const bytes = [nav, ...resources].reduce((sum, e) => sum + (e.encodedBodySize || 0), 0);
+  const fcp = performance.getEntriesByName("first-contentful-paint")[0];
+  return { bytes, requests: resources.length + 1, fcp: fcp ? fcp.startTime : null };
+}
+"""
+
+
+def serve(site: pathlib.Path):
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    httpd = socketserver.ThreadingTCPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(site)))
+    httpd.daemon_threads = True
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    return httpd, f"http://127.0.0.1:{httpd.server_address[1]}"
+
+
+def pages(site: pathlib.Path) -> list[str]:
+    found = (p.relative_to(site) for p in site.rglob("*.html"))
+    return sorted(str(p) for p in found if p.parts[0] not in ("_static", "_sources"))
+
+
+def main() -> None:
+    site = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else ROOT / "_build" / "html").resolve()
+    if not (site / "index.html").exists():
+        sys.exit(f"no built site at {site}: run .venv/bin/jupyter-book build . -n --keep-going")
+    httpd, base = serve(site)
+    script = site / "_static" / "ae-explorers.js"
+    print(f"explorer script: {script.stat().st_size} bytes (target <= 30720)")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        print(f"\n{'page':<52} {'KiB':>8} {'requests':>9} {'first paint ms':>15}")
+        for path in pages(site):
+            context = browser.new_context(viewport={"width": 1280, "height": 900})  # a fresh, empty cache
+            page = context.new_page()
+            page.goto(f"{base}/{path}", wait_until="load")
+            page.wait_for_load_state("networkidle")
+            f = page.evaluate(PAGE_FIGURES)
+            fcp = f"{f['fcp']:.0f}" if f["fcp"] is not None else "n/a"
+            print(f"{path:<52} {f['bytes'] / 1024:8.1f} {f['requests']:9d} {fcp:>15}")
+            context.close()
+
+        print(f"\ninput event to repaint, median of {SAMPLES} (target <= 16 ms):")
+        cases = [
+            ("notebooks/06_same_content_different_state.html", '.ae-explorer input[type="range"]', (-4.0, 4.0)),
+            ("notebooks/05_additive_score.html", '.ae-explorer input[type="range"]', (-4.0, 4.0)),
+            ("notebooks/04_from_scores_to_weights.html", '.ae-explorer input[type="range"]', (-4.0, 4.0)),
+        ]
+        for path, selector, (lo, hi) in cases:
+            context = browser.new_context(viewport={"width": 1280, "height": 900})
+            page = context.new_page()
+            page.goto(f"{base}/{path}", wait_until="load")
+            page.wait_for_selector(".ae-explorer.ae-x-ready")
+            page.locator(".ae-explorer").first.scroll_into_view_if_needed()  # measure with the drawing on screen
+            values = [round(lo + (hi - lo) * ((7 * i) % SAMPLES) / SAMPLES, 2) for i in range(SAMPLES)]
+            times = page.evaluate(MEASURE, [selector, values])
+            print(
+                f"  {path:<50} median {statistics.median(times):5.2f} ms, "
+                f"90th percentile {sorted(times)[int(0.9 * len(times))]:5.2f} ms"
+            )
+            context.close()
+        browser.close()
+    httpd.shutdown()
+
+
+if __name__ == "__main__":
+    main()
