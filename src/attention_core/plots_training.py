@@ -27,6 +27,10 @@ def score_push_figure(scores, d_scores, tokens: Sequence[str], step: float = 1.0
         color = "tab:blue" if end > e[j] else "tab:red"
         ax.annotate("", xy=(j, end), xytext=(j, e[j]), arrowprops={"arrowstyle": "->", "color": color, "lw": 2})
         ax.text(j + 0.08, end, f"{-d[j]:+.3f}", color=color, va="center", fontsize=9)
+    ends = e - step * d  # (T,): where the arrows point
+    lo, hi = min(e.min(), ends.min()), max(e.max(), ends.max())
+    pad = 0.15 * (hi - lo if hi > lo else 1.0)
+    ax.set_ylim(lo - pad, hi + pad)  # annotate() does not rescale the axes, so make room for every arrow
     ax.set_xticks(x, list(tokens))
     ax.set_xlim(-0.5, e.size - 0.2)
     ax.set_xlabel("source position $j$")
