@@ -62,7 +62,7 @@ def check_score_gradient(fn: Callable) -> CheckResult:
     return CheckResult(True, "dL/de_j = alpha_j g^T (h_j - c) on the worked example and on two random reads")
 
 
-def steepest_push_answer(g=(0.0, 1.0)) -> tuple[int, float]:
+def steepest_push_answer(g=(1.0, 1.0)) -> tuple[int, float]:
     """For the worked example at state A and ``g = dL/dc``: the position (1-based) whose score one descent step
     raises most, and the amount ``-dL/de_j`` for it."""
     d = score_gradient(worked_example(STATE_A).weights, H_EXAMPLE, np.asarray(g, dtype=float))  # (3,)
