@@ -44,6 +44,7 @@ def test_question_explorer_redraws():
     assert w.question.description and w.sentence.description
     w.question.value = w.question.options[1]
     assert w.image.value != png and w.readout.value != text
+    assert 'alt="Bar chart of the attention weight' in w.image.value
     w.sentence.value = w.sentence.options[1]
     assert "11 positions" in w.readout.value
 
@@ -54,4 +55,5 @@ def test_triangle_explorer_redraws_and_is_independent():
     assert all(s.description for s in a.sliders)
     a.sliders[0].value = 2.0
     assert a.image.value != png and "0.7870" in a.readout.value
+    assert 'alt="Bars of the weights 0.7870' in a.image.value
     assert b.sliders[0].value == 0.0 and "0.3333" in b.readout.value

@@ -59,11 +59,13 @@ def test_ablation_explorer_follows_its_controls():
     box = ablation_explorer(s=-1.0)
     ex = box.explorer
     assert ex.slider.description and ex.switch.description  # accessible names
-    assert "0.5414" in ex.readout.value and bytes(ex.image.value).startswith(b"\x89PNG")
+    assert "0.5414" in ex.readout.value and ex.image.value.startswith('<img src="data:image/png;base64,')
+    assert "with tanh: bars of the weights I 0.5414" in ex.image.value  # the frame's alt text
     ex.slider.value = 1.0
     assert "0.5414" in ex.readout.value and "0.1491" in ex.readout.value
     assert [b.get_height() for b in ex.plot.bars] == pytest.approx(worked_example(1.0).weights)
     ex.switch.value = False
+    assert "are flat" in ex.image.value
     assert ex.readout.value.count("0.3333") == 3  # tanh removed: the worked example's weights are all 1/3
     np.testing.assert_allclose(ex.plot.lines[0].get_ydata(), 1 / 3)
     other = ablation_explorer(s=2.0)

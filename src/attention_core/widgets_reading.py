@@ -12,7 +12,7 @@ import html
 import ipywidgets as widgets
 import numpy as np
 
-from .display import figure_png
+from .display import figure_png, img_tag
 from .example import H_EXAMPLE, TOKENS
 from .plots_reading import TriangleRead, WeightBars
 from .reading import attend
@@ -40,7 +40,7 @@ class QuestionExplorer(widgets.VBox):
         self.readout = widgets.HTML()
         read = self._read()
         self.bars = WeightBars(self.sentence_obj.tokens, read.weights, self._title())
-        self.image = widgets.Image(format="png", value=figure_png(self.bars.fig))
+        self.image = widgets.HTML()  # an <img> with alt text (an ipywidgets Image cannot carry one)
         self._show(read)
         self.question.observe(self._on_change, names="value")
         self.sentence.observe(self._on_change, names="value")
@@ -63,11 +63,17 @@ class QuestionExplorer(widgets.VBox):
             f"<b>{html.escape(self.question.value)}</b> — top three of {len(read.weights)} positions "
             f"(together {read.weights[order].sum():.3f} of the weight)" + _table(("token", "score", "weight"), rows)
         )
+        tokens = self.sentence_obj.tokens
+        top = ", ".join(f"{tokens[j]} {read.weights[j]:.3f}" for j in order)
+        alt = (
+            f"Bar chart of the attention weight on each of the {len(tokens)} tokens of the sentence for the "
+            f"question {self.question.value!r}; the three largest: {top}."
+        )
+        self.image.value = img_tag(figure_png(self.bars.fig), alt)
 
     def _on_change(self, _change) -> None:
         read = self._read()
         self.bars.update(self.sentence_obj.tokens, read.weights, self._title())
-        self.image.value = figure_png(self.bars.fig)
         self._show(read)
 
 
@@ -100,7 +106,7 @@ class ScoreTriangleExplorer(widgets.VBox):
         self.readout = widgets.HTML()
         weights, context = self._read()
         self.figure = TriangleRead(self.H, self.tokens, weights, context)
-        self.image = widgets.Image(format="png", value=figure_png(self.figure.fig))
+        self.image = widgets.HTML()  # an <img> with alt text (an ipywidgets Image cannot carry one)
         self._show(weights, context)
         for slider in self.sliders:
             slider.observe(self._on_change, names="value")
@@ -123,11 +129,18 @@ class ScoreTriangleExplorer(widgets.VBox):
             + f"sum of weights = {weights.sum():.4f}; context c = ({context[0]:.4f}, {context[1]:.4f}), "
             f"whose components sum to {context.sum():.4f}"
         )
+        alt = (
+            "Bars of the weights "
+            + ", ".join(f"{w:.4f}" for w in weights)
+            + f" and the context point ({context[0]:.4f}, {context[1]:.4f}) drawn among the annotations "
+            + ", ".join(f"h_{j + 1} = ({h[0]:g}, {h[1]:g})" for j, h in enumerate(self.H))
+            + "."
+        )
+        self.image.value = img_tag(figure_png(self.figure.fig), alt)
 
     def _on_change(self, _change) -> None:
         weights, context = self._read()
         self.figure.update(weights, context)
-        self.image.value = figure_png(self.figure.fig)
         self._show(weights, context)
 
 

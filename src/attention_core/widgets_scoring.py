@@ -12,7 +12,7 @@ import html
 import ipywidgets as widgets
 import numpy as np
 
-from .display import figure_png
+from .display import figure_png, img_tag
 from .example import S_RANGE, TOKENS, worked_example
 from .plots_scoring import StateWeightsPlot
 
@@ -41,7 +41,7 @@ class _AblationExplorer:
         self.switch = widgets.Checkbox(value=True, description="tanh in the scorer", indent=False)
         read = worked_example(s)
         self.plot = StateWeightsPlot(self.grid, self.curves[True], s, read.weights, TOKENS, self._title(True))
-        self.image = widgets.Image(value=figure_png(self.plot.fig), format="png", layout={"max_width": "100%"})
+        self.image = widgets.HTML(value=self._frame(s, True, read))  # an <img> with alt text
         self.readout = widgets.HTML(value=self._readout(s, True, read))
         self.slider.observe(self._redraw, names="value")
         self.switch.observe(self._redraw, names="value")
@@ -64,11 +64,20 @@ class _AblationExplorer:
             f"<tbody>{rows}</tbody></table><p>context c = ({c1:.4f}, {c2:.4f})</p>"
         )
 
+    def _frame(self, s: float, with_tanh: bool, read) -> str:
+        weights = ", ".join(f"{t} {a:.4f}" for t, a in zip(TOKENS, read.weights, strict=True))
+        shape = "move with s" if with_tanh else "are flat: the weights do not depend on s"
+        alt = (
+            f"At s = {s:.2f}, {'with' if with_tanh else 'without'} tanh: bars of the weights {weights}; beside "
+            f"them the three weight curves over s from -4 to 4, which {shape}, with a marker at s."
+        )
+        return img_tag(figure_png(self.plot.fig), alt)
+
     def _redraw(self, _change=None) -> None:
         s, with_tanh = float(self.slider.value), bool(self.switch.value)
         read = worked_example(s, nonlinearity=np.tanh if with_tanh else None)
         self.plot.update(s, read.weights, curves=self.curves[with_tanh], title=self._title(with_tanh))
-        self.image.value = figure_png(self.plot.fig)
+        self.image.value = self._frame(s, with_tanh, read)
         self.readout.value = self._readout(s, with_tanh, read)
 
 
