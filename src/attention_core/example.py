@@ -23,6 +23,10 @@ V_EXAMPLE = np.array([1.0, -1.0])  # (d_a,)
 B_EXAMPLE = np.zeros(2)  # (d_a,)
 STATE_A, STATE_B = -1.0, 1.0  # the two reading states the article compares
 S_RANGE = (-4.0, 4.0)  # the interval over which the lessons draw weight curves
+# Slider settings shared by the notebooks' ipywidgets and the website's live explorers (one source for both).
+S_STEP = 0.05  # step of the state slider s (lessons 05 and 06)
+SCORE_RANGE = (-4.0, 4.0)  # range of each score slider e_j (lesson 04)
+SCORE_STEP = 0.1  # step of each score slider
 # Lesson 04's score explorer on the website: three annotations that span a real triangle (H_EXAMPLE's rows are
 # collinear, on x - y = 2, so their hull is a segment). Hand-chosen for drawing, like H_EXAMPLE.
 H_TRIANGLE = np.array([[2.0, 0.0], [0.0, 2.0], [-1.0, -1.0]])  # (T, d_h) = (3, 2)

@@ -18,6 +18,9 @@ from .example import (
     H_EXAMPLE,
     H_TRIANGLE,
     S_RANGE,
+    S_STEP,
+    SCORE_RANGE,
+    SCORE_STEP,
     STATE_A,
     STATE_B,
     TOKENS,
@@ -27,9 +30,6 @@ from .example import (
 )
 
 SCHEMA = 1  # bumped when the dictionary's layout changes; the script checks it
-S_STEP = 0.05  # step of the state slider, as in the notebooks' ipywidgets (lessons 05 and 06)
-SCORE_RANGE = (-4.0, 4.0)  # range of each score slider, as in lesson 04's ipywidget
-SCORE_STEP = 0.1  # step of each score slider
 SCORE_START = (0.0, 0.0, 0.0)  # the score explorer's first scores: equal, so equal weights
 CURVE_POINTS = 161  # states on each drawn weight curve over S_RANGE (a step of 0.05)
 

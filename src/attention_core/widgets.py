@@ -11,7 +11,7 @@ import ipywidgets as widgets
 import numpy as np
 
 from .display import BlitRenderer, img_tag
-from .example import S_RANGE, TOKENS
+from .example import S_RANGE, S_STEP, TOKENS
 from .plots import StateReadFigure
 
 
@@ -28,6 +28,20 @@ def _readout(read) -> str:
     )
 
 
+def state_slider(s: float, **layout) -> widgets.FloatSlider:
+    """The slider for the reading state ``s`` used by every notebook explorer of the worked example."""
+    return widgets.FloatSlider(
+        value=s,
+        min=S_RANGE[0],
+        max=S_RANGE[1],
+        step=S_STEP,
+        description="state s",
+        continuous_update=True,
+        readout_format=".2f",
+        **layout,
+    )
+
+
 class StateExplorer(widgets.VBox):
     """A slider for the reading state ``s`` that redraws the weights, the context point and the curve marker.
 
@@ -35,16 +49,7 @@ class StateExplorer(widgets.VBox):
     """
 
     def __init__(self, s: float = -1.0, nonlinearity=np.tanh):
-        self.slider = widgets.FloatSlider(
-            value=s,
-            min=S_RANGE[0],
-            max=S_RANGE[1],
-            step=0.05,
-            description="state s",
-            continuous_update=True,
-            readout_format=".2f",
-            layout=widgets.Layout(width="28em"),
-        )
+        self.slider = state_slider(s, layout=widgets.Layout(width="28em"))
         self.figure = StateReadFigure(s, nonlinearity=nonlinearity)
         self.renderer = BlitRenderer(self.figure.fig, self.figure.moving_artists(), dpi=80)
         self.image = widgets.HTML()  # an <img> with alt text; an ipywidgets Image cannot carry alt text

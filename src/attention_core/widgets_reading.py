@@ -13,7 +13,7 @@ import ipywidgets as widgets
 import numpy as np
 
 from .display import figure_png, img_tag
-from .example import H_EXAMPLE, TOKENS
+from .example import H_EXAMPLE, SCORE_RANGE, SCORE_STEP, TOKENS
 from .plots_reading import TriangleRead, WeightBars
 from .reading import attend
 from .toy_sentences import FELIX, FELIX_NEGATED, QUERIES, read_with_query
@@ -93,9 +93,9 @@ class ScoreTriangleExplorer(widgets.VBox):
         self.sliders = [
             widgets.FloatSlider(
                 value=float(e0),
-                min=-4.0,
-                max=4.0,
-                step=0.1,
+                min=SCORE_RANGE[0],
+                max=SCORE_RANGE[1],
+                step=SCORE_STEP,
                 description=f"e_{j + 1} ({tok})",
                 readout_format=".1f",
                 continuous_update=False,

@@ -15,6 +15,7 @@ import numpy as np
 from .display import figure_png, img_tag
 from .example import S_RANGE, TOKENS, worked_example
 from .plots_scoring import StateWeightsPlot
+from .widgets import state_slider
 
 _GRID_POINTS = 1001  # states on the curve, s in S_RANGE
 
@@ -28,16 +29,7 @@ class _AblationExplorer:
             True: worked_example(self.grid).weights,  # (N, 3) with tanh
             False: worked_example(self.grid, nonlinearity=None).weights,  # (N, 3) tanh removed
         }
-        self.slider = widgets.FloatSlider(
-            value=s,
-            min=S_RANGE[0],
-            max=S_RANGE[1],
-            step=0.05,
-            description="state s",
-            continuous_update=True,
-            readout_format=".2f",
-            style={"description_width": "initial"},
-        )
+        self.slider = state_slider(s, style={"description_width": "initial"})
         self.switch = widgets.Checkbox(value=True, description="tanh in the scorer", indent=False)
         read = worked_example(s)
         self.plot = StateWeightsPlot(self.grid, self.curves[True], s, read.weights, TOKENS, self._title(True))
