@@ -36,7 +36,7 @@ execute: $(BIN)/.installed
 
 lab: $(BIN)/.installed
 	$(BIN)/pip install --quiet 'jupyterlab>=4,<5'
-	$(BIN)/jupyter lab notebooks
+	$(BIN)/jupyter lab notebooks $(if $(filter 0,$(shell id -u)),--allow-root)
 
 bench: $(BIN)/.installed
 	$(BIN)/python scripts/bench.py
