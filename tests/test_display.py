@@ -1,0 +1,61 @@
+"""Figures shown with alt text and caption; PNG frames that are reproducible; blitted frames equal full redraws."""
+
+import io
+
+import numpy as np
+import pytest
+from matplotlib.figure import Figure
+from PIL import Image
+
+from attention_core.display import BlitRenderer, FigureDisplay, figure_png, img_tag, show_figure
+from attention_core.plots import StateReadFigure
+
+
+def small_figure():
+    fig = Figure(figsize=(2, 1.5))
+    fig.add_subplot().plot([0, 1], [1, 0])
+    return fig
+
+
+def pixels(png: bytes) -> np.ndarray:
+    return np.asarray(Image.open(io.BytesIO(png)).convert("RGB"), dtype=int)
+
+
+def test_show_figure_gives_html_with_alt_and_caption():
+    shown = show_figure(small_figure(), alt='A line falling from 1 to 0, "steeply"', caption="Fixed: x. Varies: y.")
+    html = shown._repr_html_()
+    assert html.startswith('<figure class="ae-figure"><img src="data:image/png;base64,')
+    assert 'alt="A line falling from 1 to 0, &quot;steeply&quot;"' in html  # escaped, so the tag stays valid
+    assert "<figcaption>Fixed: x. Varies: y.</figcaption>" in html
+    assert repr(shown) == 'Figure: A line falling from 1 to 0, "steeply"'  # the text fallback is the alt text
+
+
+@pytest.mark.parametrize("alt, caption", [("", "caption"), ("   ", "caption"), ("alt text", "")])
+def test_alt_and_caption_are_required(alt, caption):
+    with pytest.raises(ValueError, match="alt" if not alt.strip() else "caption"):
+        FigureDisplay(small_figure(), alt=alt, caption=caption)
+
+
+def test_png_bytes_are_reproducible():
+    fig = small_figure()
+    assert figure_png(fig) == figure_png(fig)
+    assert b"Software" not in figure_png(fig)  # no version stamp in the file
+
+
+def test_img_tag_escapes_alt():
+    tag = img_tag(b"\x89PNG", "a < b & c")
+    assert 'alt="a &lt; b &amp; c"' in tag and tag.startswith('<img src="data:image/png;base64,')
+
+
+def test_blitted_frame_equals_a_full_redraw():
+    moving = StateReadFigure(-1.0)
+    renderer = BlitRenderer(moving.fig, moving.moving_artists(), dpi=80)
+    moving.update(1.0)
+    blitted = pixels(renderer.png())
+
+    fresh = StateReadFigure(1.0)  # drawn once, from scratch, at the same state and size
+    fresh.fig.set_dpi(80)
+    full = pixels(figure_png(fresh.fig, dpi=80))
+    assert blitted.shape == full.shape
+    differing = np.abs(blitted - full).max(axis=2) > 60
+    assert differing.mean() < 0.002, f"{differing.mean():.2%} of the pixels differ from a full redraw"
