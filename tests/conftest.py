@@ -15,7 +15,18 @@ import threading
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+
+
+def find_chromium() -> str | None:
+    """The browser to drive: $CHROMIUM if set, else Debian's chromium (or a chromium on PATH)."""
+    if os.environ.get("CHROMIUM"):
+        return os.environ["CHROMIUM"] if os.path.exists(os.environ["CHROMIUM"]) else None
+    for candidate in ("/usr/bin/chromium", shutil.which("chromium"), shutil.which("chromium-browser")):
+        if candidate and os.path.exists(candidate):
+            return candidate
+    return None
+
+
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",
@@ -77,14 +88,16 @@ def server(site):
 @pytest.fixture(scope="session")
 def chromium_browser():
     """Debian's Chromium driven by Playwright. Skips where Chromium is missing, except under CI=true."""
-    if not (os.path.exists(CHROMIUM) or shutil.which("chromium")):
+    chromium = find_chromium()
+    if chromium is None:
+        where = os.environ.get("CHROMIUM") or "/usr/bin/chromium or on PATH"
         if os.environ.get("CI") == "true":
-            pytest.fail(f"CI=true but Chromium is not installed at {CHROMIUM}; .ci/run installs Debian's chromium")
-        pytest.skip(f"Chromium not found at {CHROMIUM} (install Debian's chromium, or set CHROMIUM=path)")
+            pytest.fail(f"CI=true but no Chromium found at {where}; .ci/run installs Debian's chromium")
+        pytest.skip(f"no Chromium found at {where} (apt-get install chromium, or set CHROMIUM=/path/to/chromium)")
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        browser = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
         yield browser
         browser.close()
 
