@@ -191,7 +191,7 @@ class TriangleRead:
         ax_c.plot(H[:, 0], H[:, 1], "o", color=BAR_COLOUR)
         for j, (x, y) in enumerate(H):
             ax_c.annotate(labels[j], (x, y), textcoords="offset points", xytext=(6, 6), fontsize=9)
-        (self.point,) = ax_c.plot([context[0]], [context[1]], "*", ms=14, color=ACCENT, label="context c")
+        (self.point,) = ax_c.plot([context[0]], [context[1]], "*", ms=14, color=ACCENT)
         pad = 0.6
         ax_c.set_xlim(H[:, 0].min() - pad, H[:, 0].max() + pad + 0.8)
         ax_c.set_ylim(H[:, 1].min() - pad, H[:, 1].max() + pad)
@@ -200,9 +200,8 @@ class TriangleRead:
         ax_c.axvline(0, color=GREY, lw=0.5)
         ax_c.set_xlabel("component 1")
         ax_c.set_ylabel("component 2")
-        ax_c.legend(loc="lower right", frameon=False, fontsize=9)
         self.ax_c = ax_c
-        ax_c.set_title(title or "c = Σ α_j h_j stays in the hull of the h_j", fontsize=10)
+        ax_c.set_title(title or "c = Σ α_j h_j (★) stays in the hull of the h_j", fontsize=10)
 
     def update(self, weights, context) -> Figure:
         for bar, w in zip(self.bars, weights, strict=True):
