@@ -22,11 +22,12 @@ from threadpoolctl import threadpool_limits
 
 from attention_core.models import data
 from attention_core.models.seq2seq import ModelConfig
+from attention_core.models.sweep import SWEEP_FILE
 from attention_core.models.train import BUCKETS, TrainConfig, alignment_misses, evaluate, train
 
 SEEDS = (0, 1, 2)  # initialisation and batch-order seeds; the data seed stays fixed
 MODELS = {"attention": True, "fixed summary": False}  # label -> ModelConfig.attention
-OUT = Path(__file__).resolve().parents[1] / "results" / "length_sweep.json"
+OUT = SWEEP_FILE
 
 
 def r4(x: float) -> float:

@@ -8,13 +8,14 @@ TOL allows for float32 differences between CPUs and BLAS builds.
 from __future__ import annotations
 
 import importlib.util
-import json
 from pathlib import Path
 
 import pytest
 
+from attention_core.models.sweep import load_length_sweep
+
 ROOT = Path(__file__).resolve().parents[1]
-SWEEP = json.loads((ROOT / "results" / "length_sweep.json").read_text())
+SWEEP = load_length_sweep()
 TOL = 0.01  # absolute tolerance on every accuracy (a share between 0 and 1)
 
 
@@ -55,3 +56,8 @@ def test_one_point_of_the_sweep_reproduces():
     for bucket, values in stored["buckets"].items():
         for key in ("token", "exact"):
             assert fresh["buckets"][bucket][key] == pytest.approx(values[key], abs=TOL), (bucket, key)
+
+
+def test_missing_sweep_file_says_how_to_make_it(tmp_path):
+    with pytest.raises(FileNotFoundError, match="scripts/length_experiment.py"):
+        load_length_sweep(tmp_path / "absent.json")

@@ -60,3 +60,9 @@ def require(condition: bool, message) -> None:
     """
     if not condition:
         raise ValueError(message() if callable(message) else message)
+
+
+def check_nonlinearity(nonlinearity) -> None:
+    """Refuse a ``nonlinearity`` that is neither a function (such as ``np.tanh``) nor ``None``."""
+    if nonlinearity is not None and not callable(nonlinearity):
+        raise TypeError(f"nonlinearity must be a function such as np.tanh, or None; got {type(nonlinearity)}")

@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._validate import as_array
+from ._validate import as_array, check_nonlinearity
 from .reading import softmax_rows_unchecked
 from .scores import additive_scores_unchecked
 
@@ -51,8 +51,7 @@ def worked_example(s, nonlinearity=np.tanh) -> ExampleRead:
     lesson 05. At ``s = -1`` the weights are 0.5414, 0.3095, 0.1491 and the context is about
     (1.392334, -0.607666).
     """
-    if nonlinearity is not None and not callable(nonlinearity):
-        raise TypeError(f"nonlinearity must be a function such as np.tanh, or None; got {type(nonlinearity)}")
+    check_nonlinearity(nonlinearity)
     sv = as_array(s, "s", ndims=(0, 1), expected="() for one state or (N,) for N states")
     # The constants are valid by construction, so only s is checked; the core's unchecked kernels do the rest
     # (this is the explorers' hot path: one slider move is one call).

@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ._validate import as_array, require, shape_str
+from ._validate import as_array, check_nonlinearity, require, shape_str
 
 
 def _states_and_annotations(s, H, d_s_name: str = "d_s"):
@@ -85,8 +85,7 @@ def additive_scores(s, H, W_s, W_h, v, b, nonlinearity: Callable | None = np.tan
 
     Returns scores ``(T,)`` for one state, ``(N, T)`` for ``N`` states.
     """
-    if nonlinearity is not None and not callable(nonlinearity):
-        raise TypeError(f"nonlinearity must be a function such as np.tanh, or None; got {type(nonlinearity)}")
+    check_nonlinearity(nonlinearity)
     s2, Hm, single, W_s, W_h, v, b = _check_additive(s, H, W_s, W_h, v, b)
     e = additive_scores_unchecked(s2, Hm, W_s, W_h, v, b, nonlinearity)  # (N, T)
     return e[0] if single else e
