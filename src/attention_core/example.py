@@ -12,8 +12,8 @@ from typing import NamedTuple
 import numpy as np
 
 from ._validate import as_array, check_nonlinearity
-from .reading import softmax_rows_unchecked
-from .scores import additive_scores_unchecked
+from .reading import softmax_rows_kernel
+from .scores import additive_scores_kernel
 
 TOKENS = ("I", "like", "cats")  # labels of the three source positions
 H_EXAMPLE = np.array([[2.0, 0.0], [1.0, -1.0], [0.0, -2.0]])  # (T, d_h) = (3, 2): h_1, h_2, h_3 as rows
@@ -56,10 +56,10 @@ def worked_example(s, nonlinearity=np.tanh) -> ExampleRead:
     # The constants are valid by construction, so only s is checked; the core's unchecked kernels do the rest
     # (this is the explorers' hot path: one slider move is one call).
     states = sv.reshape(-1, 1)  # (N, d_s) = (N, 1)
-    scores = additive_scores_unchecked(
+    scores = additive_scores_kernel(
         states, H_EXAMPLE, W_S_EXAMPLE, W_H_EXAMPLE, V_EXAMPLE, B_EXAMPLE, nonlinearity
     )  # (N, 3)
-    weights = softmax_rows_unchecked(scores)  # (N, 3)
+    weights = softmax_rows_kernel(scores)  # (N, 3)
     context = weights @ H_EXAMPLE  # (N, 3) x (3, 2) -> (N, 2)
     if sv.ndim == 0:
         return ExampleRead(sv, scores[0], weights[0], context[0])

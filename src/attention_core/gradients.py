@@ -41,15 +41,26 @@ def attend_backward(weights, H, g) -> tuple[np.ndarray, np.ndarray]:
             f"got shape {shape_str(gv.shape)}"
         ),
     )
-    c = weighted_read(a, Hm)  # (d_h,) or (N, d_h)
-    if Hm.ndim == 2:
-        gh = gv @ Hm.T  # (..., d_h) x (d_h, T) -> (..., T): g^T h_j
-        d_H = a.T @ gv if a.ndim == 2 else np.outer(a, gv)  # (T, d_h)
-    else:
-        gh = np.einsum("nd,ntd->nt", gv, Hm)  # (N, T)
+    return attend_backward_kernel(a, Hm, gv, weighted_read(a, Hm))
+
+
+def attend_backward_kernel(a: np.ndarray, Hm: np.ndarray, gv: np.ndarray, c: np.ndarray):
+    """The math of :func:`attend_backward` for validated arrays, given the context ``c`` of the read.
+
+    ``dL/de_j = alpha_j g^T (h_j - c)``, computed as written: subtracting ``c`` before the product keeps the
+    digits when every ``h_j`` is large and close to ``c``. Shapes as in :func:`attend_backward`.
+    """
+    if Hm.ndim == 3:
+        diff = Hm - c[:, None, :]  # (N, T, d_h) - (N, 1, d_h): h_j - c for each read
         d_H = a[:, :, None] * gv[:, None, :]  # (N, T, d_h)
-    gc = (gv * c).sum(axis=-1, keepdims=True)  # (..., 1): g^T c
-    return a * (gh - gc), d_H  # (..., T): alpha_j g^T (h_j - c)
+    elif a.ndim == 2:
+        diff = Hm[None] - c[:, None, :]  # (N, T, d_h): H shared, one c per read
+        d_H = a.T @ gv  # (T, N) x (N, d_h) -> (T, d_h): summed over the reads
+    else:
+        diff = Hm - c  # (T, d_h)
+        d_H = np.outer(a, gv)  # (T, d_h)
+    d_e = a * (diff @ gv[..., :, None])[..., 0]  # (..., T, d_h) x (..., d_h, 1) -> (..., T): alpha_j g^T (h_j - c)
+    return d_e, d_H
 
 
 def score_gradient(weights, H, g) -> np.ndarray:

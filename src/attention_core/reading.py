@@ -59,7 +59,7 @@ def softmax(scores, axis: int = -1, mask=None) -> np.ndarray:
     return z / z.sum(axis=axis, keepdims=True)
 
 
-def softmax_rows_unchecked(e: np.ndarray) -> np.ndarray:
+def softmax_rows_kernel(e: np.ndarray) -> np.ndarray:
     """:func:`softmax` over the last axis for finite scores already validated, with no mask."""
     z = np.exp(e - e.max(axis=-1, keepdims=True))  # (..., T), every entry in (0, 1]
     return z / z.sum(axis=-1, keepdims=True)

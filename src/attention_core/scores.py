@@ -62,10 +62,32 @@ def _check_additive(s, H, W_s, W_h, v, b):
     return s2, Hm, single, W_s, W_h, v, b
 
 
-def _additive_preactivation(s2, Hm, W_s, W_h, b):
-    q = s2 @ W_s.T  # (N, d_s) x (d_s, d_a) -> (N, d_a): W_s s, once per state
-    k = Hm @ W_h.T  # (T, d_h) or (N, T, d_h) x (d_h, d_a) -> (T, d_a) or (N, T, d_a): W_h h_j
-    return q[:, None, :] + k + b  # (N, T, d_a)
+def additive_keys_kernel(H: np.ndarray, W_h: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The state-free part of the additive score, ``k_j = W_h h_j + b``, for validated arrays.
+
+    ``H`` ``(T, d_h)`` or ``(N, T, d_h)`` -> ``(T, d_a)`` or ``(N, T, d_a)``. It does not depend on the decoder
+    state, so a decoder computes it once per sentence and reuses it at every target step (lesson 07's model).
+    """
+    return H @ W_h.T + b  # (..., T, d_h) x (d_h, d_a) -> (..., T, d_a)
+
+
+def additive_from_keys_kernel(q: np.ndarray, K: np.ndarray, v: np.ndarray, nonlinearity=np.tanh):
+    """Scores ``e_tj = v^T f(q_t + k_j)`` from queries ``q = W_s s`` ``(N, d_a)`` and keys ``K`` (validated).
+
+    ``K`` is ``(T, d_a)`` or ``(N, T, d_a)``. Returns ``(e (N, T), a (N, T, d_a))``: the scores and the
+    activations ``a = f(q + k_j)``, which the backward pass reuses instead of recomputing them.
+    """
+    pre = q[:, None, :] + K  # (N, 1, d_a) + (..., T, d_a) -> (N, T, d_a)
+    a = pre if nonlinearity is None else nonlinearity(pre)  # (N, T, d_a)
+    return a @ v, a  # (N, T, d_a) x (d_a,) -> (N, T)
+
+
+def additive_from_keys_backward_kernel(d_scores: np.ndarray, a: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """``dL/dz_tj = (dL/de_tj) v * (1 - a_tj^2)`` through ``e = v^T tanh(z)``; ``(N, T)``, ``(N, T, d_a)``.
+
+    ``dL/dq_t = sum_j dz_tj`` and ``dL/dk_j = sum_t dz_tj``; ``dL/dv`` is ``sum (dL/de) a``.
+    """
+    return d_scores[:, :, None] * v * (1.0 - a * a)  # (N, T, d_a)
 
 
 def additive_scores(s, H, W_s, W_h, v, b, nonlinearity: Callable | None = np.tanh) -> np.ndarray:
@@ -87,19 +109,18 @@ def additive_scores(s, H, W_s, W_h, v, b, nonlinearity: Callable | None = np.tan
     """
     check_nonlinearity(nonlinearity)
     s2, Hm, single, W_s, W_h, v, b = _check_additive(s, H, W_s, W_h, v, b)
-    e = additive_scores_unchecked(s2, Hm, W_s, W_h, v, b, nonlinearity)  # (N, T)
+    e = additive_scores_kernel(s2, Hm, W_s, W_h, v, b, nonlinearity)  # (N, T)
     return e[0] if single else e
 
 
-def additive_scores_unchecked(s2, Hm, W_s, W_h, v, b, nonlinearity=np.tanh) -> np.ndarray:
-    """:func:`additive_scores` for arrays already validated, with ``s2`` of shape ``(N, d_s)``; returns (N, T).
+def additive_scores_kernel(s2, Hm, W_s, W_h, v, b, nonlinearity=np.tanh) -> np.ndarray:
+    """The math of :func:`additive_scores` for validated arrays, ``s2`` of shape ``(N, d_s)``; returns (N, T).
 
-    For callers that validated their inputs once at their own boundary (the worked example, the models'
-    training loop); everyone else calls :func:`additive_scores`.
+    For callers that validated their inputs once at their own boundary (the worked example); everyone else
+    calls :func:`additive_scores`.
     """
-    pre = _additive_preactivation(s2, Hm, W_s, W_h, b)  # (N, T, d_a)
-    act = pre if nonlinearity is None else nonlinearity(pre)  # (N, T, d_a)
-    return act @ v  # (N, T, d_a) x (d_a,) -> (N, T)
+    q = s2 @ W_s.T  # (N, d_s) x (d_s, d_a) -> (N, d_a): W_s s, once per state
+    return additive_from_keys_kernel(q, additive_keys_kernel(Hm, W_h, b), v, nonlinearity)[0]
 
 
 def additive_scores_backward(d_scores, s, H, W_s, W_h, v, b) -> dict[str, np.ndarray]:
@@ -108,7 +129,8 @@ def additive_scores_backward(d_scores, s, H, W_s, W_h, v, b) -> dict[str, np.nda
     With ``a_j = tanh(W_s s + W_h h_j + b)`` and ``e_j = v^T a_j``:
     ``dL/dv = sum_j (dL/de_j) a_j``; ``dz_j = (dL/de_j) v * (1 - a_j^2)``; ``dL/db = sum_j dz_j``;
     ``dL/dW_s = sum_j dz_j s^T``; ``dL/ds = W_s^T sum_j dz_j``; ``dL/dW_h = sum_j dz_j h_j^T``;
-    ``dL/dh_j = W_h^T dz_j``. Used by the trained models (lesson 07); checked against finite differences.
+    ``dL/dh_j = W_h^T dz_j``. Checked against finite differences; the trained models (lesson 07) call its kernels
+    (:func:`additive_keys_kernel`, :func:`additive_from_keys_kernel`, :func:`additive_from_keys_backward_kernel`).
 
     Returns a dict with keys ``s, H, W_s, W_h, v, b`` holding arrays shaped like the inputs.
     """
@@ -117,9 +139,9 @@ def additive_scores_backward(d_scores, s, H, W_s, W_h, v, b) -> dict[str, np.nda
     dE = as_array(d_scores, "d_scores", ndims=(1, 2), expected=f"({T},) or ({N}, {T})")
     dE2 = dE[None, :] if dE.ndim == 1 else dE  # (N, T)
     require(dE2.shape == (N, T), lambda: f"d_scores must have shape {(T,) if single else (N, T)}, got {dE.shape}")
-    a = np.tanh(_additive_preactivation(s2, Hm, W_s, W_h, b))  # (N, T, d_a)
+    _, a = additive_from_keys_kernel(s2 @ W_s.T, additive_keys_kernel(Hm, W_h, b), v)  # a: (N, T, d_a)
     dv = np.einsum("nt,nta->a", dE2, a)  # (d_a,)
-    dz = dE2[:, :, None] * v * (1.0 - a * a)  # (N, T, d_a)
+    dz = additive_from_keys_backward_kernel(dE2, a, v)  # (N, T, d_a)
     dq = dz.sum(axis=1)  # (N, d_a): gradient of W_s s for each state
     grads = {
         "v": dv,
