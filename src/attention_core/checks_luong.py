@@ -1,0 +1,68 @@
+"""Self-checks for the Luong exercises of lesson 08: run the reader's answer and say what is wrong.
+
+Each check returns a :class:`~attention_core.checks_example.CheckResult`. A function that still raises
+``NotImplementedError`` is reported as "not answered yet", so the exercise cell can run before it is solved.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from .checks_example import CheckResult
+from .checks_scoring import _call, _report
+from .luong import gaussian_factor, window_mask
+
+_CASES = ((4.0, 9, 2), (3.2155, 7, 2), (1.0, 5, 1), (6.5, 12, 4))  # (p_t, T, D)
+
+
+def check_gaussian(fn: Callable) -> CheckResult:
+    r"""Check ``fn(p, T, D)`` returns local-p's factor ``exp(-(j - p)^2 / (2 sigma^2))``, ``sigma = D / 2``.
+
+    ``j`` runs over the source positions ``1..T``; the answer is an array of shape ``(T,)``.
+    """
+    for p, T, D in _CASES:
+        case = f"case p = {p}, T = {T}, D = {D}"
+        result, failure = _call(fn, (p, T, D), case)
+        if failure:
+            return _report(False, failure)
+        g = np.asarray(result, dtype=float)
+        expected = gaussian_factor(p, T, D)
+        if g.shape != (T,):
+            return _report(False, f"on the {case}: you returned shape {g.shape}; expected ({T},), one per j = 1..{T}.")
+        if np.allclose(g, expected, rtol=1e-9, atol=1e-12):
+            continue
+        j = np.arange(1, T + 1)
+        if np.any(g > 1 + 1e-12):
+            return _report(False, f"on the {case}: some factors exceed 1: the exponent must be negative, -(j - p)^2.")
+        if np.allclose(g, np.exp(-((j - 1 - p) ** 2) / (2 * (D / 2) ** 2))):
+            return _report(False, f"on the {case}: your positions start at 0; the lesson numbers them j = 1..T.")
+        for wrong_sigma, hint in ((D, "sigma is D / 2, not D: your bump is twice as wide"), (D / 4, "too narrow")):
+            if np.allclose(g, np.exp(-((j - p) ** 2) / (2 * wrong_sigma**2))):
+                return _report(False, f"on the {case}: {hint}.")
+        if np.allclose(g, np.exp(-((j - p) ** 2) / (D / 2) ** 2)):
+            return _report(False, f"on the {case}: the denominator is missing its factor 2: 2 sigma^2.")
+        return _report(False, f"on the {case}: you returned {np.round(g, 4)}, expected {np.round(expected, 4)}.")
+    return _report(True, "Your factor is exp(-(j - p)^2 / (2 sigma^2)) with sigma = D / 2, as in local-p.")
+
+
+def check_local_m_window(answer, t: int = 3, T: int = 7, D: int = 2) -> CheckResult:
+    """Check a list of the positions (numbered from 1) that local-m reads at step ``t`` with half-width ``D``."""
+    try:
+        got = sorted(int(x) for x in np.ravel(answer))
+    except (TypeError, ValueError):
+        raise TypeError(f"answer must be a list of whole positions such as [1, 2, 3], got {answer!r}") from None
+    expected = [int(j) for j in np.flatnonzero(window_mask(t, T, D)) + 1]
+    if got == expected:
+        return _report(True, f"Local-m at t = {t} with D = {D} reads positions {expected}, each without a Gaussian.")
+    if got == [j - 1 for j in expected]:
+        return _report(False, "you counted positions from 0; the lesson numbers them 1..T.")
+    if len(got) == len(expected) + 2 or len(got) == D + 1:
+        return _report(False, f"the window is |j - t| <= D: from t - D to t + D, both ends included, within 1..{T}.")
+    outside = sorted(j for j in got if not 1 <= j <= T)
+    if outside:
+        return _report(False, f"position(s) {outside} do not exist: the window is clipped to the source, 1..{T}.")
+    missing, extra = sorted(set(expected) - set(got)), sorted(set(got) - set(expected))
+    parts = ([f"missing {missing}"] if missing else []) + ([f"not in the window: {extra}"] if extra else [])
+    return _report(False, "; ".join(parts) + f". The window is |j - {t}| <= {D}.")
