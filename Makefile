@@ -1,6 +1,7 @@
 # One command for each job. Every target creates .venv and installs what it needs on first use.
 # make book     build the website into _build/html (open _build/html/index.html)
 # make test     run every check: lint, unit and property tests, strict nbval, the -W build, browser tests
+# make check    the inner loop (about a minute): lint, unit and property tests; no notebooks, build or browser
 # make lab      open the lessons in JupyterLab with working widgets
 # make execute  re-run every notebook in place (outputs and widget state are committed)
 # make bench    print the benchmark figures
@@ -10,7 +11,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 NOTEBOOKS := $(wildcard notebooks/*.ipynb)
 
-.PHONY: book test lab execute bench assets clean
+.PHONY: book test check lab execute bench assets clean
 
 $(BIN)/.installed: requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -30,6 +31,9 @@ book: $(BIN)/.installed assets
 
 test: $(BIN)/.installed assets
 	$(BIN)/python -m pytest tests notebooks --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg
+
+check: $(BIN)/.installed
+	$(BIN)/python -m pytest tests -m "not slow and not site" -q
 
 execute: $(BIN)/.installed
 	for nb in $(NOTEBOOKS); do $(BIN)/jupyter execute --inplace "$$nb" || exit 1; done

@@ -1,8 +1,9 @@
 """results/length_sweep.json is what scripts/length_experiment.py produces: retrain one point and compare.
 
-The retrained point is the attention model with seed 0 (the model lesson 07 trains); it takes about 30 s on
-two cores. With BLAS pinned to one thread the run is bit-for-bit repeatable on one machine; the tolerance
-TOL allows for float32 differences between CPUs and BLAS builds.
+The retrained point is the attention model with seed 0 (the model lesson 07 uses); it takes about 15 s on two
+cores and is marked slow (`make test` runs it, `make check` does not). With BLAS pinned to one thread the run
+is bit-for-bit repeatable on one machine; the tolerance TOL allows for the different rounding of other CPUs and
+BLAS kernels, which training amplifies (measured spread of the seed-0 run: 0.0013 token, 0.0015 exact).
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ def test_sweep_supports_the_lesson_claims():
     assert lesson_run["alignment"] >= 0.95
 
 
+@pytest.mark.slow
 def test_one_point_of_the_sweep_reproduces():
     script = load_script()
     stored = next(r for r in SWEEP["runs"] if r["model"] == "attention" and r["seed"] == 0)

@@ -34,7 +34,7 @@ def tiny_batch(length: int = 6, n: int = 2, seed: int = 5) -> data.Batch:
     rng = np.random.default_rng(seed)
     pairs = []
     while len(pairs) < n:
-        src, tgt, align = data.sample_sentence(rng)
+        src, tgt, align = data.sample_sentence(data.Draws(rng))
         if len(src) == length:
             pairs.append(data.encode(src, tgt, align))
     return data.stack(pairs)
@@ -131,7 +131,7 @@ def test_grammar_translates_word_for_word_with_known_alignment():
     rng = np.random.default_rng(0)
     lengths = []
     for _ in range(500):
-        src, tgt, align = data.sample_sentence(rng)
+        src, tgt, align = data.sample_sentence(data.Draws(rng))
         lengths.append(len(src))
         assert sorted(align) == list(range(len(src)))  # every source word is used exactly once
         assert tgt == [data.TRANSLATE[src[j]] for j in align]
@@ -143,7 +143,7 @@ def test_adjectives_follow_their_noun_in_reverse_order():
     nouns = {t for _, t in data.NOUNS}
     adjectives = {t for _, t in data.ADJECTIVES}
     for _ in range(300):
-        src, tgt, align = data.sample_sentence(rng)
+        src, tgt, align = data.sample_sentence(data.Draws(rng))
         for i, word in enumerate(tgt):
             if word in adjectives:
                 assert tgt[i - 1] in nouns | adjectives  # an adjective comes after a noun or another adjective

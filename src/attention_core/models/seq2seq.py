@@ -2,8 +2,8 @@ r"""Encoder–decoder translation models: with Bahdanau attention, and a fixed-s
 
 Attention decoder, in the article's order, for ``t = 1..U``:
 
-    e_tj  = v^T tanh(W_s s_{t-1} + W_h h_j + b)                 core :func:`additive_scores`
-    alpha_t, c_t = softmax_j(e_tj), sum_j alpha_tj h_j          core :func:`attend`
+    e_tj  = v^T tanh(W_s s_{t-1} + W_h h_j + b)                 core :func:`additive_scores` (kernels)
+    alpha_t, c_t = softmax_j(e_tj), sum_j alpha_tj h_j          core :func:`attend` (kernels)
     s_t   = GRU(s_{t-1}, [e_tgt(y_{t-1}); c_t])                 :mod:`.gru`
     p(y_t | y_<t, x) = softmax(W_o [s_t; c_t] + b_o)            over the target vocabulary
 
@@ -12,8 +12,9 @@ the same network with one change: instead of ``c_t`` it receives the fixed summa
 can never go back to an individual source position. Loss: the article's
 ``L = -sum_t log p(y_t | y_<t, x)``, averaged over the tokens of a batch (the same gradient direction, scaled).
 
-The backward pass calls the core too: :func:`attend_backward` gives ``dL/de_tj = alpha_tj g_t^T (h_j - c_t)``
-and ``dL/dh_j``; :func:`additive_scores_backward` takes ``dL/de`` to the scorer parameters, ``s_{t-1}`` and ``H``.
+The backward pass calls the core too: :func:`attend_backward`'s kernel gives ``dL/de_tj = alpha_tj g_t^T (h_j -
+c_t)``, and :func:`additive_scores_backward`'s kernel takes ``dL/de`` through the tanh; the sums over steps
+that do not feed the recurrence (``dL/dW_h``, ``dL/dv``, ``dL/dW_s``, ``dL/dH``) are formed once after the loop.
 Shapes: ``N`` batch, ``T`` source positions, ``U = T + 1`` target steps, ``d_h = 2 d_enc``, ``d_s`` decoder
 width, ``d_a`` scorer width, ``V`` target vocabulary.
 """
@@ -21,13 +22,15 @@ width, ``d_a`` scorer width, ``V`` target vocabulary.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
-from ..gradients import attend_backward
-from ..reading import attend, softmax
-from ..scores import additive_scores, additive_scores_backward
+from ..gradients import attend_backward_kernel
+from ..reading import softmax_rows_kernel, weighted_read
+from ..scores import additive_from_keys_backward_kernel, additive_from_keys_kernel, additive_keys_kernel
 from . import data
+from ._checks import check_batch, check_count, check_token_ids, pinned_blas
 from .encoder import embedding_backward, encode, encode_backward, init_encoder
 from .gru import gru_step, gru_step_backward, init_gru
 
@@ -47,9 +50,19 @@ class ModelConfig:
     tgt_vocab: int = len(data.TGT_WORDS)  # target vocabulary size, including start and end symbols
     dtype: str = "float32"  # float32 to train fast; float64 for gradient checks
 
+    def __post_init__(self):
+        if not isinstance(self.attention, bool):
+            raise TypeError(f"attention must be True or False, got {self.attention!r}")
+        for name in ("d_emb", "d_enc", "d_dec", "d_att", "src_vocab"):
+            check_count(getattr(self, name), name)
+        check_count(self.tgt_vocab, "tgt_vocab", minimum=3)  # start and end symbols and one word at least
+        if self.dtype not in ("float32", "float64"):
+            raise ValueError(f"dtype must be 'float32' or 'float64', got {self.dtype!r}")
+
 
 def init_params(cfg: ModelConfig, seed: int = 0) -> dict[str, np.ndarray]:
     """All trainable parameters theta, by name, drawn with ``np.random.default_rng(seed)``."""
+    check_count(seed, "seed", minimum=0)
     rng = np.random.default_rng(seed)
     dt = np.dtype(cfg.dtype)
     d_h, d_s = 2 * cfg.d_enc, cfg.d_dec
@@ -85,23 +98,45 @@ def _summary_backward(d_m: np.ndarray, T: int) -> np.ndarray:
 
 
 class Seq2Seq:
-    """A translation model: parameters plus forward, backward, greedy decoding and attention read-out."""
+    """A translation model: parameters plus forward, backward, greedy decoding and attention read-out.
+
+    The scorer splits as the article's formula does: ``W_h h_j + b`` does not depend on the decoder state, so
+    it is computed once per sentence (the keys ``K``), and each target step adds only ``W_s s_{t-1}``. The
+    forward pass keeps the scorer's activations for the backward pass, which sums the gradients of the
+    state-free parts over all steps at once, after the time loop. Inputs are validated here, once per batch;
+    the time loops call the core's kernels.
+    """
 
     def __init__(self, cfg: ModelConfig = ModelConfig(), seed: int = 0):
         self.cfg = cfg
         self.params = init_params(cfg, seed)
 
-    # --- one decoder step -------------------------------------------------------------------------------
-    def _read(self, s_prev, H, m):
-        """Context for one step: the attention read of ``H`` with ``s_{t-1}``, or the fixed summary."""
+    # --- pieces of one decoder step -----------------------------------------------------------------------
+    def _keys(self, H):
+        """Keys ``k_j = W_h h_j + b`` ``(N, T, d_a)`` of annotations ``H`` ``(N, T, d_h)``; None for the baseline."""
         if not self.cfg.attention:
-            return None, m
+            return None
+        return additive_keys_kernel(H, self.params["att_W_h"], self.params["att_b"])  # (N, T, d_a)
+
+    def _read(self, s_prev, H, K, m):
+        """Context for one step: the attention read of ``H`` with ``s_{t-1}`` (article's order), or ``m``.
+
+        Returns ``(alpha (N, T) or None, c (N, d_h), a (N, T, d_a) or None)``; ``a`` are the scorer's
+        activations ``tanh(W_s s_{t-1} + W_h h_j + b)``, kept for the backward pass.
+        """
+        if K is None:
+            return None, m, None
         p = self.params
-        e = additive_scores(s_prev, H, *(p[k] for k in SCORER))  # (N, d_s), (N, T, d_h) -> (N, T)
-        return attend(e, H)  # alpha (N, T), c (N, d_h)
+        q = s_prev @ p["att_W_s"].T  # (N, d_s) x (d_s, d_a) -> (N, d_a)
+        e, a = additive_from_keys_kernel(q, K, p["att_v"])  # e_tj = v^T tanh(q_t + k_j): (N, T), (N, T, d_a)
+        alpha = softmax_rows_kernel(e)  # (N, T)
+        return alpha, weighted_read(alpha, H), a  # c_t = sum_j alpha_tj h_j: (N, d_h)
 
     def _initial_state(self, m):
         return np.tanh(m @ self.params["init_W"].T + self.params["init_b"])  # (N, d_h) -> (N, d_s)
+
+    def _check_src(self, src, name: str = "src") -> np.ndarray:
+        return check_token_ids(src, name, self.cfg.src_vocab)
 
     # --- teacher-forced forward and backward --------------------------------------------------------------
     def forward(self, batch: data.Batch):
@@ -110,73 +145,88 @@ class Seq2Seq:
         Returns ``(loss, probs (N, U, V), weights (N, U, T) or None, cache)``; ``loss`` is the mean of
         ``-log p(y_t | y_<t, x)`` over the ``N U`` target tokens.
         """
+        check_batch(batch, self.cfg.src_vocab, self.cfg.tgt_vocab)
         p = self.params
         H, enc_cache = encode(p, batch.src)  # (N, T, d_h)
         m = summary(H)  # (N, d_h)
         s = s0 = self._initial_state(m)  # (N, d_s)
+        K = self._keys(H)  # (N, T, d_a) or None: once per sentence, not once per step
         d_e = self.cfg.d_emb
         Ye = p["tgt_emb"][batch.tgt_in]  # (N, U, d_e): e_tgt(y_{t-1}), known in advance under teacher forcing
         Xe = Ye @ p["dec_W"][:, :d_e].T + p["dec_b"]  # (N, U, 3 d_s): the embedding part of every step at once
         W_c = p["dec_W"][:, d_e:]  # (3 d_s, d_h)
-        N, U = batch.tgt_in.shape
-        S = np.empty((N, U, s.shape[1]), dtype=s.dtype)  # s_1 .. s_U
+        (N, U), T = batch.tgt_in.shape, H.shape[1]
+        S_prev = np.empty((N, U, s.shape[1]), dtype=s.dtype)  # s_0 .. s_{U-1}: the state each step scores with
+        S = np.empty_like(S_prev)  # s_1 .. s_U
         C = np.empty((N, U, H.shape[2]), dtype=s.dtype)  # c_1 .. c_U
-        alphas, steps = [], []
+        weights = np.empty((N, U, T), dtype=s.dtype) if K is not None else None  # alpha_t for every step
+        acts = np.empty((N, U, T, K.shape[2]), dtype=s.dtype) if K is not None else None  # scorer activations
+        gcaches = []
         for t in range(U):  # sequential: s_t needs s_{t-1}
-            alpha, c = self._read(s, H, m)  # score with s_{t-1}, then read
-            s_new, gcache = gru_step(Xe[:, t] + c @ W_c.T, s, p["dec_U"])  # s_t = GRU(s_{t-1}, [e(y_{t-1}); c_t])
-            steps.append((s, gcache))
-            alphas.append(alpha)
-            S[:, t], C[:, t], s = s_new, c, s_new
+            alpha, c, a = self._read(s, H, K, m)  # score with s_{t-1}, then read
+            S_prev[:, t] = s
+            s, gcache = gru_step(Xe[:, t] + c @ W_c.T, s, p["dec_U"])  # s_t = GRU(s_{t-1}, [e(y_{t-1}); c_t])
+            gcaches.append(gcache)
+            S[:, t], C[:, t] = s, c
+            if K is not None:
+                weights[:, t], acts[:, t] = alpha, a
         SC = np.concatenate([S, C], axis=2)  # (N, U, d_s + d_h)
         logits = SC @ p["out_W"].T + p["out_b"]  # (N, U, V)
-        probs = softmax(logits, axis=-1)  # (N, U, V)
+        probs = softmax_rows_kernel(logits)  # (N, U, V)
         p_true = np.take_along_axis(probs, batch.tgt_out[:, :, None], axis=2)[:, :, 0]  # (N, U)
         loss = float(-np.log(np.maximum(p_true, 1e-30)).mean())
-        weights = np.stack(alphas, axis=1) if self.cfg.attention else None  # (N, U, T)
-        cache = (batch, H, enc_cache, m, s0, Ye, SC, probs, alphas, steps)
+        cache = _Cache(batch, H, enc_cache, m, s0, Ye, SC, probs, weights, acts, S_prev, gcaches)
         return loss, probs, weights, cache
 
-    def backward(self, cache) -> dict[str, np.ndarray]:
+    def backward(self, cache: _Cache) -> dict[str, np.ndarray]:
         """Gradients of the mean token loss for every parameter, by name."""
         p, cfg = self.params, self.cfg
-        batch, H, enc_cache, m, s0, Ye, SC, probs, alphas, steps = cache
+        batch, H, enc_cache, m, s0, Ye, SC, probs, weights, acts, S_prev, gcaches = cache
         N, U, V = probs.shape
-        d_e, d_s = cfg.d_emb, cfg.d_dec
+        d_e, d_s, d_h = cfg.d_emb, cfg.d_dec, H.shape[2]
         d_logits = probs - _onehot(batch.tgt_out, V, probs.dtype)  # (N, U, V): softmax + cross-entropy
         d_logits /= N * U  # the loss is a mean over N U tokens
         g = {"out_W": d_logits.reshape(-1, V).T @ SC.reshape(N * U, -1), "out_b": d_logits.sum(axis=(0, 1))}
         d_SC = d_logits @ p["out_W"]  # (N, U, V) x (V, d_s + d_h) -> (N, U, d_s + d_h)
         W_c = p["dec_W"][:, d_e:]  # (3 d_s, d_h)
-        d_H = np.zeros_like(H)  # (N, T, d_h)
-        d_m = np.zeros_like(m)  # (N, d_h)
+        C = SC[:, :, d_s:]  # (N, U, d_h)
         d_Xp = np.empty((N, U, 3 * d_s), dtype=probs.dtype)
+        G = np.empty((N, U, d_h), dtype=probs.dtype)  # g_t = dL/dc_t for every step
         g["dec_U"] = np.zeros_like(p["dec_U"])
-        if cfg.attention:
-            for k in SCORER:
-                g[k] = np.zeros_like(p[k])
+        attention = weights is not None
+        if attention:
+            v, W_s = p["att_v"], p["att_W_s"]
+            d_E = np.empty_like(weights)  # (N, U, T): dL/de_tj
+            d_Q = np.empty((N, U, v.shape[0]), dtype=probs.dtype)  # (N, U, d_a): dL/d(W_s s_{t-1})
+            d_K = np.zeros((N, H.shape[1], v.shape[0]), dtype=probs.dtype)  # (N, T, d_a): dL/dk_j
         d_s_next = np.zeros((N, d_s), dtype=probs.dtype)
-        for t in reversed(range(U)):
-            s_prev, gcache = steps[t]
-            d_Xp[:, t], d_s_prev, dU = gru_step_backward(d_s_next + d_SC[:, t, :d_s], gcache, p["dec_U"])
+        for t in reversed(range(U)):  # sequential: dL/ds_{t-1} needs dL/ds_t
+            d_Xp[:, t], d_s_prev, dU = gru_step_backward(d_s_next + d_SC[:, t, :d_s], gcaches[t], p["dec_U"])
             g["dec_U"] += dU
-            d_c = d_SC[:, t, d_s:] + d_Xp[:, t] @ W_c  # (N, d_h): g_t = dL/dc_t
-            if cfg.attention:
-                d_scores, d_H_read = attend_backward(alphas[t], H, d_c)  # (N, T), (N, T, d_h)
-                sg = additive_scores_backward(d_scores, s_prev, H, *(p[k] for k in SCORER))
-                for k, name in zip(SCORER, ("W_s", "W_h", "v", "b"), strict=True):
-                    g[k] += sg[name]
-                d_H += d_H_read + sg["H"]
-                d_s_prev = d_s_prev + sg["s"]
-            else:
-                d_m += d_c
+            G[:, t] = d_SC[:, t, d_s:] + d_Xp[:, t] @ W_c  # (N, d_h): g_t = dL/dc_t
+            if attention:
+                d_E[:, t], _ = attend_backward_kernel(weights[:, t], H, G[:, t], C[:, t])  # alpha g^T (h_j - c)
+                dz = additive_from_keys_backward_kernel(d_E[:, t], acts[:, t], v)  # (N, T, d_a)
+                d_Q[:, t] = dz.sum(axis=1)  # (N, d_a)
+                d_K += dz
+                d_s_prev = d_s_prev + d_Q[:, t] @ W_s  # (N, d_a) x (d_a, d_s) -> (N, d_s)
             d_s_next = d_s_prev
+        if attention:  # what does not feed the recurrence, summed over all steps at once
+            d_H = np.swapaxes(weights, 1, 2) @ G  # (N, T, U) x (N, U, d_h) -> (N, T, d_h): sum_t alpha_tj g_t
+            d_H += d_K @ p["att_W_h"]  # (N, T, d_a) x (d_a, d_h) -> (N, T, d_h)
+            g["att_v"] = np.einsum("nut,nuta->a", d_E, acts)  # (d_a,)
+            g["att_W_s"] = d_Q.reshape(N * U, -1).T @ S_prev.reshape(N * U, -1)  # (d_a, d_s)
+            g["att_W_h"] = d_K.reshape(-1, d_K.shape[2]).T @ H.reshape(-1, d_h)  # (d_a, d_h)
+            g["att_b"] = d_Q.sum(axis=(0, 1))  # (d_a,)
+            d_m = np.zeros_like(m)
+        else:
+            d_H = np.zeros_like(H)
+            d_m = G.sum(axis=1)  # the baseline reads m at every step
         # s_0 = tanh(W_init m + b_init)
         d_pre = d_s_next * (1.0 - s0 * s0)  # (N, d_s)
         g["init_W"], g["init_b"] = d_pre.T @ m, d_pre.sum(axis=0)
         d_m += d_pre @ p["init_W"]
         d_H += _summary_backward(d_m, H.shape[1])
-        C = SC[:, :, d_s:]  # (N, U, d_h)
         flat = d_Xp.reshape(N * U, -1)  # (N U, 3 d_s)
         g["dec_W"] = np.concatenate(
             [flat.T @ Ye.reshape(N * U, -1), flat.T @ C.reshape(N * U, -1)], axis=1
@@ -191,30 +241,60 @@ class Seq2Seq:
         loss, _, _, cache = self.forward(batch)
         return loss, self.backward(cache)
 
+    @pinned_blas
+    def decoder_reads(self, batch: data.Batch) -> tuple[np.ndarray | None, np.ndarray]:
+        """What the decoder reads at every teacher-forced step: ``(weights (N, U, T) or None, contexts (N, U, d_h))``.
+
+        For the attention model ``c_t = sum_j alpha_tj h_j`` changes from step to step; for the baseline every
+        ``c_t`` is the fixed summary ``m`` (lesson 02's bottleneck, lesson 07's comparison).
+        """
+        _, _, weights, cache = self.forward(batch)
+        return weights, cache.SC[:, :, self.cfg.d_dec :]
+
     # --- inference ----------------------------------------------------------------------------------------
+    @pinned_blas
     def greedy(self, src: np.ndarray, max_len: int | None = None):
         """Greedy decoding: feed back the most probable token at each step (no target is used).
 
         ``src`` ``(N, T)``. Returns ``(tokens (N, max_len), weights (N, max_len, T) or None)``; ``max_len``
         defaults to ``T + 1``. Tokens after the first end symbol are meaningless; see :func:`strip_eos`.
         """
+        src = self._check_src(src)
         p, d_e = self.params, self.cfg.d_emb
         N, T = src.shape
-        max_len = T + 1 if max_len is None else max_len
+        max_len = T + 1 if max_len is None else check_count(max_len, "max_len")
         H, _ = encode(p, src)  # (N, T, d_h)
         m = summary(H)
         s = self._initial_state(m)
+        K = self._keys(H)
         y = np.full(N, data.BOS_ID)
         tokens = np.empty((N, max_len), dtype=np.int64)
         alphas = []
         for t in range(max_len):
-            alpha, c = self._read(s, H, m)
+            alpha, c, _ = self._read(s, H, K, m)
             xp = p["tgt_emb"][y] @ p["dec_W"][:, :d_e].T + c @ p["dec_W"][:, d_e:].T + p["dec_b"]  # (N, 3 d_s)
             s, _ = gru_step(xp, s, p["dec_U"])
             logits = np.concatenate([s, c], axis=1) @ p["out_W"].T + p["out_b"]  # (N, V)
             y = tokens[:, t] = logits.argmax(axis=1)
             alphas.append(alpha)
         return tokens, (np.stack(alphas, axis=1) if self.cfg.attention else None)
+
+
+class _Cache(NamedTuple):
+    """What :meth:`Seq2Seq.backward` needs from the forward pass."""
+
+    batch: data.Batch
+    H: np.ndarray  # (N, T, d_h) annotations
+    enc_cache: object
+    m: np.ndarray  # (N, d_h) fixed summary
+    s0: np.ndarray  # (N, d_s) initial decoder state
+    Ye: np.ndarray  # (N, U, d_e) target embeddings of the decoder inputs
+    SC: np.ndarray  # (N, U, d_s + d_h) [s_t; c_t] for every step
+    probs: np.ndarray  # (N, U, V)
+    weights: np.ndarray | None  # (N, U, T) alpha_t
+    acts: np.ndarray | None  # (N, U, T, d_a) scorer activations tanh(W_s s_{t-1} + W_h h_j + b)
+    S_prev: np.ndarray  # (N, U, d_s) s_{t-1} of every step
+    gcaches: list  # per-step GRU caches
 
 
 def _onehot(ids: np.ndarray, V: int, dtype) -> np.ndarray:

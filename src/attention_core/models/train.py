@@ -6,7 +6,9 @@
 Recipe: teacher forcing and the token-averaged cross-entropy of :mod:`.seq2seq`; Adam; the gradient rescaled
 to global norm at most ``clip_norm``; a learning rate that warms up linearly and then decays exponentially
 with the step number. Every schedule and stopping rule counts steps, never seconds, and BLAS is pinned to
-one thread, so the same seeds print the same figures on every run.
+one thread (:func:`~._checks.pinned_blas`, on every training and evaluation entry point), so the same seeds
+give bit-identical runs on one machine. Another CPU or BLAS kernel rounds the last bits differently and
+training amplifies them: figures the book prints come from committed parameters (:mod:`.trained`).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from . import data
+from ._checks import check_count, check_number, pinned_blas
 from .seq2seq import ModelConfig, Seq2Seq
 
 BUCKETS = ((1, 10), (11, 20), (21, 30))  # source-length buckets used in the reports
@@ -43,7 +46,22 @@ class TrainConfig:
     adam_eps: float = 1e-8  # Adam: added to the root of the second moment
     eval_every: int = 100  # steps between validation checks
     target_accuracy: float | None = None  # stop at the first check with validation token accuracy >= this
-    threads: int = 1  # BLAS threads; pinned so that float32 results are reproducible
+
+    def __post_init__(self):
+        if not isinstance(self.model, ModelConfig):
+            raise TypeError(f"model must be a ModelConfig, got {type(self.model).__name__}")
+        for name in ("n_train", "n_valid", "n_test", "batch_size", "steps"):
+            check_count(getattr(self, name), name)
+        for name in ("data_seed", "seed", "warmup_steps", "eval_every"):
+            check_count(getattr(self, name), name, minimum=0)
+        for name in ("lr", "lr_end", "clip_norm", "adam_eps"):
+            check_number(getattr(self, name), name, low=0.0)
+        for name in ("beta1", "beta2"):
+            check_number(getattr(self, name), name, low=0.0, high=1.0, low_open=False)
+        if self.beta1 == 1.0 or self.beta2 == 1.0:
+            raise ValueError(f"beta1 and beta2 must be below 1, got {self.beta1} and {self.beta2}")
+        if self.target_accuracy is not None:
+            check_number(self.target_accuracy, "target_accuracy", low=0.0, high=1.0)
 
 
 def learning_rate(cfg: TrainConfig, step: int) -> float:
@@ -121,12 +139,14 @@ class Evaluation:
         return self._share(self.align_right, words, lo, hi)
 
 
+@pinned_blas
 def evaluate(model: Seq2Seq, pairs: list[data.Pair], batch_size: int = 256, alignment: bool = True) -> Evaluation:
     """Greedy-decode every pair and compare with the reference.
 
     With ``alignment`` (attention models only) also run the teacher-forced pass and count the target words
     whose highest attention weight falls on their true source position (the model never saw those positions).
     """
+    _check_pairs(pairs)
     per: dict[int, np.ndarray] = {}
     for batch in data.length_batches(pairs, batch_size):
         N, T = batch.src.shape
@@ -143,9 +163,20 @@ def evaluate(model: Seq2Seq, pairs: list[data.Pair], batch_size: int = 256, alig
     return Evaluation(lengths, *cols)
 
 
+def _check_pairs(pairs) -> None:
+    if not isinstance(pairs, (list, tuple)) or not pairs:
+        raise ValueError(f"pairs must be a non-empty list of data.Pair, got {pairs!r:.60}")
+    if not all(isinstance(p, data.Pair) for p in pairs):
+        raise TypeError("pairs must hold data.Pair items (see data.make_splits)")
+
+
+@pinned_blas
 def alignment_misses(model: Seq2Seq, pairs: list[data.Pair], batch_size: int = 256) -> dict:
     """Where the misaligned target words look: counts by part of speech of the true source word, and by offset
     (arg-max position minus true position), under teacher forcing. Attention models only."""
+    _check_pairs(pairs)
+    if not model.cfg.attention:
+        raise ValueError("alignment_misses needs an attention model; the fixed-summary baseline has no weights")
     by_class: dict[str, int] = {}
     by_offset: dict[int, int] = {}
     words = 0
@@ -173,81 +204,82 @@ class TrainResult:
     splits: data.Splits
 
 
+@pinned_blas
 def train(
     cfg: TrainConfig = TrainConfig(), splits: data.Splits | None = None, progress: bool = True, callback=None
 ) -> TrainResult:
-    """Train one model with ``cfg``; show a progress bar with the running loss when ``progress``.
+    """Train one model with ``cfg``; with ``progress``, print a line with the running loss at every check.
 
     ``callback(step, loss, valid_accuracy)`` (optional) is called after every step; ``valid_accuracy`` is
     ``None`` except at validation checks. Benchmarks use it to time steps.
     """
-    from threadpoolctl import threadpool_limits
-    from tqdm.auto import tqdm
-
+    if not isinstance(cfg, TrainConfig):
+        raise TypeError(f"cfg must be a TrainConfig, got {type(cfg).__name__}")
     if splits is None:
         splits = data.make_splits(cfg.data_seed, cfg.n_train, cfg.n_valid, cfg.n_test)
-    with threadpool_limits(cfg.threads):
-        model = Seq2Seq(cfg.model, seed=cfg.seed)
-        opt = Adam(model.params, cfg.beta1, cfg.beta2, cfg.adam_eps)
-        rng = np.random.default_rng(cfg.seed)
-        queue: list[data.Batch] = []
-        losses, checks, running = [], [], None
-        bar = tqdm(total=cfg.steps, disable=not progress, desc="attention" if cfg.model.attention else "baseline")
-        step = 0
-        while step < cfg.steps:
-            if not queue:
-                queue = data.length_batches(splits.train, cfg.batch_size, rng)[::-1]
-            loss, grads = model.loss_and_grads(queue.pop())
-            clip_global_norm(grads, cfg.clip_norm)
-            opt.update(model.params, grads, learning_rate(cfg, step))
-            losses.append(loss)
-            running = loss if running is None else 0.98 * running + 0.02 * loss
-            step += 1
-            bar.update(1)
-            if step % 10 == 0:
-                bar.set_postfix(loss=f"{running:.3f}")
-            acc = None
-            if cfg.eval_every and (step % cfg.eval_every == 0 or step == cfg.steps):
-                acc = evaluate(model, splits.valid, alignment=False).token_accuracy()
-                checks.append((step, acc))
-                bar.set_postfix(loss=f"{running:.3f}", valid_token_acc=f"{acc:.3f}")
-            if callback is not None:
-                callback(step, loss, acc)
-            if acc is not None and cfg.target_accuracy is not None and acc >= cfg.target_accuracy:
-                break
-        bar.close()
+    name = "attention" if cfg.model.attention else "fixed summary"
+    model = Seq2Seq(cfg.model, seed=cfg.seed)
+    opt = Adam(model.params, cfg.beta1, cfg.beta2, cfg.adam_eps)
+    rng = np.random.default_rng(cfg.seed)
+    queue: list[data.Batch] = []
+    losses, checks, running = [], [], None
+    step = 0
+    while step < cfg.steps:
+        if not queue:
+            queue = data.length_batches(splits.train, cfg.batch_size, rng)[::-1]
+        loss, grads = model.loss_and_grads(queue.pop())
+        clip_global_norm(grads, cfg.clip_norm)
+        opt.update(model.params, grads, learning_rate(cfg, step))
+        losses.append(loss)
+        running = loss if running is None else 0.98 * running + 0.02 * loss
+        step += 1
+        acc = None
+        if cfg.eval_every and (step % cfg.eval_every == 0 or step == cfg.steps):
+            acc = evaluate(model, splits.valid, alignment=False).token_accuracy()
+            checks.append((step, acc))
+            if progress:
+                print(f"{name} step {step:5d}/{cfg.steps}: running loss {running:.4f}, validation token acc. {acc:.3f}")
+        if callback is not None:
+            callback(step, loss, acc)
+        if acc is not None and cfg.target_accuracy is not None and acc >= cfg.target_accuracy:
+            break
     return TrainResult(model, step, losses, checks, splits)
 
 
-def report(result: TrainResult, ev: Evaluation) -> str:
-    """The printed figures of a run: fixed formats, no timings, so reruns print the same text."""
-    lines = [f"steps: {result.steps}", f"test token accuracy:     {ev.token_accuracy():.3f}"]
-    lines.append(f"test exact accuracy:     {ev.exact_accuracy():.3f}")
-    if result.model.cfg.attention:
-        lines.append(f"test alignment accuracy: {ev.alignment_accuracy():.3f}")
+def report(ev: Evaluation, attention: bool = True, steps: int | None = None) -> str:
+    """The printed figures of an evaluation: fixed formats, no timings, so reruns print the same text."""
+    lines = [f"steps: {steps}"] if steps is not None else []
+    lines += [
+        f"test token accuracy:     {ev.token_accuracy():.4f}",
+        f"test exact accuracy:     {ev.exact_accuracy():.4f}",
+    ]
+    if attention:
+        lines.append(f"test alignment accuracy: {ev.alignment_accuracy():.4f}")
     for lo, hi in BUCKETS:
         token, exact = ev.token_accuracy(lo, hi), ev.exact_accuracy(lo, hi)
-        lines.append(f"  source {lo:2d}-{hi:2d} tokens: token {token:.3f}, exact {exact:.3f}")
+        lines.append(f"  source {lo:2d}-{hi:2d} tokens: token {token:.4f}, exact {exact:.4f}")
     return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="Train the lesson-07 translation model and print test figures.")
     parser.add_argument("--baseline", action="store_true", help="train the fixed-summary baseline instead")
-    parser.add_argument("--steps", type=int, default=TrainConfig.steps, help="maximum optimiser steps")
-    parser.add_argument("--seed", type=int, default=0, help="initialisation and batch-order seed")
+    parser.add_argument("--steps", type=int, default=TrainConfig.steps, help="maximum optimiser steps (>= 1)")
+    parser.add_argument("--seed", type=int, default=0, help="initialisation and batch-order seed (>= 0)")
     parser.add_argument("--target", type=float, default=None, help="stop at this validation token accuracy")
     args = parser.parse_args(argv)
-    cfg = TrainConfig(
-        model=ModelConfig(attention=not args.baseline), steps=args.steps, seed=args.seed, target_accuracy=args.target
-    )
+    try:
+        cfg = TrainConfig(
+            model=ModelConfig(attention=not args.baseline),
+            steps=args.steps,
+            seed=args.seed,
+            target_accuracy=args.target,
+        )
+    except (TypeError, ValueError) as exc:
+        parser.error(str(exc))  # one line and exit status 2, no traceback
     print({k: v for k, v in asdict(cfg).items() if k != "model"}, cfg.model)
     result = train(cfg)
-    from threadpoolctl import threadpool_limits
-
-    with threadpool_limits(cfg.threads):
-        ev = evaluate(result.model, result.splits.test)
-    print(report(result, ev))
+    print(report(evaluate(result.model, result.splits.test), cfg.model.attention, result.steps))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,56 @@
+"""Train the models whose figures the book prints, and commit their parameters (lesson 07, the website).
+
+    .venv/bin/python scripts/train_committed.py       # writes src/attention_core/models/trained/<name>.{npz,json}
+
+Each model is one run of a fixed recipe (``TrainConfig`` with the seeds below). The JSON beside the parameters
+records the command, the configuration, the training losses and validation checks, and the test-set counts
+of the saved parameters; ``tests/test_trained.py`` re-evaluates the parameters and must get the same counts
+on any machine. Re-running this script on another CPU gives a slightly different model (training amplifies
+rounding), which is why its output is committed rather than recomputed by the lessons.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import platform
+
+import numpy as np
+from threadpoolctl import threadpool_info
+
+from attention_core.models import data
+from attention_core.models.train import TrainConfig, evaluate, report, train
+from attention_core.models.trained import LESSON07, TRAINED_DIR, save_trained
+
+RUNS = {LESSON07: TrainConfig()}  # name -> recipe; the defaults are lesson 07's attention model, seed 0
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", choices=sorted(RUNS), help="train just this model")
+    args = parser.parse_args(argv)
+    for name, cfg in RUNS.items():
+        if args.only and name != args.only:
+            continue
+        splits = data.make_splits(cfg.data_seed, cfg.n_train, cfg.n_valid, cfg.n_test)
+        result = train(cfg, splits)
+        ev = evaluate(result.model, splits.test)
+        train_cfg = dataclasses.asdict(cfg)
+        train_cfg.pop("model")
+        blas = [f"{i.get('internal_api')} {i.get('version')} {i.get('architecture')}" for i in threadpool_info()]
+        record = {
+            "command": f"python scripts/train_committed.py --only {name}",
+            "train_config": train_cfg,
+            "steps": result.steps,
+            "losses": [round(float(x), 6) for x in result.losses],
+            "checks": [[step, round(acc, 6)] for step, acc in result.checks],
+            "test_counts": dataclasses.asdict(ev),
+            "made_with": {"numpy": np.__version__, "python": platform.python_version(), "blas": blas},
+        }
+        npz, meta = save_trained(name, result.model, record, TRAINED_DIR)
+        print(f"{name}: wrote {npz.name} ({npz.stat().st_size / 1024:.0f} KiB) and {meta.name}")
+        print(report(ev, cfg.model.attention, result.steps))
+
+
+if __name__ == "__main__":
+    main()

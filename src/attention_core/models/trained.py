@@ -1,0 +1,69 @@
+"""Committed trained parameters: the models whose figures the book prints (lesson 07, the website).
+
+Training amplifies the last bit of every float: the same seed and recipe give bit-identical runs on one machine
+but slightly different models on another CPU or BLAS kernel (lesson 07's recipe gave test token accuracy
+0.9978-0.9991 under five kernels). Evaluating one fixed set of parameters, on the other hand, gives the same
+counts everywhere. So every figure the book prints about a trained model comes from parameters trained once
+and committed here, beside a record of how they were made::
+
+    trained/<name>.npz    the parameters, by name (float32)
+    trained/<name>.json   the command, seeds and configuration, the training losses and validation checks,
+                          and the test-set counts the parameters gave when they were saved
+
+``scripts/train_committed.py`` writes both; ``tests/test_trained.py`` checks that loading and evaluating the
+parameters reproduces the recorded counts exactly.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+
+import numpy as np
+
+from .seq2seq import ModelConfig, Seq2Seq
+
+TRAINED_DIR = Path(__file__).resolve().parent / "trained"
+LESSON07 = "lesson07_attention_seed0"  # the attention model of lesson 07 (TrainConfig defaults, seed 0)
+
+
+def save_trained(name: str, model: Seq2Seq, record: dict, folder: Path = TRAINED_DIR) -> tuple[Path, Path]:
+    """Write ``model``'s parameters to ``<folder>/<name>.npz`` and ``record`` (plus the model config) as JSON."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    npz, meta = folder / f"{name}.npz", folder / f"{name}.json"
+    np.savez_compressed(npz, **model.params)
+    full = {"model": dataclasses.asdict(model.cfg), **record}
+    meta.write_text(json.dumps(full, indent=1) + "\n")
+    return npz, meta
+
+
+def trained_record(name: str = LESSON07, folder: Path = TRAINED_DIR) -> dict:
+    """The JSON record saved beside the parameters ``name``: command, seeds, configuration, losses, counts."""
+    meta = Path(folder) / f"{name}.json"
+    if not meta.exists():
+        known = sorted(p.stem for p in Path(folder).glob("*.json"))
+        raise FileNotFoundError(
+            f"no trained parameters named {name!r} in {folder} (have: {known}); "
+            "`.venv/bin/python scripts/train_committed.py` makes them"
+        )
+    return json.loads(meta.read_text())
+
+
+def load_trained(name: str = LESSON07, folder: Path = TRAINED_DIR) -> Seq2Seq:
+    """The committed model ``name``, ready for :func:`~.train.evaluate`, ``greedy`` and ``decoder_reads``."""
+    record = trained_record(name, folder)
+    model = Seq2Seq(ModelConfig(**record["model"]))
+    with np.load(Path(folder) / f"{name}.npz") as saved:
+        missing = set(model.params) ^ set(saved.files)
+        if missing:
+            raise ValueError(f"{name}.npz does not match its config: parameters {sorted(missing)} differ")
+        for key in model.params:
+            if saved[key].shape != model.params[key].shape:
+                raise ValueError(
+                    f"{name}.npz: parameter {key} has shape {saved[key].shape}, the config needs "
+                    f"{model.params[key].shape}"
+                )
+            model.params[key] = saved[key].astype(model.params[key].dtype)
+    return model
