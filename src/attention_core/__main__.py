@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import sys
 
 from .example import H_EXAMPLE, TOKENS, worked_example
@@ -17,6 +18,7 @@ class _OneLineParser(argparse.ArgumentParser):
 
 
 def _finite_float(text: str) -> float:
+    text = text.strip()  # see _negative_numbers_as_values
     try:
         value = float(text)
     except ValueError:
@@ -38,6 +40,40 @@ def format_example(s: float) -> str:
     return "\n".join(lines)
 
 
+def _negative_numbers_as_values(argv: list[str]) -> list[str]:
+    """Protect negative numbers such as ``-1e3``, ``-1e-3`` and ``-1.`` from being read as options.
+
+    argparse only takes ``-1`` and ``-1.5`` for numbers; a leading space keeps the others from looking like
+    an option (``float(" -1e3")`` is still -1000.0).
+    """
+
+    def is_number(text: str) -> bool:
+        try:
+            float(text)
+        except ValueError:
+            return False
+        return True
+
+    return [f" {a}" if a.startswith("-") and is_number(a) else a for a in argv]
+
+
+def _write(text: str) -> int:
+    """Print ``text``; a closed pipe (``| head``) ends quietly, a failed write (a full disk) in one line."""
+    try:
+        sys.stdout.write(text + "\n")
+        sys.stdout.flush()
+    except BrokenPipeError:
+        status = 0  # the reader stopped reading: nothing went wrong here
+    except OSError as exc:
+        print(f"python -m attention_core: error: could not write the output: {exc.strerror}", file=sys.stderr)
+        status = 1
+    else:
+        return 0
+    # Python flushes stdout again at exit; point it at /dev/null so that flush cannot fail a second time.
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return status
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = _OneLineParser(prog="python -m attention_core", description="The numpy core of Attention, executable.")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_OneLineParser)
@@ -45,9 +81,8 @@ def main(argv: list[str] | None = None) -> int:
     example.add_argument(
         "--s", type=_finite_float, nargs="+", default=[-1.0, 1.0], metavar="S", help="reading states (default: -1 1)"
     )
-    args = parser.parse_args(argv)
-    print("\n\n".join(format_example(s) for s in args.s))
-    return 0
+    args = parser.parse_args(_negative_numbers_as_values(sys.argv[1:] if argv is None else argv))
+    return _write("\n\n".join(format_example(s) for s in args.s))
 
 
 if __name__ == "__main__":

@@ -9,8 +9,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ._validate import as_array, require, shape_str
-from .reading import check_scores_and_H, weighted_read
+from ._validate import check_attend_backward, check_finite_difference, finite_result, normalised, scalar_output
+from .reading import weighted_read
 
 
 def attend_backward(weights, H, g) -> tuple[np.ndarray, np.ndarray]:
@@ -24,24 +24,14 @@ def attend_backward(weights, H, g) -> tuple[np.ndarray, np.ndarray]:
     ``(N, T, d_h)``; ``g`` ``(d_h,)`` or ``(N, d_h)``. Returns ``(d_scores, d_H)`` with the shapes of
     ``weights`` and ``H`` (when ``H`` is shared by ``N`` reads, ``d_H`` sums over the reads).
     """
-    a, Hm = check_scores_and_H(weights, H, scores_name="weights")
-    require(
-        bool((a >= 0).all()) and np.allclose(a.sum(axis=-1), 1.0, atol=1e-6),
-        lambda: (
-            f"weights (shape {shape_str(a.shape)}) must be non-negative and sum to 1 along the last axis, "
-            "as softmax returns them"
-        ),
-    )
-    d_h = Hm.shape[-1]
-    gv = as_array(g, "g", ndims=(a.ndim,), expected=f"({d_h},)" if a.ndim == 1 else f"({a.shape[0]}, {d_h})")
-    require(
-        gv.shape == a.shape[:-1] + (d_h,),
-        lambda: (
-            f"g must have shape {shape_str(a.shape[:-1] + (d_h,))} (one d_h-vector per read), "
-            f"got shape {shape_str(gv.shape)}"
-        ),
-    )
-    return attend_backward_kernel(a, Hm, gv, weighted_read(a, Hm))
+    a, Hm, gv = check_attend_backward(weights, H, g)
+    with np.errstate(over="ignore", invalid="ignore"):
+        d_e, d_H = attend_backward_kernel(a, Hm, gv, weighted_read(a, Hm))
+        if not np.isfinite(d_e).all():  # h_j - c or g^T(h_j - c) overflowed: d_e is linear in H and in g
+            (Hn, Eh), (gn, Eg) = normalised(Hm), normalised(gv)
+            d_e = np.ldexp(attend_backward_kernel(a, Hn, gn, weighted_read(a, Hn))[0], Eh + Eg)
+    finite_result(d_H, "the gradient dL/dH", g=gv)
+    return finite_result(d_e, "the score gradients dL/de", H=Hm, g=gv), d_H
 
 
 def attend_backward_kernel(a: np.ndarray, Hm: np.ndarray, gv: np.ndarray, c: np.ndarray):
@@ -79,21 +69,19 @@ def finite_difference(f: Callable[[np.ndarray], float], x, eps: float = 1e-6) ->
     .. math:: \partial f / \partial x_i \approx (f(x + \varepsilon u_i) - f(x - \varepsilon u_i)) / (2\varepsilon)
 
     The independent reference against which :func:`score_gradient` and the models' back-propagation are
-    checked (lesson 07, the appendix, and the tests). ``x`` is any float array; returns an array of its shape.
+    checked (lesson 07, the appendix, and the tests). ``x`` is any real array, in any memory layout (it is
+    copied, never written); ``f`` must return one finite number; ``eps`` is a number in [1e-12, 1]. Returns a
+    float64 array of the shape of ``x``.
     """
-    if not callable(f):
-        raise TypeError(f"f must be a function of one array returning a number, got {type(f)}")
-    x0 = as_array(x, "x", ndims=tuple(range(0, 33)), expected="any shape").astype(np.float64)
-    if not (isinstance(eps, (int, float)) and np.isfinite(eps) and eps > 0):
-        raise ValueError(f"eps must be a positive finite number, got {eps!r}")
+    x0, eps = check_finite_difference(f, x, eps)  # x0: a fresh C-ordered copy, perturbed in place below
     grad = np.zeros_like(x0)
-    flat, gflat = x0.reshape(-1), grad.reshape(-1)
+    flat, gflat = x0.reshape(-1), grad.reshape(-1)  # views: writes into flat reach x0
     for i in range(flat.size):  # one pair of evaluations per coordinate: this loop is the method itself
         old = flat[i]
         flat[i] = old + eps
-        up = float(f(x0))
+        up = scalar_output(f(x0), "f")
         flat[i] = old - eps
-        down = float(f(x0))
+        down = scalar_output(f(x0), "f")
         flat[i] = old
         gflat[i] = (up - down) / (2 * eps)
     return grad

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validate import as_array, require, shape_str
+from ._validate import check_attend, check_scores_and_H, check_softmax, finite_result
+
+__all__ = ["attend", "check_scores_and_H", "softmax", "softmax_rows_kernel", "weighted_read"]
 
 
 def softmax(scores, axis: int = -1, mask=None) -> np.ndarray:
@@ -22,75 +24,32 @@ def softmax(scores, axis: int = -1, mask=None) -> np.ndarray:
     Parameters
     ----------
     scores : array of any rank >= 1, the scores ``e`` (for example ``(T,)`` or ``(N, T)``).
-    axis : the axis holding the source positions ``j``.
+    axis : the one integer axis holding the source positions ``j``.
     mask : optional boolean array of the same shape as ``scores``; ``False`` marks a position that may not be
         read. A masked position gets weight exactly 0.
 
     Raises ``ValueError`` for NaN or ``+inf`` scores, for a row with no readable position (T = 0, or every
-    position masked), and for a mask of the wrong shape; ``TypeError`` for a non-numeric dtype.
+    position masked), for a mask of the wrong shape and an axis out of range; ``TypeError`` for a non-numeric
+    dtype, a masked array, a non-boolean mask or an axis that is not one integer.
     """
-    e = as_array(scores, "scores", ndims=tuple(range(1, 33)), expected="(..., T) with T >= 1", allow_inf=True)
-    require(
-        not np.isposinf(e).any(), lambda: f"scores (shape {shape_str(e.shape)}) contains +inf; expected finite scores"
-    )
-    if not -e.ndim <= axis < e.ndim:
-        raise ValueError(f"axis={axis} is out of range for scores of shape {shape_str(e.shape)}")
-    readable = np.isfinite(e)  # -inf means "never read"
-    if mask is not None:
-        m = np.asarray(mask)
-        if m.dtype != bool:
-            raise TypeError(f"mask must be a boolean array of shape {shape_str(e.shape)}, got dtype {m.dtype}")
-        require(
-            m.shape == e.shape,
-            lambda: f"mask must have the shape of scores {shape_str(e.shape)}, got shape {shape_str(m.shape)}",
-        )
-        readable = readable & m
-    require(
-        e.shape[axis] >= 1 and readable.any(axis=axis).all(),
-        lambda: (
-            f"softmax needs at least one readable position in every row along axis {axis}; scores has shape "
-            f"{shape_str(e.shape)} and some row is empty or fully masked (the article requires T >= 1)"
-        ),
-    )
-    shifted = np.where(readable, e, -np.inf)  # (..., T)
-    top = shifted.max(axis=axis, keepdims=True)  # (..., 1): subtracting it keeps exp() <= 1
-    with np.errstate(over="ignore", under="ignore"):
-        z = np.exp(shifted - top)  # (..., T), masked entries are exp(-inf) = 0 exactly
-    return z / z.sum(axis=axis, keepdims=True)
+    e, axis, readable = check_softmax(scores, axis, mask)
+    return _masked_softmax(e, axis, readable)
+
+
+def _masked_softmax(e: np.ndarray, axis: int, readable: np.ndarray) -> np.ndarray:
+    """Softmax along ``axis`` where unreadable positions (masked, or ``-inf``) get weight exactly 0."""
+    shifted = np.moveaxis(np.where(readable, e, -np.inf), axis, -1)  # (..., T) with T last
+    with np.errstate(over="ignore"):  # e_j - max e rounding to -inf is harmless: its weight is exp(-inf) = 0
+        return np.moveaxis(softmax_rows_kernel(shifted), -1, axis)
 
 
 def softmax_rows_kernel(e: np.ndarray) -> np.ndarray:
-    """:func:`softmax` over the last axis for finite scores already validated, with no mask."""
-    z = np.exp(e - e.max(axis=-1, keepdims=True))  # (..., T), every entry in (0, 1]
-    return z / z.sum(axis=-1, keepdims=True)
+    """:func:`softmax` over the last axis for scores already validated, with no mask.
 
-
-def check_scores_and_H(scores, H, *, scores_name: str = "scores"):
-    """Validate a pair (scores, H) for a read and return them as arrays.
-
-    ``scores`` is ``(T,)`` or ``(N, T)``; ``H`` is ``(T, d_h)`` shared by all reads, or ``(N, T, d_h)`` with
-    one set of annotations per read.
+    Subtracting the row maximum keeps every ``exp`` in (0, 1], so finite scores always give finite weights.
     """
-    e = as_array(scores, scores_name, ndims=(1, 2), expected="(T,) or (N, T)", allow_inf=True)
-    Hm = as_array(H, "H", ndims=(2, 3), expected="(T, d_h) or (N, T, d_h)")
-    T = e.shape[-1]
-    if Hm.ndim == 2:
-        require(
-            Hm.shape[0] == T,
-            lambda: (
-                f"H must have shape (T, d_h) with T = {T} rows to match {scores_name} of shape "
-                f"{shape_str(e.shape)}, got shape {shape_str(Hm.shape)}"
-            ),
-        )
-    else:
-        require(
-            e.ndim == 2 and Hm.shape[:2] == e.shape,
-            lambda: (
-                f"H of shape {shape_str(Hm.shape)} is batched (N, T, d_h), so {scores_name} must have shape "
-                f"(N, T) = {shape_str(Hm.shape[:2])}, got shape {shape_str(e.shape)}"
-            ),
-        )
-    return e, Hm
+    z = np.exp(e - e.max(axis=-1, keepdims=True))  # (..., T), every entry in [0, 1]
+    return z / z.sum(axis=-1, keepdims=True)
 
 
 def weighted_read(weights: np.ndarray, H: np.ndarray) -> np.ndarray:
@@ -115,6 +74,6 @@ def attend(scores, H, mask=None) -> tuple[np.ndarray, np.ndarray]:
 
     Returns ``(weights, context)`` with shapes ``(T,)`` and ``(d_h,)``, or ``(N, T)`` and ``(N, d_h)``.
     """
-    e, Hm = check_scores_and_H(scores, H)
-    weights = softmax(e, axis=-1, mask=mask)  # (T,) or (N, T)
-    return weights, weighted_read(weights, Hm)
+    e, Hm, readable = check_attend(scores, H, mask)
+    weights = _masked_softmax(e, -1, readable)  # (T,) or (N, T)
+    return weights, finite_result(weighted_read(weights, Hm), "the context c = sum_j alpha_j h_j", H=Hm)

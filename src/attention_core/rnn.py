@@ -14,7 +14,14 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._validate import as_array, require, shape_str
+from ._validate import (
+    check_rnn_params,
+    check_rnn_sequence,
+    check_rnn_step,
+    finite_result,
+    positive_int,
+    positive_number,
+)
 
 
 class RNNParams(NamedTuple):
@@ -31,28 +38,11 @@ def init_rnn(d_e: int, d_h: int, seed: int = 0, scale: float = 0.5) -> RNNParams
     ``d_e`` embedding width, ``d_h`` state width, ``seed`` for ``np.random.default_rng``. The weights are
     untrained; lessons 02 and 03 use them to show how information flows, not what a trained encoder knows.
     """
-    for name, n in (("d_e", d_e), ("d_h", d_h)):
-        if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
-            raise TypeError(f"{name} must be a positive int, got {type(n).__name__} {n!r}")
-        require(n >= 1, f"{name} must be a positive int, got {n}")
-    if not (isinstance(scale, (int, float)) and np.isfinite(scale) and scale > 0):
-        raise ValueError(f"scale must be a positive finite number, got {scale!r}")
+    d_e, d_h, scale = positive_int(d_e, "d_e"), positive_int(d_h, "d_h"), positive_number(scale, "scale")
     rng = np.random.default_rng(seed)
     W_x = rng.normal(0.0, scale / np.sqrt(d_e), size=(d_h, d_e))  # (d_h, d_e)
     W_h = rng.normal(0.0, scale / np.sqrt(d_h), size=(d_h, d_h))  # (d_h, d_h)
     b = np.zeros(d_h)  # (d_h,)
-    return RNNParams(W_x, W_h, b)
-
-
-def _check_params(params) -> RNNParams:
-    if not isinstance(params, tuple) or len(params) != 3:
-        raise TypeError(f"params must be an RNNParams (W_x, W_h, b) as init_rnn returns, got {type(params).__name__}")
-    W_x = as_array(params[0], "W_x", ndims=(2,), expected="(d_h, d_e)")
-    d_h = W_x.shape[0]
-    W_h = as_array(params[1], "W_h", ndims=(2,), expected=f"(d_h, d_h) = ({d_h}, {d_h})")
-    require(W_h.shape == (d_h, d_h), f"W_h must have shape (d_h, d_h) = ({d_h}, {d_h}), got {shape_str(W_h.shape)}")
-    b = as_array(params[2], "b", ndims=(1,), expected=f"(d_h,) = ({d_h},)")
-    require(b.shape == (d_h,), f"b must have shape (d_h,) = ({d_h},), got shape {shape_str(b.shape)}")
     return RNNParams(W_x, W_h, b)
 
 
@@ -71,23 +61,15 @@ def rnn_cell(x, h_prev, params) -> np.ndarray:
 
     Returns the new state, shaped like ``h_prev``.
     """
-    W_x, W_h, b = _check_params(params)
-    d_h, d_e = W_x.shape
-    xv = as_array(x, "x", ndims=(1, 2), expected=f"(d_e,) or (B, d_e) with d_e = {d_e}")
-    hv = as_array(h_prev, "h_prev", ndims=(1, 2), expected=f"(d_h,) or (B, d_h) with d_h = {d_h}")
-    require(xv.shape[-1] == d_e, f"x must have last axis d_e = {d_e} to match W_x, got shape {shape_str(xv.shape)}")
-    require(
-        hv.shape[-1] == d_h, f"h_prev must have last axis d_h = {d_h} to match W_h, got shape {shape_str(hv.shape)}"
-    )
-    require(
-        xv.shape[:-1] == hv.shape[:-1],
-        f"x {shape_str(xv.shape)} and h_prev {shape_str(hv.shape)} must have the same batch shape",
-    )
-    return _step(xv, hv, W_x, W_h, b)
+    W_x, W_h, b = check_rnn_params(params)
+    xv, hv = check_rnn_step(x, h_prev, W_x)
+    return finite_result(_step(xv, hv, W_x, W_h, b), "the new state", x=xv, h_prev=hv, W_x=W_x, W_h=W_h, b=b)
 
 
 def _step(x: np.ndarray, h: np.ndarray, W_x: np.ndarray, W_h: np.ndarray, b: np.ndarray) -> np.ndarray:
-    return np.tanh(x @ W_x.T + h @ W_h.T + b)  # (..., d_e)x(d_e, d_h) + (..., d_h)x(d_h, d_h) -> (..., d_h)
+    """The cell's formula for validated arrays; an overflow inside (huge inputs) shows as NaN, caught by callers."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        return np.tanh(x @ W_x.T + h @ W_h.T + b)  # (..., d_e)x(d_e, d_h) + (..., d_h)x(d_h, d_h) -> (..., d_h)
 
 
 def run_rnn(X, params, h0=None, reverse: bool = False) -> np.ndarray:
@@ -107,24 +89,15 @@ def run_rnn(X, params, h0=None, reverse: bool = False) -> np.ndarray:
 
     Returns states ``(T, d_h)`` or ``(B, T, d_h)``.
     """
-    W_x, W_h, b = _check_params(params)
-    d_h, d_e = W_x.shape
-    Xm = as_array(X, "X", ndims=(2, 3), expected=f"(T, d_e) or (B, T, d_e) with d_e = {d_e}")
-    require(Xm.shape[-1] == d_e, f"X must have last axis d_e = {d_e} to match W_x, got shape {shape_str(Xm.shape)}")
-    T = Xm.shape[-2]
-    require(T >= 1, f"X must hold at least one position (T >= 1), got shape {shape_str(Xm.shape)}")
-    lead = Xm.shape[:-2]  # () or (B,)
-    if h0 is None:
-        h = np.zeros(lead + (d_h,))  # (d_h,) or (B, d_h)
-    else:
-        h = as_array(h0, "h0", ndims=(len(lead) + 1,), expected=shape_str(lead + (d_h,)))
-        require(h.shape == lead + (d_h,), f"h0 must have shape {shape_str(lead + (d_h,))}, got {shape_str(h.shape)}")
-    states = np.empty(lead + (T, d_h))  # (T, d_h) or (B, T, d_h)
+    W_x, W_h, b = check_rnn_params(params)
+    Xm, h = check_rnn_sequence(X, W_x, h0)  # h: (d_h,) or (B, d_h), zeros unless h0 is given
+    T, d_h = Xm.shape[-2], W_x.shape[0]
+    states = np.empty(Xm.shape[:-2] + (T, d_h))  # (T, d_h) or (B, T, d_h)
     order = range(T - 1, -1, -1) if reverse else range(T)
     for j in order:  # sequential by definition: h_j needs h_{j-1}
         h = _step(Xm[..., j, :], h, W_x, W_h, b)  # (..., d_h)
         states[..., j, :] = h
-    return states
+    return finite_result(states, "the states", X=Xm, W_x=W_x, W_h=W_h, b=b)
 
 
 def bidirectional_encode(X, forward, backward) -> np.ndarray:

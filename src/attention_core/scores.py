@@ -14,52 +14,16 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ._validate import as_array, check_nonlinearity, require, shape_str
-
-
-def _states_and_annotations(s, H, d_s_name: str = "d_s"):
-    """Validate ``s`` ((d_s,) or (N, d_s)) and ``H`` ((T, d_h) or (N, T, d_h)); return 2-D ``s`` and a flag."""
-    sv = as_array(s, "s", ndims=(1, 2), expected=f"({d_s_name},) or (N, {d_s_name})")
-    Hm = as_array(H, "H", ndims=(2, 3), expected="(T, d_h) or (N, T, d_h)")
-    require(Hm.shape[-2] >= 1, lambda: f"H must hold at least one annotation (T >= 1), got shape {shape_str(Hm.shape)}")
-    single = sv.ndim == 1
-    s2 = sv[None, :] if single else sv  # (N, d_s)
-    if Hm.ndim == 3:
-        require(
-            not single and Hm.shape[0] == s2.shape[0],
-            lambda: (
-                f"H of shape {shape_str(Hm.shape)} is batched (N, T, d_h), so s must have shape "
-                f"(N, {d_s_name}) with N = {Hm.shape[0]}, got shape {shape_str(sv.shape)}"
-            ),
-        )
-    return s2, Hm, single
-
-
-def _matrix(W, name: str, rows: int | None, cols: int | None, expected: str) -> np.ndarray:
-    Wm = as_array(W, name, ndims=(2,), expected=expected)
-    require(
-        (rows is None or Wm.shape[0] == rows) and (cols is None or Wm.shape[1] == cols),
-        lambda: f"{name} must have shape {expected}, got shape {shape_str(Wm.shape)}",
-    )
-    return Wm
-
-
-def _vector(x, name: str, length: int, expected: str) -> np.ndarray:
-    xv = as_array(x, name, ndims=(1,), expected=expected)
-    require(xv.shape[0] == length, lambda: f"{name} must have shape {expected}, got shape {shape_str(xv.shape)}")
-    return xv
-
-
-def _check_additive(s, H, W_s, W_h, v, b):
-    s2, Hm, single = _states_and_annotations(s, H)
-    d_s, d_h = s2.shape[1], Hm.shape[-1]
-    W_s = as_array(W_s, "W_s", ndims=(2,), expected=f"(d_a, d_s) with d_s = {d_s}")
-    d_a = W_s.shape[0]
-    W_s = _matrix(W_s, "W_s", None, d_s, f"(d_a, d_s) = (d_a, {d_s}) to match s")
-    W_h = _matrix(W_h, "W_h", d_a, d_h, f"(d_a, d_h) = ({d_a}, {d_h}) to match W_s and H")
-    v = _vector(v, "v", d_a, f"(d_a,) = ({d_a},)")
-    b = _vector(b, "b", d_a, f"(d_a,) = ({d_a},)")
-    return s2, Hm, single, W_s, W_h, v, b
+from ._validate import (
+    check_additive,
+    check_additive_backward,
+    check_dot,
+    check_general,
+    checked_nonlinearity,
+    finite_multilinear,
+    finite_result,
+    normalised,
+)
 
 
 def additive_keys_kernel(H: np.ndarray, W_h: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -90,6 +54,36 @@ def additive_from_keys_backward_kernel(d_scores: np.ndarray, a: np.ndarray, v: n
     return d_scores[:, :, None] * v * (1.0 - a * a)  # (N, T, d_a)
 
 
+def additive_scores_kernel(s2, Hm, W_s, W_h, v, b, nonlinearity=np.tanh) -> np.ndarray:
+    """The math of :func:`additive_scores` for validated arrays, ``s2`` of shape ``(N, d_s)``; returns (N, T).
+
+    For callers that validated their inputs once at their own boundary (the worked example); everyone else
+    calls :func:`additive_scores`.
+    """
+    q = s2 @ W_s.T  # (N, d_s) x (d_s, d_a) -> (N, d_a): W_s s, once per state
+    return additive_from_keys_kernel(q, additive_keys_kernel(Hm, W_h, b), v, nonlinearity)[0]
+
+
+def _additive_forward(s2, Hm, W_s, W_h, v, b, nonlinearity):
+    """``(e, a)`` of the additive scorer for validated arrays, finite for finite input or a ``ValueError``.
+
+    If ``W_s s + W_h h_j + b`` overflowed on the way (``1e308 * 10 - 1e308 * 10`` is NaN, its true value 0),
+    the pre-activation is computed again from power-of-two-normalised arrays, ``z = 2**E (q' + k')``, exactly
+    and without overflow; a true ``|z|`` beyond the float range then saturates ``tanh`` at +-1, as it should.
+    """
+    with np.errstate(over="ignore", invalid="ignore"):
+        e, a = additive_from_keys_kernel(s2 @ W_s.T, additive_keys_kernel(Hm, W_h, b), v, nonlinearity)
+        if not np.isfinite(e).all():
+            (sn, Es), (Wsn, Ews), (Hn, Eh), (Whn, Ewh), (bn, Eb) = map(normalised, (s2, W_s, Hm, W_h, b))
+            E = max(Es + Ews, Eh + Ewh, Eb)  # every part of z / 2**E is at most d_s + d_h + 1 in size
+            q = np.ldexp(sn @ Wsn.T, Es + Ews - E)  # (N, d_a): W_s s / 2**E
+            K = np.ldexp(Hn @ Whn.T, Eh + Ewh - E) + np.ldexp(bn, Eb - E)  # (..., T, d_a): (W_h h_j + b) / 2**E
+            f = nonlinearity or (lambda z: z)
+            e, a = additive_from_keys_kernel(q, K, v, lambda z: f(np.ldexp(z, E)))
+    finite_result(e, "additive scores", s=s2, H=Hm, W_s=W_s, W_h=W_h, v=v, b=b)
+    return e, a
+
+
 def additive_scores(s, H, W_s, W_h, v, b, nonlinearity: Callable | None = np.tanh) -> np.ndarray:
     r"""Bahdanau's additive score, one number per (state, source position).
 
@@ -103,24 +97,14 @@ def additive_scores(s, H, W_s, W_h, v, b, nonlinearity: Callable | None = np.tan
     s : decoder state ``(d_s,)`` or ``N`` states ``(N, d_s)``.
     H : annotations ``(T, d_h)``, or ``(N, T, d_h)`` with one set per state.
     W_s : ``(d_a, d_s)``.  W_h : ``(d_a, d_h)``.  v, b : ``(d_a,)``.
-    nonlinearity : an elementwise function (default ``np.tanh``), or ``None`` for the identity.
+    nonlinearity : an elementwise function (default ``np.tanh``), or ``None`` for the identity. What a
+        function of your own returns is checked: the input's shape, finite where its input is finite.
 
     Returns scores ``(T,)`` for one state, ``(N, T)`` for ``N`` states.
     """
-    check_nonlinearity(nonlinearity)
-    s2, Hm, single, W_s, W_h, v, b = _check_additive(s, H, W_s, W_h, v, b)
-    e = additive_scores_kernel(s2, Hm, W_s, W_h, v, b, nonlinearity)  # (N, T)
+    s2, Hm, W_s, W_h, v, b, single = check_additive(s, H, W_s, W_h, v, b)
+    e, _ = _additive_forward(s2, Hm, W_s, W_h, v, b, checked_nonlinearity(nonlinearity))  # (N, T)
     return e[0] if single else e
-
-
-def additive_scores_kernel(s2, Hm, W_s, W_h, v, b, nonlinearity=np.tanh) -> np.ndarray:
-    """The math of :func:`additive_scores` for validated arrays, ``s2`` of shape ``(N, d_s)``; returns (N, T).
-
-    For callers that validated their inputs once at their own boundary (the worked example); everyone else
-    calls :func:`additive_scores`.
-    """
-    q = s2 @ W_s.T  # (N, d_s) x (d_s, d_a) -> (N, d_a): W_s s, once per state
-    return additive_from_keys_kernel(q, additive_keys_kernel(Hm, W_h, b), v, nonlinearity)[0]
 
 
 def additive_scores_backward(d_scores, s, H, W_s, W_h, v, b) -> dict[str, np.ndarray]:
@@ -129,35 +113,41 @@ def additive_scores_backward(d_scores, s, H, W_s, W_h, v, b) -> dict[str, np.nda
     With ``a_j = tanh(W_s s + W_h h_j + b)`` and ``e_j = v^T a_j``:
     ``dL/dv = sum_j (dL/de_j) a_j``; ``dz_j = (dL/de_j) v * (1 - a_j^2)``; ``dL/db = sum_j dz_j``;
     ``dL/dW_s = sum_j dz_j s^T``; ``dL/ds = W_s^T sum_j dz_j``; ``dL/dW_h = sum_j dz_j h_j^T``;
-    ``dL/dh_j = W_h^T dz_j``. Checked against finite differences; the trained models (lesson 07) call its kernels
-    (:func:`additive_keys_kernel`, :func:`additive_from_keys_kernel`, :func:`additive_from_keys_backward_kernel`).
+    ``dL/dh_j = W_h^T dz_j``. Checked against finite differences in the tests. It is built from the same
+    kernels as the translation model of lesson 07 (:func:`additive_keys_kernel`,
+    :func:`additive_from_keys_kernel`, :func:`additive_from_keys_backward_kernel`), which validates its
+    inputs once per batch and then calls those kernels directly.
 
     Returns a dict with keys ``s, H, W_s, W_h, v, b`` holding arrays shaped like the inputs.
     """
-    s2, Hm, single, W_s, W_h, v, b = _check_additive(s, H, W_s, W_h, v, b)
-    N, T = s2.shape[0], Hm.shape[-2]
-    dE = as_array(d_scores, "d_scores", ndims=(1, 2), expected=f"({T},) or ({N}, {T})")
-    dE2 = dE[None, :] if dE.ndim == 1 else dE  # (N, T)
-    require(dE2.shape == (N, T), lambda: f"d_scores must have shape {(T,) if single else (N, T)}, got {dE.shape}")
-    _, a = additive_from_keys_kernel(s2 @ W_s.T, additive_keys_kernel(Hm, W_h, b), v)  # a: (N, T, d_a)
-    dv = np.einsum("nt,nta->a", dE2, a)  # (d_a,)
-    dz = additive_from_keys_backward_kernel(dE2, a, v)  # (N, T, d_a)
-    dq = dz.sum(axis=1)  # (N, d_a): gradient of W_s s for each state
-    grads = {
-        "v": dv,
-        "b": dq.sum(axis=0),  # (d_a,)
-        "W_s": dq.T @ s2,  # (d_a, N) x (N, d_s) -> (d_a, d_s)
-        "s": (dq @ W_s)[0] if single else dq @ W_s,  # (N, d_a) x (d_a, d_s) -> (N, d_s)
-    }
-    if Hm.ndim == 2:
-        dz_pos = dz.sum(axis=0)  # (T, d_a): H is shared across the N states
-        grads["W_h"] = dz_pos.T @ Hm  # (d_a, T) x (T, d_h) -> (d_a, d_h)
-        grads["H"] = dz_pos @ W_h  # (T, d_a) x (d_a, d_h) -> (T, d_h)
-    else:
-        # (N*T, d_a)^T x (N*T, d_h) -> (d_a, d_h): one matrix product (an einsum here is ~10x slower)
-        grads["W_h"] = dz.reshape(-1, dz.shape[-1]).T @ Hm.reshape(-1, Hm.shape[-1])
-        grads["H"] = dz @ W_h  # (N, T, d_a) x (d_a, d_h) -> (N, T, d_h)
+    dE, s2, Hm, W_s, W_h, v, b, single = check_additive_backward(d_scores, s, H, W_s, W_h, v, b)
+    _, a = _additive_forward(s2, Hm, W_s, W_h, v, b, np.tanh)  # a: (N, T, d_a)
+    with np.errstate(over="ignore", invalid="ignore"):  # an overflow is reported below, naming the inputs
+        dz = additive_from_keys_backward_kernel(dE, a, v)  # (N, T, d_a)
+        dq = dz.sum(axis=1)  # (N, d_a): gradient of W_s s for each state
+        grads = {
+            "v": np.einsum("nt,nta->a", dE, a),  # (d_a,)
+            "b": dq.sum(axis=0),  # (d_a,)
+            "W_s": dq.T @ s2,  # (d_a, N) x (N, d_s) -> (d_a, d_s)
+            "s": (dq @ W_s)[0] if single else dq @ W_s,  # (N, d_a) x (d_a, d_s) -> (N, d_s)
+        }
+        if Hm.ndim == 2:
+            dz_pos = dz.sum(axis=0)  # (T, d_a): H is shared across the N states
+            grads["W_h"] = dz_pos.T @ Hm  # (d_a, T) x (T, d_h) -> (d_a, d_h)
+            grads["H"] = dz_pos @ W_h  # (T, d_a) x (d_a, d_h) -> (T, d_h)
+        else:
+            # (N*T, d_a)^T x (N*T, d_h) -> (d_a, d_h): one matrix product (an einsum here is ~10x slower)
+            grads["W_h"] = dz.reshape(-1, dz.shape[-1]).T @ Hm.reshape(-1, Hm.shape[-1])
+            grads["H"] = dz @ W_h  # (N, T, d_a) x (d_a, d_h) -> (N, T, d_h)
+    for name, grad in grads.items():
+        finite_result(grad, f"the gradient dL/d{name}", d_scores=dE, s=s2, H=Hm, W_s=W_s, W_h=W_h, v=v)
     return grads
+
+
+def _dot_kernel(s2: np.ndarray, Hm: np.ndarray) -> np.ndarray:
+    if Hm.ndim == 2:
+        return s2 @ Hm.T  # (N, d) x (d, T) -> (N, T)
+    return np.einsum("nd,ntd->nt", s2, Hm)  # (N, d) x (N, T, d) -> (N, T)
 
 
 def dot_scores(s, H) -> np.ndarray:
@@ -165,19 +155,13 @@ def dot_scores(s, H) -> np.ndarray:
 
     ``s`` is ``(d,)`` or ``(N, d)``; ``H`` is ``(T, d)`` or ``(N, T, d)``. Returns ``(T,)`` or ``(N, T)``.
     """
-    s2, Hm, single = _states_and_annotations(s, H, d_s_name="d")
-    require(
-        s2.shape[1] == Hm.shape[-1],
-        lambda: (
-            f"dot scores need s and h_j of the same width: s has shape {shape_str(np.shape(s))} (d_s = "
-            f"{s2.shape[1]}) but H has shape {shape_str(Hm.shape)} (d_h = {Hm.shape[-1]})"
-        ),
-    )
-    if Hm.ndim == 2:
-        e = s2 @ Hm.T  # (N, d) x (d, T) -> (N, T)
-    else:
-        e = np.einsum("nd,ntd->nt", s2, Hm)  # (N, d) x (N, T, d) -> (N, T)
+    s2, Hm, single = check_dot(s, H)
+    e = finite_multilinear(_dot_kernel, "dot scores", s=s2, H=Hm)  # (N, T)
     return e[0] if single else e
+
+
+def _general_kernel(s2: np.ndarray, W: np.ndarray, Hm: np.ndarray) -> np.ndarray:
+    return _dot_kernel(s2 @ W, Hm)  # (N, d_s) x (d_s, d_h) -> (N, d_h), then against every h_j -> (N, T)
 
 
 def general_scores(s, H, W) -> np.ndarray:
@@ -186,11 +170,6 @@ def general_scores(s, H, W) -> np.ndarray:
     Lessons 05 and 08. ``s`` is ``(d_s,)`` or ``(N, d_s)``; ``H`` is ``(T, d_h)`` or ``(N, T, d_h)``.
     Returns ``(T,)`` or ``(N, T)``.
     """
-    s2, Hm, single = _states_and_annotations(s, H)
-    W = _matrix(W, "W", s2.shape[1], Hm.shape[-1], f"(d_s, d_h) = ({s2.shape[1]}, {Hm.shape[-1]})")
-    sW = s2 @ W  # (N, d_s) x (d_s, d_h) -> (N, d_h)
-    if Hm.ndim == 2:
-        e = sW @ Hm.T  # (N, d_h) x (d_h, T) -> (N, T)
-    else:
-        e = np.einsum("nd,ntd->nt", sW, Hm)  # (N, T)
+    s2, Hm, W, single = check_general(s, H, W)
+    e = finite_multilinear(_general_kernel, "general scores", s=s2, W=W, H=Hm)  # (N, T)
     return e[0] if single else e

@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._validate import as_array, require, shape_str
+from ._validate import check_self_attention, finite_result, positive_int
 from .reading import attend
 from .scores import dot_scores
 
@@ -40,9 +40,7 @@ def causal_mask(T: int) -> np.ndarray:
     Returns a boolean ``(T, T)`` lower-triangular array (diagonal included), ready for
     ``softmax(scores, mask=...)`` and ``attend(scores, V, mask=...)``: ``False`` hides a future position.
     """
-    if isinstance(T, bool) or not isinstance(T, (int, np.integer)):
-        raise TypeError(f"T must be a positive integer (the number of positions), got {T!r}")
-    require(T >= 1, f"T must be at least 1 (a mask over no positions hides nothing), got {T}")
+    T = positive_int(T, "T (the number of positions)")
     return np.tril(np.ones((T, T), dtype=bool))  # (T, T)
 
 
@@ -65,23 +63,12 @@ def self_attention(X, W_q, W_k, W_v, mask=None) -> SelfAttentionRead:
 
     Returns a :class:`SelfAttentionRead`.
     """
-    Xm = as_array(X, "X", ndims=(2,), expected="(T, d_x)")
-    T, d_x = Xm.shape
-    require(T >= 1, f"X must hold at least one position (T >= 1), got shape {shape_str(Xm.shape)}")
-    mats = {}
-    for name, W in (("W_q", W_q), ("W_k", W_k), ("W_v", W_v)):
-        expected = f"({'d_v' if name == 'W_v' else 'd_k'}, d_x) with d_x = {d_x} to match X"
-        Wm = as_array(W, name, ndims=(2,), expected=expected)
-        require(Wm.shape[1] == d_x, f"{name} must have shape {expected}, got shape {shape_str(Wm.shape)}")
-        mats[name] = Wm
-    require(
-        mats["W_q"].shape[0] == mats["W_k"].shape[0],
-        f"W_q and W_k must have the same number of rows d_k (queries and keys are compared by a dot "
-        f"product), got shapes {shape_str(mats['W_q'].shape)} and {shape_str(mats['W_k'].shape)}",
-    )
-    Q = Xm @ mats["W_q"].T  # (T, d_x) x (d_x, d_k) -> (T, d_k)
-    K = Xm @ mats["W_k"].T  # (T, d_x) x (d_x, d_k) -> (T, d_k)
-    V = Xm @ mats["W_v"].T  # (T, d_x) x (d_x, d_v) -> (T, d_v)
+    Xm, W_q, W_k, W_v = check_self_attention(X, W_q, W_k, W_v)
+    with np.errstate(over="ignore", invalid="ignore"):  # an overflow is reported below, naming X and the W
+        Q = Xm @ W_q.T  # (T, d_x) x (d_x, d_k) -> (T, d_k)
+        K = Xm @ W_k.T  # (T, d_x) x (d_x, d_k) -> (T, d_k)
+        V = Xm @ W_v.T  # (T, d_x) x (d_x, d_v) -> (T, d_v)
+    finite_result(np.concatenate([Q, K, V], axis=1), "queries, keys or values", X=Xm, W_q=W_q, W_k=W_k, W_v=W_v)
     scores = dot_scores(Q, K)  # (T, d_k) x (T, d_k) -> (T, T): each query against every key
     weights, output = attend(scores, V, mask=mask)  # (T, T), (T, d_v)
     return SelfAttentionRead(Q, K, V, scores, weights, output)
