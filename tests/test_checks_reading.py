@@ -1,6 +1,7 @@
 """The exercise self-checks accept right answers and explain wrong ones specifically."""
 
 import numpy as np
+import pytest
 
 from attention_core import H_EXAMPLE, attend
 from attention_core.checks_example import CheckResult
@@ -92,3 +93,46 @@ def test_several_problems_are_listed():
     r = check_softmax(lambda e: np.exp(e) / np.exp(e).sum())
     assert isinstance(r, CheckResult) and not r.ok
     assert r.message.startswith("3 problems:") and r.message.count("\n- ") == 3
+
+
+def test_negation_focus_right_and_wrong():
+    from attention_core.checks_reading import check_negation_focus
+    from attention_core.toy_sentences import QUERIES, feature_vector
+
+    where = QUERIES["where was it left?"]
+    right = check_negation_focus(where + feature_vector(negation=3.0))
+    assert right.ok and "0.355" in right.message  # the tie: 'not' and 'meeting room' both at 0.355
+    assert check_negation_focus(where + feature_vector(negation=5.0)).ok
+    none = check_negation_focus(where)
+    assert not none.ok and "positive entry" in none.message and "0.027" in none.message
+    weak = check_negation_focus(where + feature_vector(negation=1.0))
+    assert not weak.ok and "raise" in weak.message
+    assert not check_negation_focus([1.0, 2.0]).ok  # wrong length: reported, not raised
+
+
+def test_moved_states_right_and_wrong():
+    from attention_core.checks_reading import check_moved_states
+
+    assert check_moved_states([12], changed=12, T=12).ok
+    assert check_moved_states([3, 4, 5], changed=3, T=5).ok
+    assert "[1, 2] have not read x_3" in check_moved_states([1, 2, 3], changed=3, T=5).message
+    assert "moves too" in check_moved_states([4, 5], changed=3, T=5).message
+    wrong = check_moved_states(list(range(1, 13)), changed=12, T=12)
+    assert not wrong.ok and "have not read x_12" in wrong.message
+    assert "moves too" in check_moved_states([], changed=12, T=12).message
+    assert "[4, 5] have read x_3" in check_moved_states([3], changed=3, T=5).message
+    with pytest.raises(ValueError, match="between 1 and T"):
+        check_moved_states([0, 13], changed=12, T=12)
+    with pytest.raises(TypeError, match="list of positions"):
+        check_moved_states("all", changed=12, T=12)
+
+
+def test_moved_halves_right_and_wrong():
+    from attention_core.checks_reading import check_moved_halves
+
+    assert check_moved_halves([1, 2, 3, 4, 5, 6], [1], changed=1, T=6).ok
+    assert check_moved_halves([5, 6], [1, 2, 3, 4, 5], changed=5, T=6).ok
+    swapped = check_moved_halves([1], [1, 2, 3, 4, 5, 6], changed=1, T=6)
+    assert not swapped.ok and "2 problems" in swapped.message and "other direction" in swapped.message
+    off_by_one = check_moved_halves([2, 3, 4, 5, 6], [1], changed=1, T=6)
+    assert not off_by_one.ok and "moves too" in off_by_one.message and "forward" in off_by_one.message

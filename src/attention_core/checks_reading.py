@@ -16,7 +16,7 @@ from .example import H_EXAMPLE
 from .read_variants import raw_score_read
 from .reading import attend, softmax
 from .rnn import RNNParams, rnn_cell
-from .toy_sentences import FELIX, ToySentence, read_with_query
+from .toy_sentences import FEATURES, FELIX, FELIX_NEGATED, ToySentence, read_with_query
 
 
 def _verdict(problems: list[str], passed: str) -> CheckResult:
@@ -217,3 +217,93 @@ def check_query_focus(query, token: str = "yesterday", sentence: ToySentence = F
         advice = f"the highest weight goes to {top!r}: raise the query's entry for the feature(s) {token!r} has"
     hint = f"your query gives {token!r} weight {w:.3f} (needs >= {at_least}); {advice}"
     return CheckResult(False, hint)
+
+
+def _positions(answer, name: str, T: int) -> list[int]:
+    try:
+        got = sorted({int(x) for x in np.ravel(np.asarray(answer, dtype=float))})
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must be a list of positions numbered 1..{T}, such as [1, 2], got {answer!r}") from None
+    if any(not 1 <= j <= T for j in got):
+        raise ValueError(f"{name} must hold positions between 1 and T = {T}, got {got}")
+    return got
+
+
+def _moved_verdict(got: list[int], changed: int, T: int, direction: str, both: bool) -> str | None:
+    """``None`` if ``got`` lists exactly the states of a ``direction`` RNN that move; else the problem.
+
+    ``both`` says whether the exercise has two directions, so that listing the other one can be named.
+    """
+    later = list(range(changed, T + 1))  # a forward state j sees x_1..x_j, so it moves for j >= changed
+    earlier = list(range(1, changed + 1))  # a backward state j sees x_j..x_T
+    want, other = (later, earlier) if direction == "forward" else (earlier, later)
+    if got == want:
+        return None
+    reads = "x_1, ..., x_j" if direction == "forward" else "x_j, ..., x_T"
+    if both and got == other and want != other:
+        return f"{direction} states: you listed the other direction's states; a {direction} state h_j has read {reads}"
+    if got == [j for j in want if j != changed]:
+        return f"{direction} states: the state at the changed position {changed} moves too: it reads x_{changed} itself"
+    extra, missing = sorted(set(got) - set(want)), sorted(set(want) - set(got))
+    parts = []
+    if extra:
+        parts.append(f"the states at {extra} have not read x_{changed}, so they cannot move")
+    if missing:
+        parts.append(f"the states at {missing} have read x_{changed}, so they move")
+    return f"{direction} states: " + " and ".join(parts) + f" (a {direction} state h_j has read {reads})"
+
+
+def check_moved_states(answer, changed: int, T: int) -> CheckResult:
+    """Check the positions whose forward-RNN states move when only ``x_changed`` changes (lesson 02).
+
+    Positions are numbered ``1..T``; the answer is a list such as ``[3, 4, 5]``. A forward state ``h_j`` depends
+    on ``x_1, ..., x_j``, so exactly the states ``j >= changed`` move.
+    """
+    got = _positions(answer, "answer", T)
+    problem = _moved_verdict(got, changed, T, "forward", both=False)
+    if problem is None:
+        moved = f"h_{T}" if changed == T else f"h_{changed}, ..., h_{T}"
+        return CheckResult(True, f"only {moved} can move: a forward state never sees later inputs")
+    return CheckResult(False, problem)
+
+
+def check_moved_halves(forward, backward, changed: int, T: int) -> CheckResult:
+    """Check which halves of the bidirectional annotations move when only ``x_changed`` changes (lesson 03).
+
+    ``forward`` and ``backward`` list positions ``1..T`` whose forward or backward half moves. The forward half
+    of ``h_j`` has read ``x_1..x_j``, the backward half ``x_j..x_T``.
+    """
+    problems = [
+        p
+        for p in (
+            _moved_verdict(_positions(forward, "forward", T), changed, T, "forward", both=True),
+            _moved_verdict(_positions(backward, "backward", T), changed, T, "backward", both=True),
+        )
+        if p is not None
+    ]
+    return _verdict(problems, f"forward halves of h_{changed}..h_{T} and backward halves of h_1..h_{changed} move")
+
+
+def check_negation_focus(query, sentence: ToySentence = FELIX_NEGATED) -> CheckResult:
+    """Check that a query reads the negated sentence's *not* at least as much as *meeting room* (lesson 01).
+
+    ``query`` is an ``(F,)`` vector over the features, for example ``QUERIES["where was it left?"] +
+    feature_vector(negation=3.0)``. The verdict also reports the read's *negation* component.
+    """
+    try:
+        read = read_with_query(sentence, query)
+    except (TypeError, ValueError) as exc:
+        return CheckResult(False, f"your query could not be used: {exc}")
+    w_not = float(read.weights[sentence.tokens.index("not")])
+    w_room = float(read.weights[sentence.tokens.index("meeting room")])
+    negation = float(read.context[FEATURES.index("negation")])
+    if w_not >= w_room - 1e-12:  # a tie counts: equal scores give equal weights
+        return CheckResult(
+            True,
+            f"'not' gets {w_not:.3f}, 'meeting room' {w_room:.3f}; the read's negation component is {negation:.3f}",
+        )
+    if query is not None and np.asarray(query, dtype=float)[FEATURES.index("negation")] <= 0:
+        advice = "give the query a positive entry for the 'negation' feature, the only feature 'not' has"
+    else:
+        advice = "raise the query's 'negation' entry (or lower its 'place' entry)"
+    return CheckResult(False, f"'not' gets {w_not:.3f} but 'meeting room' still gets {w_room:.3f}; {advice}")
