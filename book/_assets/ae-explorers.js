@@ -1,6 +1,6 @@
 // Live explorers for the static website of "Attention, executable".
 //
-// A page that holds <div class="ae-explorer" data-explorer="state|score"> gets this script and an inline
+// A page that holds <div class="ae-explorer" data-explorer="state|score|question"> gets this script and an inline
 // <script type="application/json" id="ae-params"> written at build time by book/_ext/ae_site.py from
 // attention_core.export.site_parameters(): the worked example's H, W_s, W_h, v, b, the sliders' ranges and
 // the token labels. Nothing here is fetched or hard-coded; the numbers have one source, the Python core.
@@ -9,6 +9,7 @@
 //   score    e_j(s) = v^T tanh(W_s s + W_h h_j + b)      (lesson 05; without tanh: the linear ablation)
 //   weights  alpha_j = exp(e_j) / sum_k exp(e_k)          (lesson 04)
 //   context  c = sum_j alpha_j h_j                        (lesson 04)
+//   question e_j = q^T x_j over hand-made token features    (lesson 01: the same tokens, two questions)
 //
 // and draws the result with inline SVG and HTML text. No library, no network request. The browser tests
 // (tests/test_explorers.py) check that the numbers shown equal the core's to 4 decimals.
@@ -127,6 +128,30 @@
     return { row: row, input: input, output: output, digits: digits };
   }
 
+  // A row of plain buttons (Enter and Space press them): [[label, onClick], ...].
+  function buttons(specs, label) {
+    var row = html("div", { class: "ae-x-buttons", role: "group", "aria-label": label });
+    specs.forEach(function (spec) {
+      var b = html("button", { type: "button", class: "ae-x-button" }, spec[0]);
+      b.addEventListener("click", spec[1]);
+      row.appendChild(b);
+    });
+    return row;
+  }
+
+  // A legend of the weight curves: a line sample in each position's colour and dash, and its label.
+  function curveLegend(tokens) {
+    var list = html("ul", { class: "ae-x-legend" });
+    tokens.forEach(function (token, j) {
+      var sample = svg("svg", { viewBox: "0 0 28 10", width: 28, height: 10, "aria-hidden": "true" });
+      svg("line", { x1: 1, y1: 5, x2: 27, y2: 5, class: "ae-x-curve ae-c" + j + " ae-dash" + j }, sample);
+      var item = append(html("li"), [sample]);
+      item.appendChild(withSubs(html("span"), "α_" + (j + 1) + " (" + token + ")"));
+      list.appendChild(item);
+    });
+    return list;
+  }
+
   // A figure panel: a title (its caption, which also names the picture for screen readers) and a body.
   function panel(id, title) {
     var fig = html("figure", { class: "ae-x-panel" });
@@ -212,7 +237,7 @@
   function makeCurves(parent, st, tokens, labelId) {
     var W = 320;
     var Hpx = 210;
-    var m = { left: 34, right: 10, top: 12, bottom: 30 }; // margins for the tick labels
+    var m = { left: 34, right: 10, top: 24, bottom: 30 }; // margins for the tick and axis labels
     var lo = st.s_range[0];
     var hi = st.s_range[1];
     var yMax = 1;
@@ -249,7 +274,8 @@
         svg("line", { x1: X(s), x2: X(s), y1: m.top, y2: Hpx - m.bottom, class: "ae-x-mark" }, axes);
         svg("text", { x: X(s) + 3, y: m.top + 10 }, axes).textContent = name;
       });
-      svg("text", { x: W - m.right, y: Hpx - 2, "text-anchor": "end" }, axes).textContent = "state s";
+      svg("text", { x: W - m.right, y: Hpx - 2, "text-anchor": "end" }, axes).textContent = "state s →";
+      svg("text", { x: 2, y: 10, "text-anchor": "start" }, axes).textContent = "weight α";
     }
 
     return {
@@ -373,6 +399,23 @@
       tanhBox = html("input", { type: "checkbox", id: "ae-tanh-" + n, role: "switch", checked: "" });
       controls.appendChild(append(html("div", { class: "ae-x-switch" }), [tanhBox, html("label", { for: "ae-tanh-" + n }, "tanh in the scorer")]));
     }
+    function snap(value, withTanh) {
+      return function () {
+        s.input.value = String(value);
+        if (tanhBox && withTanh !== undefined) tanhBox.checked = withTanh;
+        render();
+      };
+    }
+    controls.appendChild(
+      buttons(
+        [
+          ["State A (s = " + fmt(st.marks.A, 0).replace("-", "−") + ")", snap(st.marks.A)],
+          ["State B (s = " + fmt(st.marks.B, 0).replace("-", "−") + ")", snap(st.marks.B)],
+          ["Reset", snap(st.s_start, true)],
+        ],
+        "Jump to a state"
+      )
+    );
 
     var pBars = panel("ae-bars-" + n, "Weights α_j at the current s");
     var pPlane = panel("ae-plane-" + n, "Context c = Σ α_j h_j (diamond) beside h_1, h_2, h_3");
@@ -381,6 +424,7 @@
     var updatePlane = makePlane(pPlane, st.H, tokens, "ae-plane-" + n);
     var curvePlot = makeCurves(pCurves, st, tokens, "ae-curves-" + n);
     curvePlot.attach();
+    pCurves.appendChild(curveLegend(tokens));
     var table = makeTable(tokens, "score e_j(s)");
     var live = html("p", { class: "ae-x-live", "aria-live": "polite" });
 
@@ -458,58 +502,133 @@
     render();
   }
 
+
+  // ---------------------------------------------------------------------------------------------------
+  // Lesson 01: the question explorer. One sentence, two questions: e_j = q^T x_j, weights = softmax(e).
+
+  function questionRead(X, q) {
+    var scores = X.map(function (x) {
+      var e = 0;
+      for (var f = 0; f < q.length; f++) e += q[f] * x[f]; // e_j = q^T x_j
+      return e;
+    });
+    return { scores: scores, weights: softmax(scores) };
+  }
+
+  function questionExplorer(root, params) {
+    var qp = params.question;
+    var n = ++counter;
+    var sentenceSel = html("select", { id: "ae-sent-" + n });
+    qp.sentences.forEach(function (s, i) {
+      sentenceSel.appendChild(html("option", { value: String(i) }, s.text));
+    });
+    var sentenceRow = append(html("div", { class: "ae-x-select" }), [html("label", { for: "ae-sent-" + n }, "Sentence"), sentenceSel]);
+    var questionSet = append(html("fieldset", { class: "ae-x-radios" }), [html("legend", {}, "Question")]);
+    var radios = qp.queries.map(function (query, i) {
+      var id = "ae-q-" + n + "-" + i;
+      var input = html("input", { type: "radio", name: "ae-q-" + n, id: id, value: String(i) });
+      if (i === 0) input.checked = true;
+      questionSet.appendChild(append(html("span", { class: "ae-x-radio" }), [input, html("label", { for: id }, query.name)]));
+      return input;
+    });
+    var controls = append(html("div", { class: "ae-x-controls" }), [sentenceRow, questionSet]);
+
+    var pBars = panel("ae-qbars-" + n, "Weight α_j on each token (bars to scale from 0 to 1; the three largest in bold, in the second colour)");
+    var bars = html("div", { class: "ae-x-bars ae-x-qbars", "aria-hidden": "true" });
+    pBars.appendChild(bars);
+    var table = html("table", { class: "ae-x-table" });
+    var caption = html("caption");
+    var body = html("tbody");
+    append(table, [
+      caption,
+      append(html("thead"), [
+        append(html("tr"), [
+          html("th", { scope: "col" }, "j"),
+          html("th", { scope: "col" }, "token"),
+          withSubs(html("th", { scope: "col" }), "score e_j"),
+          withSubs(html("th", { scope: "col" }), "weight α_j"),
+        ]),
+      ]),
+      body,
+    ]);
+    var top = html("p", { class: "ae-x-top" });
+    var live = html("p", { class: "ae-x-live", "aria-live": "polite" });
+    root.textContent = "";
+    append(root, [controls, append(html("div", { class: "ae-x-panels" }), [pBars]), top, table, live]);
+
+    function render() {
+      var sentence = qp.sentences[parseInt(sentenceSel.value, 10) || 0];
+      var qi = 0;
+      radios.forEach(function (r, i) {
+        if (r.checked) qi = i;
+      });
+      var query = qp.queries[qi];
+      var r = questionRead(sentence.X, query.q);
+      var order = r.weights
+        .map(function (w, j) {
+          return j;
+        })
+        .sort(function (a, b) {
+          return r.weights[b] - r.weights[a] || a - b;
+        })
+        .slice(0, qp.top);
+      bars.textContent = "";
+      body.textContent = "";
+      sentence.tokens.forEach(function (token, j) {
+        var isTop = order.indexOf(j) >= 0;
+        var fill = html("span", { class: "ae-x-fill " + (isTop ? "ae-c1" : "ae-c0") });
+        fill.style.width = (100 * r.weights[j]).toFixed(2) + "%";
+        bars.appendChild(
+          append(html("div", { class: "ae-x-bar" }), [
+            html("span", { class: "ae-x-tok" + (isTop ? " ae-x-strong" : "") }, token),
+            append(html("span", { class: "ae-x-track" }), [fill]),
+            html("span", { class: "ae-x-barval" + (isTop ? " ae-x-strong" : "") }, fmt(r.weights[j])),
+          ])
+        );
+        var row = append(html("tr", isTop ? { class: "ae-x-top-row" } : {}), [
+          html("td", {}, String(j + 1)),
+          html("th", { scope: "row" }, token),
+          html("td", { "data-ae-out": "score-" + j }, fmt(r.scores[j])),
+          html("td", { "data-ae-out": "weight-" + j }, fmt(r.weights[j])),
+        ]);
+        body.appendChild(row);
+      });
+      var together = order.reduce(function (a, j) {
+        return a + r.weights[j];
+      }, 0);
+      var names = order.map(function (j) {
+        return sentence.tokens[j] + " " + fmt(r.weights[j]);
+      });
+      caption.textContent = "“" + query.name + "” read over “" + sentence.text + "”";
+      top.textContent = "";
+      append(top, [
+        html("strong", {}, "Top " + qp.top + " of " + sentence.tokens.length + " positions: "),
+        html("span", { "data-ae-out": "top" }, names.join(", ")),
+        document.createTextNode(" (together "),
+        html("span", { "data-ae-out": "top-sum" }, fmt(together)),
+        document.createTextNode(" of the weight)"),
+      ]);
+      live.textContent = "Question “" + query.name + "”: the three largest weights are " + names.join(", ") + ".";
+    }
+    sentenceSel.addEventListener("change", render);
+    radios.forEach(function (r) {
+      r.addEventListener("change", render);
+    });
+    render();
+  }
+
   // ---------------------------------------------------------------------------------------------------
   // Start: find the placeholders, read the parameters, build each explorer.
 
-  // ---------------------------------------------------------------------------------------------------
-  // Stored ipywidgets (the notebooks' own explorers, rendered from saved state by @jupyter-widgets/html-manager).
-  // Their slider handle is a <div role="slider"> without a name and their figure an <img> without alt text;
-  // name them from the widget's own label once the renderer has drawn them (it draws asynchronously).
-
-  function nameStoredWidgets() {
-    Array.prototype.forEach.call(document.querySelectorAll(".widget-slider"), function (w) {
-      var label = w.querySelector(".widget-label");
-      var handle = w.querySelector(".noUi-handle");
-      if (handle && !handle.hasAttribute("aria-label")) {
-        var name = label && label.textContent.trim() ? label.textContent.trim() : "slider";
-        handle.setAttribute("aria-label", name + " (saved value: it moves only in a running notebook)");
-      }
-    });
-    Array.prototype.forEach.call(document.querySelectorAll("img.widget-image"), function (img) {
-      if (!img.getAttribute("alt")) {
-        img.setAttribute(
-          "alt",
-          "Figure of the notebook's explorer as it was saved; its numbers are in the text beside it. " +
-            "It does not change on this page: it needs a running notebook."
-        );
-      }
-    });
-  }
-
-  function watchStoredWidgets() {
-    if (!document.querySelector('script[type="application/vnd.jupyter.widget-view+json"]')) return;
-    var queued = false;
-    new MutationObserver(function () {
-      if (queued) return;
-      queued = true; // at most once per frame, however many nodes the renderer adds
-      requestAnimationFrame(function () {
-        queued = false;
-        nameStoredWidgets();
-      });
-    }).observe(document.body, { childList: true, subtree: true });
-    nameStoredWidgets();
-  }
-
   function start() {
-    watchStoredWidgets();
     var roots = document.querySelectorAll(".ae-explorer");
     if (!roots.length) return;
     var source = document.getElementById("ae-params");
     var params = source ? JSON.parse(source.textContent) : null;
-    var builders = { state: stateExplorer, score: scoreExplorer };
+    var builders = { state: stateExplorer, score: scoreExplorer, question: questionExplorer };
     Array.prototype.forEach.call(roots, function (root) {
       var build = builders[root.getAttribute("data-explorer")];
-      if (!params || params.schema !== 1 || !build) {
+      if (!params || params.schema !== 2 || !build) {
         root.textContent = "This live explorer could not start: its parameters are missing from the page.";
         return;
       }

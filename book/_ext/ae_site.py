@@ -1,18 +1,230 @@
-"""Local Sphinx extension for the book's website.
+"""Local Sphinx extension for the book's website: light pages, live explorers, no dead controls.
 
-- Drops sphinx-thebe's scripts (the book has no live-kernel button; Jupyter Book emits them twice, which
-  raises "Identifier 'THEBE_JS_URL' has already been declared") and removes duplicated inline scripts.
-- Adds two small scripts of ours for the stored-widget renderer: a require.js path so that it loads its icon
-  fonts from ``_static/`` (served by the book, not a CDN), and a shim for the MathJax 2 call it makes.
-- On pages holding a live explorer (``<div class="ae-explorer" ...>`` in a markdown cell), adds our explorer
-  script and style, and the parameters exported by :func:`attention_core.export.site_parameters` as an inline
-  JSON script, so the browser computes with the core's numbers (one source) and works from ``file://`` too.
-  Pages with stored ipywidgets get the same script: it gives the widgets' slider handles and frames the
-  accessible names and alt text that the stored-widget renderer leaves out.
-- Adds ``ae-theme-fixes.css`` to every page: text contrast of cell outputs in the theme's dark mode.
+- **Math at build time.** Every equation is typeset by MathJax under Node while the page is written
+  (``ae_math.js``; MathJax is fetched by ``scripts/fetch_assets.sh``), so a page ships CommonHTML markup, a
+  small stylesheet for the glyphs it uses and the font files it needs, but no MathJax script (1.1 MiB).
+- **No stored ipywidget on the site.** A widget view saved in a notebook cannot move without a kernel, so each
+  is replaced at build time: an explorer by a note saying that the notebook version needs a running kernel
+  (``make lab``) and pointing to the live twin on the page (inserted there when the page has none); any
+  other widget (a finished progress bar) by its text. No widget manager or require.js is loaded.
+- **Live explorers.** On pages holding ``<div class="ae-explorer" data-explorer="...">``, adds our explorer
+  script and style and, as an inline JSON script, the parameters exported by
+  :func:`attention_core.export.site_parameters` (one source for the numbers; works from ``file://`` too).
+- **Light pages.** Drops sphinx-thebe's scripts (no live-kernel button) and duplicated inline scripts, the
+  theme's Font Awesome script (1.45 MiB; the icons come from the Font Awesome webfont the theme's stylesheet
+  already declares), source maps and assets that no page loads.
+- ``ae-theme-fixes.css`` on every page: dark mode, phones (scroll cues for wide equations and tables).
 """
 
 from __future__ import annotations
+
+import html
+import json
+import pathlib
+import re
+import shutil
+import subprocess
+
+from docutils import nodes
+from sphinx.util import logging
+from sphinx.util.math import get_node_equation_number
+
+logger = logging.getLogger(__name__)
+
+HERE = pathlib.Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+MATHJAX = ROOT / "_vendor" / "node" / "mathjax"  # the npm package, used by Node at build time only
+FONT_DIR = "mathjax-fonts"  # under _static/: the CommonHTML woff fonts (from _vendor/static/)
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+
+# ---------------------------------------------------------------------------------------------------------
+# Math: typeset at build time
+
+
+def _display_tex(node) -> str:
+    """The TeX of a display-math node, wrapped as sphinx.ext.mathjax would hand it to MathJax."""
+    text = node.astext()
+    if node.get("nowrap"):
+        return text
+    parts = [p for p in text.split("\n\n") if p.strip()]
+    parts = [r"\begin{split}" + p + r"\end{split}" if r"\\" in p else p for p in parts]
+    if len(parts) > 1:
+        return r"\begin{aligned}" + r"\\".join(parts) + r"\end{aligned}"
+    return parts[0] if parts else ""
+
+
+def _typeset(items: list[tuple[str, bool]], font_url: str) -> tuple[list[str], str]:
+    """Typeset ``(tex, display)`` items with MathJax under Node; return their markup and the stylesheet."""
+    if not (MATHJAX / "es5" / "node-main.js").exists():
+        raise RuntimeError(f"MathJax for the build is missing at {MATHJAX}: run `make assets`")
+    job = {"mathjax": str(MATHJAX), "fontURL": font_url, "items": [{"tex": t, "display": d} for t, d in items]}
+    run = subprocess.run(
+        ["node", str(HERE / "ae_math.js")], input=json.dumps(job), capture_output=True, text=True, check=False
+    )
+    if run.returncode != 0:
+        raise RuntimeError(f"typesetting math with Node failed:\n{run.stderr[-3000:]}")
+    out = json.loads(run.stdout)
+    return out["html"], out["css"]
+
+
+def _font_url(docname: str) -> str:
+    return "../" * docname.count("/") + "_static/" + FONT_DIR
+
+
+def _typeset_page(app, doctree, docname):
+    """Typeset all of a page's math in one Node run before the page is written (doctree-resolved)."""
+    if getattr(app.builder, "format", "") != "html" or not hasattr(app.builder, "_ae_math_css"):
+        return
+    found = [n for n in doctree.findall(lambda n: isinstance(n, (nodes.math, nodes.math_block)))]
+    if not found:
+        return
+    items = [(_display_tex(n), True) if isinstance(n, nodes.math_block) else (n.astext(), False) for n in found]
+    markup, css = _typeset(items, _font_url(docname))
+    for n, m in zip(found, markup, strict=True):
+        n["ae_html"] = m
+    app.builder._ae_math_css[docname] = css
+
+
+def _markup(self, node, display: bool) -> str:
+    if "ae_html" not in node:  # math outside the page's own doctree (e.g. a title in the navigation)
+        tex = _display_tex(node) if display else node.astext()
+        markup, css = _typeset([(tex, display)], _font_url(self.builder.current_docname))
+        self.builder._ae_math_css_extra.setdefault(self.builder.current_docname, []).append(css)
+        return markup[0]
+    return node["ae_html"]
+
+
+def visit_math(self, node):
+    self.body.append(self.starttag(node, "span", "", CLASS="math notranslate nohighlight"))
+    self.body.append(_markup(self, node, False))
+    self.body.append("</span>")
+    raise nodes.SkipNode
+
+
+def visit_displaymath(self, node):
+    self.body.append(self.starttag(node, "div", CLASS="math notranslate nohighlight"))
+    if node["number"]:
+        number = get_node_equation_number(self, node)
+        self.body.append(f'<span class="eqno">({number})')
+        self.add_permalink_ref(node, "Link to this equation")
+        self.body.append("</span>")
+    self.body.append(_markup(self, node, True))
+    self.body.append("</div>\n")
+    raise nodes.SkipNode
+
+
+def _math_css(app, pagename, templatename, context, doctree):
+    css = [app.builder._ae_math_css.pop(pagename, "")] + app.builder._ae_math_css_extra.pop(pagename, [])
+    css = "\n".join(c for c in css if c)
+    if css:
+        context["metatags"] = context.get("metatags", "") + f'\n<style id="ae-math-css">{css}</style>'
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Stored ipywidgets: a note and the live twin instead of a control that cannot move
+
+# The notebook explorers and the live twin of each on the website (ae-explorers.js): a call in the cell's
+# source -> (data-explorer kind, extra attributes of the twin's placeholder).
+TWINS = {
+    "question_explorer(": ("question", ""),
+    "score_triangle_explorer(": ("score", ""),
+    "ablation_explorer(": ("state", ' data-tanh-switch="true"'),
+    "state_explorer(": ("state", ""),
+}
+
+
+def _cell_source(node) -> str:
+    cell = node.parent
+    while cell is not None and "cell" not in cell.get("classes", []):
+        cell = cell.parent
+    if cell is None:
+        return ""
+    return "".join(n.astext() for n in cell.findall(nodes.literal_block) if "cell_output" not in _classes_up(n))
+
+
+def _classes_up(node) -> set:
+    found = set()
+    while node is not None:
+        found.update(node.get("classes", []) if isinstance(node, nodes.Element) else [])
+        node = node.parent
+    return found
+
+
+def _widget_state(app, docname: str) -> dict:
+    cache = app.env._ae_widget_state = getattr(app.env, "_ae_widget_state", {})
+    if docname not in cache:
+        try:
+            nb = json.loads(pathlib.Path(app.env.doc2path(docname)).read_text())
+            cache[docname] = nb.get("metadata", {}).get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
+        except (OSError, ValueError):
+            cache[docname] = {}
+    return cache[docname]
+
+
+def _widget_text(state: dict, model_id: str) -> str:
+    """The text a widget tree shows (labels, HTML values, a progress bar as a percentage), for a stored widget
+    that is not an explorer, e.g. a finished tqdm progress bar."""
+    model = state.get(model_id, {})
+    s = model.get("state", {})
+    name = model.get("model_name", "")
+    if "children" in s:
+        parts = [_widget_text(state, c.removeprefix("IPY_MODEL_")) for c in s["children"]]
+        return " ".join(p for p in parts if p)
+    if name in ("HTMLModel", "LabelModel", "HTMLMathModel"):
+        text = html.unescape(re.sub(r"<[^>]+>", "", str(s.get("value", ""))))
+        return " ".join(text.replace("\u2007", " ").split())
+    if name in ("FloatProgressModel", "IntProgressModel"):
+        return ""  # tqdm prints the percentage in its label
+    if "value" in s and "description" in s:
+        return f"{s['description']} {s['value']}".strip()
+    return ""
+
+
+def _note(kind: str, here: bool) -> str:
+    where = "just below" if here else "earlier on this page"
+    return (
+        '<div class="ae-notebook-note" role="note"><p><strong>Notebook explorer.</strong> In the notebook this '
+        "cell shows controls that recompute with Python, so they need a running kernel: run <code>make lab</code> "
+        "and open this lesson. On this page, use the "
+        f'<a href="#ae-live-{kind}">live explorer {where}</a>: it computes the same read in your browser.</p></div>'
+    )
+
+
+def _replace_widgets(app, doctree, docname):
+    """Replace every stored widget view (doctree-resolved)."""
+    body_has = {k: False for k, _ in TWINS.values()}
+    for raw in doctree.findall(nodes.raw):
+        for kind in body_has:
+            if f'data-explorer="{kind}"' in raw.astext():
+                body_has[kind] = True
+    for raw in list(doctree.findall(nodes.raw)):
+        text = raw.astext()
+        if not text.startswith(f'<script type="{WIDGET_VIEW}">'):
+            continue
+        source = _cell_source(raw)
+        twin = next((v for call, v in TWINS.items() if call in source), None)
+        if twin is not None:
+            kind, attrs = twin
+            markup = _note(kind, not body_has[kind])
+            if not body_has[kind]:
+                markup += (
+                    f'<div class="ae-explorer" id="ae-live-{kind}" data-explorer="{kind}"{attrs}>'
+                    "<p>This live explorer needs JavaScript in your browser.</p></div>"
+                )
+                body_has[kind] = True
+        else:
+            try:
+                model_id = json.loads(text.split(">", 1)[1].rsplit("<", 1)[0])["model_id"]
+            except (ValueError, KeyError, IndexError):
+                model_id = ""
+            shown = _widget_text(_widget_state(app, docname), model_id)
+            markup = f'<pre class="ae-widget-text">{html.escape(shown)}</pre>' if shown else ""
+        raw.replace_self(nodes.raw("", markup, format="html"))
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Scripts and styles of each page
 
 
 def _tidy_scripts(app, pagename, templatename, context, doctree):
@@ -22,8 +234,9 @@ def _tidy_scripts(app, pagename, templatename, context, doctree):
     seen, kept = set(), []
     for script in scripts:
         name = str(script)
-        body = getattr(script, "attributes", {}).get("body", "")
-        if "sphinx-thebe" in name or "THEBE_JS_URL" in body:
+        attrs = getattr(script, "attributes", {})
+        body = attrs.get("body", "")
+        if "sphinx-thebe" in name or "THEBE_JS_URL" in body or attrs.get("type") == WIDGET_STATE:
             continue
         key = (name, body)
         if key in seen:
@@ -31,25 +244,80 @@ def _tidy_scripts(app, pagename, templatename, context, doctree):
         seen.add(key)
         kept.append(script)
     scripts[:] = kept
+    context["css_files"][:] = [c for c in context.get("css_files", []) if "sphinx-thebe" not in str(c)]
 
 
 def _add_explorers(app, pagename, templatename, context, doctree):
     body = context.get("body", "")
-    explorers = 'class="ae-explorer"' in body
-    if explorers:
-        from attention_core.export import site_parameters_json  # imported here: only explorer pages need it
+    if 'class="ae-explorer"' not in body:
+        return
+    from attention_core.export import site_parameters_json  # imported here: only explorer pages need it
 
-        app.add_css_file("ae-explorers.css")
-        app.add_js_file(None, body=site_parameters_json(), type="application/json", id="ae-params")
-    if explorers or "application/vnd.jupyter.widget-view+json" in body:
-        # the script also names the stored ipywidgets' slider handles and frames for assistive technology
-        app.add_js_file("ae-explorers.js", defer="defer")
+    def named(match):  # the notes link to the twin by id
+        tag, kind = match.group(0), match.group(1)
+        return tag if " id=" in tag else tag.replace('class="ae-explorer"', f'class="ae-explorer" id="ae-live-{kind}"')
+
+    context["body"] = re.sub(r'<div class="ae-explorer"[^>]*data-explorer="(\w+)"[^>]*>', named, body)
+    app.add_css_file("ae-explorers.css")
+    app.add_js_file(None, body=site_parameters_json(), type="application/json", id="ae-params")
+    app.add_js_file("ae-explorers.js", defer="defer")
+
+
+# ---------------------------------------------------------------------------------------------------------
+# After the build: no Font Awesome script, no source maps, no asset that no page loads
+
+FONTAWESOME_TAG = re.compile(r'\s*<script defer src="[^"]*_static/scripts/fontawesome\.js[^"]*"></script>')
+UNUSED = (
+    "scripts/fontawesome.js",
+    "scripts/fontawesome.js.LICENSE.txt",
+    "sphinx-thebe.js",
+    "sphinx-thebe.css",
+    "vendor/fontawesome/webfonts/fa-brands-400.woff2",
+    "vendor/fontawesome/webfonts/fa-brands-400.ttf",
+    "vendor/fontawesome/webfonts/fa-regular-400.woff2",
+    "vendor/fontawesome/webfonts/fa-regular-400.ttf",
+    "vendor/fontawesome/webfonts/fa-solid-900.ttf",  # browsers take the woff2
+    "ae-mathjax2-shim.js",
+    "ae-require-config.js",
+    "mathjax",  # an earlier build's MathJax scripts
+    "locales",  # the theme's translations: used while building, never by a page
+    "images",  # the launch-button logos (the book has no launch buttons)
+)
+
+
+def _finish(app, exception):
+    if exception is not None or app.builder.format != "html":
+        return
+    out = pathlib.Path(app.outdir)
+    for page in out.rglob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        slim = FONTAWESOME_TAG.sub("", text)
+        if slim != text:
+            page.write_text(slim, encoding="utf-8")
+    static = out / "_static"
+    for path in static.rglob("*.map"):
+        path.unlink()
+    for rel in UNUSED:
+        target = static / rel
+        if target.is_dir():
+            shutil.rmtree(target)
+        elif target.exists():
+            target.unlink()
+
+
+def _init(app):
+    app.builder._ae_math_css = {}
+    app.builder._ae_math_css_extra = {}
 
 
 def setup(app):
+    app.add_html_math_renderer("ae_static", (visit_math, None), (visit_displaymath, None))
+    app.connect("builder-inited", _init)
+    app.connect("doctree-resolved", _replace_widgets)
+    app.connect("doctree-resolved", _typeset_page)
     app.connect("html-page-context", _add_explorers)  # priority 500: before _tidy_scripts
-    app.add_css_file("ae-theme-fixes.css")  # dark-mode contrast of cell outputs, on every page
-    app.add_js_file("ae-require-config.js", priority=450)  # before the widget manager's require.js
-    app.add_js_file("ae-mathjax2-shim.js", priority=600, defer="defer")  # after MathJax itself
+    app.connect("html-page-context", _math_css)
     app.connect("html-page-context", _tidy_scripts, priority=900)
-    return {"parallel_read_safe": True, "parallel_write_safe": True}
+    app.connect("build-finished", _finish)
+    app.add_css_file("ae-theme-fixes.css")  # dark mode and phones, on every page
+    return {"parallel_read_safe": True, "parallel_write_safe": False}

@@ -28,10 +28,12 @@ from .example import (
     W_H_EXAMPLE,
     W_S_EXAMPLE,
 )
+from .toy_sentences import FEATURES, FELIX, FELIX_NEGATED, QUERIES
 
-SCHEMA = 1  # bumped when the dictionary's layout changes; the script checks it
+SCHEMA = 2  # bumped when the dictionary's layout changes; the script checks it
 SCORE_START = (0.0, 0.0, 0.0)  # the score explorer's first scores: equal, so equal weights
 CURVE_POINTS = 161  # states on each drawn weight curve over S_RANGE (a step of 0.05)
+QUESTION_TOP = 3  # lesson 01's explorer lists the three largest weights, as the notebook's does
 
 
 def _floats(a) -> list:
@@ -45,6 +47,8 @@ def site_parameters() -> dict:
     ``state``: the worked example of lesson 06 (``H`` as rows ``(T, d_h)``, ``W_s (d_a, d_s)``, ``W_h (d_a,
     d_h)``, ``v (d_a,)``, ``b (d_a,)``), the slider's range, step and start, and the two states A and B.
     ``score``: lesson 04's read of three scores over the triangle ``H_TRIANGLE (T, d_h)``.
+    ``question``: lesson 01's toy sentences (tokens and hand-made feature rows ``X (T, F)``) and the two
+    questions as query vectors ``q (F,)``; the page computes ``e_j = q^T x_j`` and the softmax.
     """
     return {
         "schema": SCHEMA,
@@ -66,6 +70,15 @@ def site_parameters() -> dict:
             "e_range": list(SCORE_RANGE),
             "e_step": SCORE_STEP,
             "e_start": list(SCORE_START),
+        },
+        "question": {
+            "features": list(FEATURES),
+            "sentences": [
+                {"text": s.text, "tokens": list(s.tokens), "X": _floats(s.X)}  # X: (T, F)
+                for s in (FELIX, FELIX_NEGATED)
+            ],
+            "queries": [{"name": name, "q": _floats(q)} for name, q in QUERIES.items()],  # q: (F,)
+            "top": QUESTION_TOP,
         },
     }
 
