@@ -65,3 +65,15 @@ def test_least_privilege_and_pinned_actions():
         for step in job["steps"]:
             if "uses" in step:
                 assert PINNED.match(step["uses"]), f"{name}: pin {step['uses']} to an exact version"
+
+
+def test_tests_run_on_an_x86_64_and_an_arm64_runner():
+    job = _workflow()["jobs"]["test"]
+    legs = job["strategy"]["matrix"]["include"]
+    assert {leg["arch"] for leg in legs} == {"x86-64", "arm64"}
+    runners = {leg["arch"]: leg["runner"] for leg in legs}
+    assert runners["arm64"].endswith("-arm") and not runners["x86-64"].endswith("-arm")
+    assert job["runs-on"] == "${{ matrix.runner }}"
+    assert job["strategy"]["fail-fast"] is False, "one architecture failing must not hide the other's result"
+    upload = next(s for s in job["steps"] if s.get("uses", "").startswith("actions/upload-artifact@"))
+    assert "matrix.arch" in upload["with"]["name"], "one artifact per architecture"
