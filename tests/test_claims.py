@@ -158,3 +158,27 @@ def test_lesson06_identical_annotations_through_the_additive_scorer(s):
     e = ac.additive_scores(np.array([s]), H_same, ac.W_S_EXAMPLE, ac.W_H_EXAMPLE, ac.V_EXAMPLE, ac.B_EXAMPLE)
     _, c = ac.attend(e, H_same)
     np.testing.assert_allclose(c, H_same[0])
+
+
+# --- lesson 02: the fixed summary is what every decoder step receives --------------------------------------
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_lesson02_baseline_decoder_reads_the_summary_at_every_step(seed):
+    from attention_core.models import data
+    from attention_core.models.encoder import encode
+    from attention_core.models.seq2seq import ModelConfig, Seq2Seq, summary
+
+    pairs = data.make_splits(seed=seed, n_train=1, n_valid=1, n_test=60).test
+    for batch in data.length_batches(pairs, batch_size=8)[:4]:  # several source lengths
+        for attention in (False, True):
+            model = Seq2Seq(ModelConfig(attention=attention, d_emb=8, d_enc=8, d_dec=16, d_att=16), seed=seed)
+            weights, contexts = model.decoder_reads(batch)  # (N, U, d_h)
+            H, _ = encode(model.params, batch.src)
+            m = summary(H)[:, None, :]  # (N, 1, d_h)
+            assert contexts.shape[1] == batch.tgt_in.shape[1]  # one context per teacher-forced step
+            if attention:
+                assert weights is not None and np.abs(contexts - contexts[:, :1]).max() > 0
+            else:
+                assert weights is None
+                np.testing.assert_array_equal(contexts, np.broadcast_to(m, contexts.shape))
