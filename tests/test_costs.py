@@ -26,3 +26,16 @@ def test_errors():
         stored_floats(0, 3)
     with pytest.raises(TypeError, match="d_a"):
         additive_step_multiply_adds(3, 2, 2, 1.5)
+
+
+@pytest.mark.parametrize("T", [0, -2])
+def test_counts_refuse_non_positive_sizes_with_the_name(T):
+    with pytest.raises(ValueError, match=r"T must be a positive integer \(at least 1\)"):
+        stored_floats(T, 3)
+
+
+@pytest.mark.parametrize("T", [True, 2.0, "3", None])
+def test_counts_refuse_non_integers_with_the_name(T):
+    with pytest.raises(TypeError, match="T must be a positive integer"):
+        stored_floats(T, 3)
+    assert stored_floats(np.int64(2), 3)["annotations"] == 6

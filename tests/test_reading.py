@@ -125,3 +125,72 @@ def test_attend_bad_input(scores, H, words):
 def test_attend_ragged_input_is_a_type_error():
     with pytest.raises(TypeError, match="H"):
         attend([0.0, 0.0], [[1.0, 2.0], [3.0]])
+
+
+# ------------------------------------------------------------------------------ holes found by probing
+
+
+def test_masked_arrays_are_refused_not_silently_unmasked():
+    with pytest.raises(TypeError, match="scores is a numpy MaskedArray.*mask="):
+        softmax(np.ma.array([1.0, 5.0], mask=[0, 1]))
+    with pytest.raises(TypeError, match="MaskedArray"):
+        softmax(np.ma.array([1.0, np.nan], mask=[0, 1]))  # the masked NaN is not accepted either
+    with pytest.raises(TypeError, match="H is a numpy MaskedArray"):
+        attend([0.0, 0.0], np.ma.array(np.eye(2), mask=np.eye(2)))
+
+
+@pytest.mark.filterwarnings("ignore::PendingDeprecationWarning")
+def test_matrices_are_refused():
+    with pytest.raises(TypeError, match="scores is a numpy matrix"):
+        softmax(np.matrix([[1.0, 2.0]]))
+
+
+@pytest.mark.parametrize("dtype", [">f8", ">f4", np.float16, np.longdouble, np.int16])
+def test_every_real_dtype_is_read(dtype):
+    e, H = np.array([1.0, 2.0, -3.0]), np.array([[1.0, 0.0], [2.0, -1.0], [0.0, 4.0]])
+    w, c = attend(e.astype(dtype), H.astype(dtype))
+    single = np.dtype(dtype).kind == "f" and np.dtype(dtype).itemsize <= 4
+    assert w.dtype == (np.float32 if single else np.float64) and w.dtype.isnative
+    w64, c64 = attend(e, H)
+    np.testing.assert_allclose(w, w64, rtol=1e-6)
+    np.testing.assert_allclose(c, c64, rtol=1e-6)
+
+
+@pytest.mark.parametrize("axis", [None, "0", (0, 1), 1.5, True])
+def test_softmax_axis_must_be_one_integer(axis):
+    with pytest.raises(TypeError) as info:
+        softmax([[1.0, 2.0], [3.0, 4.0]], axis=axis)
+    assert "axis must be one integer axis" in str(info.value) and repr(axis) in str(info.value)
+
+
+def test_softmax_numpy_integer_axis():
+    e = np.array([[0.0, 1.0], [2.0, 3.0]])
+    np.testing.assert_allclose(softmax(e, axis=np.int64(0)), softmax(e, axis=0))
+
+
+@pytest.mark.parametrize("call", [softmax, lambda e, mask: attend(e, np.eye(2), mask=mask)])
+def test_a_ragged_mask_is_named(call):
+    with pytest.raises(TypeError, match="mask must be an array of shape"):
+        call(np.zeros((2, 2)), mask=[[True], [True, False]])
+
+
+def test_masked_softmax_along_axis_0():
+    e = np.array([[1.0, 5.0], [2.0, 0.0], [3.0, 1.0]])
+    mask = np.array([[True, False], [False, True], [True, True]])
+    w = softmax(e, axis=0, mask=mask)
+    np.testing.assert_allclose(w[:, 0], [np.exp(1) / (np.exp(1) + np.exp(3)), 0.0, np.exp(3) / (np.exp(1) + np.exp(3))])
+    np.testing.assert_allclose(w[:, 1], [0.0, 1 / (1 + np.e), np.e / (1 + np.e)])
+
+
+def test_a_context_of_huge_annotations_stays_finite():
+    big = np.finfo(float).max
+    _, c = attend([0.0, 0.0], [[big], [big]])  # a convex combination of finite numbers stays finite
+    assert np.isfinite(c).all()
+
+
+def test_inputs_are_never_written():
+    e, H = np.array([1.0, 2.0]), np.array([[1.0, 0.0], [0.0, 1.0]])
+    for a in (e, H):
+        a.setflags(write=False)
+    attend(e, H, mask=np.array([True, False]))
+    softmax(e)

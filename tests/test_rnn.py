@@ -119,3 +119,27 @@ def test_errors_name_argument_and_shape(call, exc, words):
 def test_params_is_namedtuple():
     p = init_rnn(3, 4)
     assert isinstance(p, RNNParams) and p.W_x.shape == (4, 3) and p.W_h.shape == (4, 4) and p.b.shape == (4,)
+
+
+def test_an_overflowing_pre_activation_is_refused_not_saturated():
+    cancelling = (np.array([[10.0, -10.0]]), np.zeros((1, 1)), np.zeros(1))  # 1e309 - 1e309: true value 0
+    with pytest.raises(
+        ValueError, match=r"pre-activation W_x x \+ W_h h_prev \+ b overflowed float64.*\|x\| = 1e\+308"
+    ):
+        run_rnn([[1e308, 1e308]], cancelling)
+    with pytest.raises(ValueError, match="pre-activation W_x x"):
+        rnn_cell([1e308, 1e308], [0.0], cancelling)
+
+
+@pytest.mark.parametrize("dtype", [">f8", ">f4", np.float16, np.longdouble])
+def test_any_real_float_dtype(dtype):
+    p = init_rnn(2, 3, seed=1)
+    X = np.array([[0.5, -1.0], [2.0, 0.25]])
+    np.testing.assert_allclose(run_rnn(X.astype(dtype), p), run_rnn(X, p), rtol=1e-6, atol=1e-6)
+
+
+def test_scale_must_be_a_positive_finite_number():
+    with pytest.raises(ValueError, match="scale must be a positive finite number"):
+        init_rnn(2, 2, scale=np.inf)
+    with pytest.raises(TypeError, match="scale"):
+        init_rnn(2, 2, scale=True)

@@ -131,3 +131,108 @@ def test_dot_needs_equal_widths():
 def test_general_checks_W():
     with pytest.raises(ValueError, match=r"W must have shape \(d_s, d_h\) = \(3, 4\)"):
         general_scores(np.zeros(3), np.zeros((5, 4)), np.zeros((4, 3)))
+
+
+# ------------------------------------------------------------------------------ holes found by probing
+
+
+def test_dot_scores_beyond_the_float_range_are_refused_naming_s_and_H():
+    with pytest.raises(ValueError) as info:
+        dot_scores([1e200, 1e200], [[1e200, 1e200]])
+    assert "dot scores overflowed float64" in str(info.value) and "|s| = 1e+200" in str(info.value)
+
+
+def test_float32_dot_scores_overflow_is_refused_with_a_float64_hint():
+    s, H = np.array([1e20, 1e20], dtype=np.float32), np.array([[1e20, 1e20]], dtype=np.float32)
+    with pytest.raises(ValueError, match="overflowed float32.*pass float64"):
+        dot_scores(s, H)
+    np.testing.assert_allclose(dot_scores(s.astype(float), H.astype(float)), [2e40], rtol=1e-6)
+
+
+def test_general_scores_survive_an_overflowing_intermediate():
+    # s^T W = 1e310 overflows on the way, but s^T W h = 1e10
+    np.testing.assert_allclose(general_scores([1e300], [[1e-300]], [[1e10]]), [1e10], rtol=1e-12)
+    with pytest.raises(ValueError, match="general scores overflowed float64"):
+        general_scores([1e300], [[1e300]], [[1e10]])
+
+
+def test_additive_scores_of_the_issue_example_are_exact():
+    e = additive_scores([1e308], [[1e308]], [[10.0]], [[-10.0]], [1.0], [0.0])  # true value tanh(0) = 0
+    np.testing.assert_array_equal(e, [0.0])
+    grads = additive_scores_backward([1.0], [1e308], [[1e308]], [[10.0]], [[-10.0]], [1.0], [0.0])
+    assert grads["v"][0] == 0.0 and grads["b"][0] == 1.0  # a = tanh(0) = 0, dz = 1 * v * (1 - 0)
+
+
+def test_additive_scores_saturate_when_the_pre_activation_is_truly_huge():
+    e = additive_scores([1e308, 1e308], [[1e308]], [[10.0, 10.0]], [[10.0]], [2.0], [0.0])  # z = 3e309
+    np.testing.assert_array_equal(e, [2.0])  # v^T tanh(z) = 2 * 1
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        # the linear ablation has no tanh to saturate: v^T z with z = 2e309 is beyond float64
+        (([1e308], [[1e308]], [[10.0]], [[10.0]], [2.0], [0.0], None), ["additive scores overflowed", "|W_s| = 10"]),
+        # v^T tanh(.) = 1e308 + 1e308
+        (([0.0], [[0.0]], [[1.0], [1.0]], [[1.0], [1.0]], [1e308, 1e308], [5.0, 5.0]), ["|v| = 1e+308"]),
+    ],
+)
+def test_additive_scores_beyond_the_float_range_are_refused(args, words):
+    with pytest.raises(ValueError) as info:
+        additive_scores(*args)
+    for word in words:
+        assert word in str(info.value)
+
+
+def test_additive_backward_overflow_is_refused_naming_d_scores():
+    with pytest.raises(ValueError, match=r"gradient dL/d\w+ overflowed float64.*d_scores"):
+        additive_scores_backward([1e308], [1.0], [[1.0]], [[0.0]], [[0.0]], [10.0], [0.0])
+
+
+@pytest.mark.parametrize(
+    "f, words",
+    [
+        (np.sum, ["nonlinearity must act elementwise", "(1, 6, 5)", "shape ()"]),
+        (np.exp, ["nonlinearity returned NaN or inf"]),
+        (lambda z: z.astype(complex), ["nonlinearity", "complex"]),
+    ],
+)
+def test_a_callers_nonlinearity_is_checked(f, words):
+    s, H, W_s, W_h, v, b = _args()
+    with pytest.raises(ValueError) as info:
+        additive_scores(s * 1000, H, W_s, W_h, v, b, nonlinearity=f)
+    for word in words:
+        assert word in str(info.value)
+
+
+def test_an_elementwise_nonlinearity_of_ones_own_is_used():
+    s, H, W_s, W_h, v, b = _args()
+    np.testing.assert_allclose(
+        additive_scores(s, H, W_s, W_h, v, b, nonlinearity=lambda z: np.maximum(z, 0.0)),
+        [v @ np.maximum(W_s @ s + W_h @ h + b, 0.0) for h in H],
+    )
+
+
+@pytest.mark.parametrize("dtype", [">f8", ">f4", np.float16, np.longdouble])
+def test_every_real_float_dtype_is_accepted(dtype):
+    s, H, W_s, W_h, v, b = (np.round(np.asarray(a) * 8) / 8 for a in _args())  # exact in float16
+    want = additive_scores(s, H, W_s, W_h, v, b)
+    got = additive_scores(*(a.astype(dtype) for a in (s, H, W_s, W_h, v, b)))
+    assert got.dtype == (np.float32 if np.dtype(dtype).itemsize <= 4 else np.float64)
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(dot_scores(H[0].astype(dtype), H.astype(dtype)), H @ H[0], rtol=1e-6)
+
+
+@pytest.mark.filterwarnings("ignore::PendingDeprecationWarning")
+def test_masked_arrays_and_matrices_are_refused():
+    s, H, W_s, W_h, v, b = _args()
+    with pytest.raises(TypeError, match="H is a numpy MaskedArray"):
+        additive_scores(s, np.ma.array(H, mask=H > 0), W_s, W_h, v, b)
+    with pytest.raises(TypeError, match="W is a numpy matrix"):
+        general_scores(s, H[:, :3], np.asmatrix(np.eye(3)))
+
+
+def test_an_overflow_inside_a_matrix_product_is_not_saturated_into_a_wrong_score():
+    # W_s s = 10e308 - 10e308 = 0, but a matrix product may return inf for it, and tanh(inf) = 1 looks fine
+    e = additive_scores([1e308, 1e308], [[0.0]], [[10.0, -10.0]], [[0.0]], [1.0], [0.0])
+    np.testing.assert_array_equal(e, [0.0])

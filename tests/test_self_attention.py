@@ -96,3 +96,32 @@ def test_shape_errors_name_the_argument():
         self_attention(X, W_q, W_k, W_v, mask=causal_mask(3))
     with pytest.raises(ValueError, match="NaN"):
         self_attention(np.full_like(X, np.nan), W_q, W_k, W_v)
+
+
+def test_overflowing_projections_are_named():
+    X = np.array([[1e200, 1e200]])
+    W = np.array([[1e200, 1e200]])
+    with pytest.raises(ValueError, match=r"queries, keys or values overflowed float64.*largest \|X\| = 1e\+200"):
+        self_attention(X, W, W, W)
+
+
+def test_overflowing_scores_are_named():
+    X = np.array([[1e200], [1e200]])
+    with pytest.raises(ValueError, match="dot scores overflowed float64"):
+        self_attention(X, [[1e10]], [[1e10]], [[1.0]])
+
+
+@pytest.mark.parametrize("dtype", [">f8", ">f4", np.float16, np.longdouble])
+def test_any_real_float_dtype(dtype):
+    X = np.array([[0.5, -1.0], [2.0, 0.25], [1.0, 1.0]])
+    W = np.array([[1.0, 0.5], [-0.5, 0.25]])
+    got = self_attention(X.astype(dtype), W.astype(dtype), W.T.astype(dtype), W.astype(dtype), mask=causal_mask(3))
+    want = self_attention(X, W, W.T, W, mask=causal_mask(3))
+    for g, w in zip(got, want, strict=True):
+        np.testing.assert_allclose(g, w, rtol=1e-6, atol=1e-6)
+
+
+def test_masked_X_is_refused():
+    X, W_q, W_k, W_v = _inputs(0)
+    with pytest.raises(TypeError, match="X is a numpy MaskedArray"):
+        self_attention(np.ma.array(X, mask=X > 0), W_q, W_k, W_v)

@@ -49,7 +49,7 @@ def _to_ndarray(x, name: str, expected: str) -> np.ndarray:
     try:
         return np.asarray(x)
     except (ValueError, TypeError) as exc:  # ragged nested lists
-        raise TypeError(f"{name} must be a numeric array of shape {expected}; could not convert it: {exc}") from None
+        raise TypeError(f"{name} must be an array of shape {expected}; could not convert it: {exc}") from None
 
 
 def _native_float(arr: np.ndarray, name: str, expected: str) -> np.ndarray:
@@ -367,7 +367,8 @@ def checked_nonlinearity(nonlinearity):
         return nonlinearity
 
     def checked(z: np.ndarray) -> np.ndarray:
-        out = _to_ndarray(nonlinearity(z), "what nonlinearity returned", shape_str(z.shape))
+        with np.errstate(over="ignore", invalid="ignore"):  # reported below, naming the nonlinearity
+            out = _to_ndarray(nonlinearity(z), "what nonlinearity returned", shape_str(z.shape))
         require(
             out.shape == z.shape and out.dtype.kind in "fiu",
             lambda: (
@@ -410,7 +411,6 @@ def check_finite_difference(f, x, eps) -> tuple[np.ndarray, float]:
         not x0.size or bool(((x0 + eps) - (x0 - eps) > 0).all()),
         lambda: f"eps = {eps:g} is lost in rounding next to |x| = {np.abs(x0).max():g}; choose a larger eps",
     )
-    require(np.isfinite(x0 + eps).all(), lambda: f"x + eps overflows float64 (largest |x| = {np.abs(x0).max():g})")
     return x0, eps
 
 

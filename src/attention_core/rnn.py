@@ -63,13 +63,16 @@ def rnn_cell(x, h_prev, params) -> np.ndarray:
     """
     W_x, W_h, b = check_rnn_params(params)
     xv, hv = check_rnn_step(x, h_prev, W_x)
-    return finite_result(_step(xv, hv, W_x, W_h, b), "the new state", x=xv, h_prev=hv, W_x=W_x, W_h=W_h, b=b)
+    return _step(xv, hv, W_x, W_h, b)
 
 
 def _step(x: np.ndarray, h: np.ndarray, W_x: np.ndarray, W_h: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """The cell's formula for validated arrays; an overflow inside (huge inputs) shows as NaN, caught by callers."""
+    """The cell's formula for validated arrays. A pre-activation that overflowed is refused, not saturated:
+    tanh would turn ``1e309 - 1e309`` (computed as inf, true value 0) into a finite, wrong 1."""
     with np.errstate(over="ignore", invalid="ignore"):
-        return np.tanh(x @ W_x.T + h @ W_h.T + b)  # (..., d_e)x(d_e, d_h) + (..., d_h)x(d_h, d_h) -> (..., d_h)
+        z = x @ W_x.T + h @ W_h.T + b  # (..., d_e)x(d_e, d_h) + (..., d_h)x(d_h, d_h) -> (..., d_h)
+    finite_result(z, "the pre-activation W_x x + W_h h_prev + b", x=x, h_prev=h, W_x=W_x, W_h=W_h, b=b)
+    return np.tanh(z)
 
 
 def run_rnn(X, params, h0=None, reverse: bool = False) -> np.ndarray:
@@ -97,7 +100,7 @@ def run_rnn(X, params, h0=None, reverse: bool = False) -> np.ndarray:
     for j in order:  # sequential by definition: h_j needs h_{j-1}
         h = _step(Xm[..., j, :], h, W_x, W_h, b)  # (..., d_h)
         states[..., j, :] = h
-    return finite_result(states, "the states", X=Xm, W_x=W_x, W_h=W_h, b=b)
+    return states
 
 
 def bidirectional_encode(X, forward, backward) -> np.ndarray:

@@ -72,8 +72,10 @@ def _additive_forward(s2, Hm, W_s, W_h, v, b, nonlinearity):
     and without overflow; a true ``|z|`` beyond the float range then saturates ``tanh`` at +-1, as it should.
     """
     with np.errstate(over="ignore", invalid="ignore"):
-        e, a = additive_from_keys_kernel(s2 @ W_s.T, additive_keys_kernel(Hm, W_h, b), v, nonlinearity)
-        if not np.isfinite(e).all():
+        q, K = s2 @ W_s.T, additive_keys_kernel(Hm, W_h, b)  # (N, d_a), (..., T, d_a)
+        e, a = additive_from_keys_kernel(q, K, v, nonlinearity)
+        # tanh would turn an overflowed q or K (inf where the true value is 0) into a finite, wrong score
+        if not (np.isfinite(q).all() and np.isfinite(K).all() and np.isfinite(e).all()):
             (sn, Es), (Wsn, Ews), (Hn, Eh), (Whn, Ewh), (bn, Eb) = map(normalised, (s2, W_s, Hm, W_h, b))
             E = max(Es + Ews, Eh + Ewh, Eb)  # every part of z / 2**E is at most d_s + d_h + 1 in size
             q = np.ldexp(sn @ Wsn.T, Es + Ews - E)  # (N, d_a): W_s s / 2**E
