@@ -55,6 +55,7 @@ def test_the_baselines_summary_is_what_every_step_reads():
     np.testing.assert_array_equal(contexts, np.broadcast_to(first, contexts.shape))
 
 
+@pytest.mark.slow  # retrains a model (about 5 s): in `make test`, not in `make check`
 def test_a_retrained_fixed_summary_baseline_loses_accuracy_with_source_length():
     # A small, short run of the lesson's baseline (not read from results/length_sweep.json): its token accuracy
     # on short sources must clearly beat its accuracy on long ones.
