@@ -2,7 +2,8 @@
 
 The numbers a reader sees must be the core's: the state explorer of lessons 05 and 06 against
 :func:`attention_core.worked_example`, the score explorer of lesson 04 against :func:`attention_core.softmax` and
-:func:`attention_core.attend` over ``H_TRIANGLE``. The pages must also stay local, error-free and fit a phone.
+:func:`attention_core.attend` over ``H_TRIANGLE``, the question explorer of lesson 01 against
+:func:`attention_core.toy_sentences.read_with_query`. The pages must also stay local, error-free and fit a phone.
 """
 
 from __future__ import annotations
@@ -14,14 +15,16 @@ import pytest
 
 import attention_core as ac
 from attention_core.example import H_TRIANGLE
+from attention_core.toy_sentences import FELIX, FELIX_NEGATED, QUERIES, read_with_query
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "test-artifacts"
+LESSON_01 = "notebooks/01_reading_on_demand.html"
 LESSON_04 = "notebooks/04_from_scores_to_weights.html"
 LESSON_05 = "notebooks/05_additive_score.html"
 LESSON_06 = "notebooks/06_same_content_different_state.html"
 STATE_PAGES = [LESSON_05, LESSON_06]
-ALL_PAGES = [LESSON_04, LESSON_05, LESSON_06]
+ALL_PAGES = [LESSON_01, LESSON_04, LESSON_05, LESSON_06]
 
 
 def open_explorer(visit, path: str, kind: str):
@@ -153,3 +156,73 @@ def test_explorer_pages_fit_the_viewport(visit, path, width):
     assert inner, f"the explorer's content is wider than the explorer at {width}px"
     assert v.outside_requests() == []
     assert v.console_errors() == []
+
+
+def test_state_buttons_snap_to_a_and_b_and_reset(visit):
+    page, root = open_explorer(visit, LESSON_05, "state")
+    slider = root.locator('input[type="range"]')
+    switch = root.get_by_label("tanh in the scorer")
+    root.get_by_role("button", name="State B (s = 1)").click()  # pointer
+    assert float(slider.input_value()) == ac.STATE_B
+    ref = ac.worked_example(ac.STATE_B)
+    assert_read_matches(root, ref.weights, ref.context, ref.scores)
+    switch.uncheck()
+    set_range(slider, 3.0)
+    button_a = root.get_by_role("button", name="State A (s = −1)")
+    button_a.focus()
+    page.keyboard.press("Enter")  # keyboard
+    assert float(slider.input_value()) == ac.STATE_A
+    ref = ac.worked_example(ac.STATE_A, nonlinearity=None)  # A keeps the switch as it is
+    assert_read_matches(root, ref.weights, ref.context, ref.scores)
+    root.get_by_role("button", name="Reset").focus()
+    page.keyboard.press("Space")
+    assert float(slider.input_value()) == ac.STATE_A and switch.is_checked()
+    assert [shown(root)[f"weight-{j}"] for j in range(3)] == [0.5414, 0.3095, 0.1491]
+    assert visit.console_errors() == []
+
+
+def test_state_curves_have_axis_labels_and_a_legend(visit):
+    page, root = open_explorer(visit, LESSON_06, "state")
+    curves = root.locator("svg.ae-x-curves")
+    labels = curves.locator("text").evaluate_all("els => els.map(e => e.textContent)")
+    assert "state s →" in labels and "weight α" in labels and "A" in labels and "B" in labels
+    legend = root.locator(".ae-x-legend li").all_inner_texts()
+    assert legend == [f"α{j + 1} ({t})" for j, t in enumerate(ac.TOKENS)]
+
+
+def _question_shown(root, sentence, query):
+    ref = read_with_query(sentence, query)
+    numbers = shown(root)
+    T = len(sentence.tokens)
+    np.testing.assert_allclose([numbers[f"weight-{j}"] for j in range(T)], np.round(ref.weights, 4), atol=1e-9)
+    np.testing.assert_allclose([numbers[f"score-{j}"] for j in range(T)], np.round(ref.scores, 4), atol=1e-9)
+    top = np.argsort(-ref.weights, kind="stable")[:3]
+    assert numbers["top-sum"] == round(float(ref.weights[top].sum()), 4)
+    listed = root.locator('[data-ae-text="top"]').inner_text()
+    assert listed == ", ".join(f"{sentence.tokens[j]} {ref.weights[j]:.4f}" for j in top)
+    assert root.locator(".ae-x-qbars .ae-x-bar").count() == T
+
+
+def test_question_explorer_matches_read_with_query(visit):
+    page, root = open_explorer(visit, LESSON_01, "question")
+    names = list(QUERIES)
+    where, colour = (root.get_by_label(n, exact=True) for n in names)
+    assert where.is_checked()
+    _question_shown(root, FELIX, QUERIES[names[0]])
+    colour.click()  # pointer
+    _question_shown(root, FELIX, QUERIES[names[1]])
+    where.focus()
+    page.keyboard.press("ArrowLeft")  # keyboard: arrow keys move between the radio buttons
+    assert where.is_checked()
+    _question_shown(root, FELIX, QUERIES[names[0]])
+    sentence = root.get_by_label("Sentence")
+    sentence.focus()
+    page.keyboard.press("ArrowDown")  # keyboard on the menu
+    assert sentence.input_value() == "1"
+    _question_shown(root, FELIX_NEGATED, QUERIES[names[0]])
+    sentence.select_option("0")
+    colour.check()
+    _question_shown(root, FELIX, QUERIES[names[1]])
+    assert "meeting room" not in root.locator('[data-ae-text="top"]').inner_text().split(",")[0]
+    assert visit.outside_requests() == []
+    assert visit.console_errors() == []

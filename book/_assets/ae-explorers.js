@@ -603,7 +603,7 @@
       top.textContent = "";
       append(top, [
         html("strong", {}, "Top " + qp.top + " of " + sentence.tokens.length + " positions: "),
-        html("span", { "data-ae-out": "top" }, names.join(", ")),
+        html("span", { "data-ae-text": "top" }, names.join(", ")),
         document.createTextNode(" (together "),
         html("span", { "data-ae-out": "top-sum" }, fmt(together)),
         document.createTextNode(" of the weight)"),
