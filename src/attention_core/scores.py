@@ -68,8 +68,9 @@ def _additive_forward(s2, Hm, W_s, W_h, v, b, nonlinearity):
     """``(e, a)`` of the additive scorer for validated arrays, finite for finite input or a ``ValueError``.
 
     If ``W_s s + W_h h_j + b`` overflowed on the way (``1e308 * 10 - 1e308 * 10`` is NaN, its true value 0),
-    the pre-activation is computed again from power-of-two-normalised arrays, ``z = 2**E (q' + k')``, exactly
-    and without overflow; a true ``|z|`` beyond the float range then saturates ``tanh`` at +-1, as it should.
+    the pre-activation is computed again from power-of-two-normalised arrays, ``z = 2**E (q' + k')``, without
+    overflow (scaling by a power of two is exact); a true ``|z|`` beyond the float range then saturates
+    ``tanh`` at +-1, as it should. Scores still beyond the float range (a huge ``v``, or no tanh) raise.
     """
     with np.errstate(over="ignore", invalid="ignore"):
         q, K = s2 @ W_s.T, additive_keys_kernel(Hm, W_h, b)  # (N, d_a), (..., T, d_a)
@@ -115,10 +116,9 @@ def additive_scores_backward(d_scores, s, H, W_s, W_h, v, b) -> dict[str, np.nda
     With ``a_j = tanh(W_s s + W_h h_j + b)`` and ``e_j = v^T a_j``:
     ``dL/dv = sum_j (dL/de_j) a_j``; ``dz_j = (dL/de_j) v * (1 - a_j^2)``; ``dL/db = sum_j dz_j``;
     ``dL/dW_s = sum_j dz_j s^T``; ``dL/ds = W_s^T sum_j dz_j``; ``dL/dW_h = sum_j dz_j h_j^T``;
-    ``dL/dh_j = W_h^T dz_j``. Checked against finite differences in the tests. It is built from the same
-    kernels as the translation model of lesson 07 (:func:`additive_keys_kernel`,
-    :func:`additive_from_keys_kernel`, :func:`additive_from_keys_backward_kernel`), which validates its
-    inputs once per batch and then calls those kernels directly.
+    ``dL/dh_j = W_h^T dz_j``. Checked against finite differences in the tests. It is built from the kernels
+    (:func:`additive_keys_kernel`, :func:`additive_from_keys_kernel`, :func:`additive_from_keys_backward_kernel`)
+    that the translation model of lesson 07 calls directly, after checking each batch at its own boundary.
 
     Returns a dict with keys ``s, H, W_s, W_h, v, b`` holding arrays shaped like the inputs.
     """
@@ -146,7 +146,7 @@ def additive_scores_backward(d_scores, s, H, W_s, W_h, v, b) -> dict[str, np.nda
     return grads
 
 
-def _dot_kernel(s2: np.ndarray, Hm: np.ndarray) -> np.ndarray:
+def dot_scores_kernel(s2: np.ndarray, Hm: np.ndarray) -> np.ndarray:
     if Hm.ndim == 2:
         return s2 @ Hm.T  # (N, d) x (d, T) -> (N, T)
     return np.einsum("nd,ntd->nt", s2, Hm)  # (N, d) x (N, T, d) -> (N, T)
@@ -158,12 +158,12 @@ def dot_scores(s, H) -> np.ndarray:
     ``s`` is ``(d,)`` or ``(N, d)``; ``H`` is ``(T, d)`` or ``(N, T, d)``. Returns ``(T,)`` or ``(N, T)``.
     """
     s2, Hm, single = check_dot(s, H)
-    e = finite_multilinear(_dot_kernel, "dot scores", s=s2, H=Hm)  # (N, T)
+    e = finite_multilinear(dot_scores_kernel, "dot scores", s=s2, H=Hm)  # (N, T)
     return e[0] if single else e
 
 
 def _general_kernel(s2: np.ndarray, W: np.ndarray, Hm: np.ndarray) -> np.ndarray:
-    return _dot_kernel(s2 @ W, Hm)  # (N, d_s) x (d_s, d_h) -> (N, d_h), then against every h_j -> (N, T)
+    return dot_scores_kernel(s2 @ W, Hm)  # (N, d_s) x (d_s, d_h) -> (N, d_h), then against every h_j -> (N, T)
 
 
 def general_scores(s, H, W) -> np.ndarray:
