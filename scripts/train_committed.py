@@ -19,10 +19,15 @@ import numpy as np
 from threadpoolctl import threadpool_info
 
 from attention_core.models import data
+from attention_core.models.seq2seq import ModelConfig
 from attention_core.models.train import TrainConfig, evaluate, report, train
-from attention_core.models.trained import LESSON07, TRAINED_DIR, save_trained
+from attention_core.models.trained import LESSON07, LESSON08_LUONG, LESSON08_SWAPPED, TRAINED_DIR, save_trained
 
-RUNS = {LESSON07: TrainConfig()}  # name -> recipe; the defaults are lesson 07's attention model, seed 0
+RUNS = {  # name -> recipe: the same data, seeds, optimiser and budget; only the decoder differs
+    LESSON07: TrainConfig(),  # lesson 07's model: Bahdanau's order, additive score
+    LESSON08_SWAPPED: TrainConfig(model=ModelConfig(score="general")),  # lesson 08: Bahdanau's order, general score
+    LESSON08_LUONG: TrainConfig(model=ModelConfig(order="luong", score="general")),  # lesson 08: Luong's order
+}
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -11,7 +11,7 @@ from attention_core.gradients import finite_difference
 from attention_core.models import data
 from attention_core.models.encoder import encode
 from attention_core.models.gru import gru_step, gru_step_backward
-from attention_core.models.seq2seq import ModelConfig, Seq2Seq
+from attention_core.models.seq2seq import ModelConfig, Seq2Seq, build_model
 from attention_core.models.train import (
     TrainConfig,
     clip_global_norm,
@@ -64,10 +64,15 @@ def test_gru_state_is_a_gated_mix_of_old_state_and_candidate():
     assert np.all((lo - 1e-12 <= h_new) & (h_new <= hi + 1e-12))
 
 
-@pytest.mark.parametrize("attention", [True, False], ids=["attention", "fixed-summary"])
-def test_whole_model_gradient_matches_finite_differences_for_every_parameter(attention):
+@pytest.mark.parametrize(
+    "attention, order, score",
+    [(True, "bahdanau", "additive"), (False, "bahdanau", "additive"), (True, "bahdanau", "general"),
+     (True, "luong", "general")],
+    ids=["attention", "fixed-summary", "bahdanau-general", "luong"],
+)  # fmt: skip
+def test_whole_model_gradient_matches_finite_differences_for_every_parameter(attention, order, score):
     """Back-propagation vs central finite differences on a tiny float64 model, every parameter tensor."""
-    model = Seq2Seq(dataclasses.replace(TINY, attention=attention), seed=3)
+    model = build_model(dataclasses.replace(TINY, attention=attention, order=order, score=score), seed=3)
     batch = tiny_batch()
     _, grads = model.loss_and_grads(batch)
     assert set(grads) == set(model.params)
@@ -87,8 +92,12 @@ def test_whole_model_gradient_matches_finite_differences_for_every_parameter(att
         errors[name] = rel_error(grads[name], fd)
     worst = max(errors, key=errors.get)
     assert errors[worst] < 1e-5, f"{worst}: relative error {errors[worst]:.2e}"
-    if attention:
+    if attention and score == "additive":
         assert {"att_W_s", "att_W_h", "att_v", "att_b"} <= set(errors)  # the scorer phi is part of theta
+    if score == "general":
+        assert "att_W" in errors  # the general score's W_a
+    if order == "luong":
+        assert {"att_W_c", "att_b_c"} <= set(errors)  # the attentional state
 
 
 def test_forward_half_of_an_annotation_ignores_later_tokens_and_backward_half_earlier_ones():

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
+import importlib.util
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -10,31 +12,52 @@ import pytest
 from attention_core.models import data
 from attention_core.models.seq2seq import ModelConfig, Seq2Seq
 from attention_core.models.train import TrainConfig, evaluate
-from attention_core.models.trained import LESSON07, load_trained, save_trained, trained_record
+from attention_core.models.trained import TRAINED_DIR, load_trained, save_trained, trained_record
+
+SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "train_committed.py"
+
+
+def committed_runs() -> dict[str, TrainConfig]:
+    """The recipes of scripts/train_committed.py, by name (the script is the one place that lists them)."""
+    spec = importlib.util.spec_from_file_location("train_committed", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.RUNS
+
+
+RUNS = committed_runs()
 
 
 @pytest.fixture(scope="module")
-def lesson07():
-    record = trained_record(LESSON07)
+def test_pairs():
     cfg = TrainConfig()
-    splits = data.make_splits(cfg.data_seed, cfg.n_train, cfg.n_valid, cfg.n_test)
-    return load_trained(LESSON07), record, splits
+    return data.make_splits(cfg.data_seed, cfg.n_train, cfg.n_valid, cfg.n_test).test
 
 
-def test_committed_parameters_give_the_recorded_test_counts_exactly(lesson07):
+def test_every_recipe_has_committed_parameters_and_nothing_else_is_committed():
+    assert (
+        sorted(RUNS)
+        == sorted(p.stem for p in TRAINED_DIR.glob("*.npz"))
+        == sorted(p.stem for p in TRAINED_DIR.glob("*.json"))
+    )
+
+
+@pytest.mark.parametrize("name", sorted(RUNS))
+def test_committed_parameters_give_the_recorded_test_counts_exactly(name, test_pairs):
     # Evaluating fixed parameters rounds to the same decisions on every CPU and BLAS kernel: any change of
     # model code, data or parameters that changes a single decoded token fails here.
-    model, record, splits = lesson07
-    assert dataclasses.asdict(evaluate(model, splits.test)) == record["test_counts"]
+    record = trained_record(name)
+    assert dataclasses.asdict(evaluate(load_trained(name), test_pairs)) == record["test_counts"]
 
 
-def test_committed_parameters_were_made_with_the_lessons_recipe(lesson07):
-    model, record, _ = lesson07
-    recipe = dataclasses.asdict(TrainConfig())
+@pytest.mark.parametrize("name", sorted(RUNS))
+def test_committed_parameters_were_made_with_their_recipe(name):
+    record = trained_record(name)
+    recipe = dataclasses.asdict(RUNS[name])
     assert record["model"] == recipe.pop("model")
     assert record["train_config"] == recipe
-    assert record["steps"] == len(record["losses"]) == TrainConfig().steps
-    assert record["command"].startswith("python scripts/train_committed.py")
+    assert record["steps"] == len(record["losses"]) == RUNS[name].steps
+    assert record["command"] == f"python scripts/train_committed.py --only {name}"
 
 
 def test_save_and_load_round_trip(tmp_path):

@@ -28,7 +28,12 @@ import numpy as np
 
 from ..gradients import attend_backward_kernel
 from ..reading import softmax_rows_kernel, weighted_read
-from ..scores import additive_from_keys_backward_kernel, additive_from_keys_kernel, additive_keys_kernel
+from ..scores import (
+    additive_from_keys_backward_kernel,
+    additive_from_keys_kernel,
+    additive_keys_kernel,
+    dot_scores_kernel,
+)
 from . import data
 from ._checks import check_batch, check_count, check_token_ids, pinned_blas
 from .encoder import embedding_backward, encode, encode_backward, init_encoder
@@ -42,6 +47,8 @@ class ModelConfig:
     """Sizes of the translation model."""
 
     attention: bool = True  # True: Bahdanau attention; False: the fixed-summary baseline
+    order: str = "bahdanau"  # "bahdanau": read with s_{t-1}, then update; "luong": update, then read with s_t
+    score: str = "additive"  # "additive": v^T tanh(W_s s + W_h h_j + b); "general": s^T W_a h_j (Luong's)
     d_emb: int = 32  # width of the source and target embeddings e_src, e_tgt
     d_enc: int = 32  # encoder state width per direction; annotations h_j have 2 * d_enc
     d_dec: int = 64  # decoder state width d_s
@@ -56,6 +63,12 @@ class ModelConfig:
         for name in ("d_emb", "d_enc", "d_dec", "d_att", "src_vocab"):
             check_count(getattr(self, name), name)
         check_count(self.tgt_vocab, "tgt_vocab", minimum=3)  # start and end symbols and one word at least
+        if self.order not in ("bahdanau", "luong"):
+            raise ValueError(f"order must be 'bahdanau' or 'luong', got {self.order!r}")
+        if self.score not in ("additive", "general"):
+            raise ValueError(f"score must be 'additive' or 'general', got {self.score!r}")
+        if self.order == "luong" and not (self.attention and self.score == "general"):
+            raise ValueError("order='luong' is Luong's attention decoder: it needs attention=True, score='general'")
         if self.dtype not in ("float32", "float64"):
             raise ValueError(f"dtype must be 'float32' or 'float64', got {self.dtype!r}")
 
@@ -72,7 +85,9 @@ def init_params(cfg: ModelConfig, seed: int = 0) -> dict[str, np.ndarray]:
     p["tgt_emb"] = (rng.standard_normal((cfg.tgt_vocab, cfg.d_emb)) * 0.5).astype(dt)
     for name, value in init_gru(rng, cfg.d_emb + d_h, d_s, dt).items():
         p[f"dec_{name}"] = value
-    if cfg.attention:
+    if cfg.attention and cfg.score == "general":
+        p["att_W"] = (rng.standard_normal((d_s, d_h)) / np.sqrt(d_h)).astype(dt)  # W_a: e_tj = s^T W_a h_j
+    elif cfg.attention:
         p["att_W_s"] = (rng.standard_normal((cfg.d_att, d_s)) / np.sqrt(d_s)).astype(dt)
         p["att_W_h"] = (rng.standard_normal((cfg.d_att, d_h)) / np.sqrt(d_h)).astype(dt)
         p["att_v"] = (rng.standard_normal(cfg.d_att) / np.sqrt(cfg.d_att)).astype(dt)
@@ -80,6 +95,15 @@ def init_params(cfg: ModelConfig, seed: int = 0) -> dict[str, np.ndarray]:
     p["out_W"] = (rng.standard_normal((cfg.tgt_vocab, d_s + d_h)) / np.sqrt(d_s + d_h)).astype(dt)
     p["out_b"] = np.zeros(cfg.tgt_vocab, dtype=dt)
     return p
+
+
+def build_model(cfg: ModelConfig = ModelConfig(), seed: int = 0) -> Seq2Seq:
+    """The model ``cfg`` describes: :class:`Seq2Seq` (Bahdanau's order, or the baseline) or Luong's order."""
+    if cfg.order == "luong":
+        from .luong_decoder import LuongSeq2Seq
+
+        return LuongSeq2Seq(cfg, seed)
+    return Seq2Seq(cfg, seed)
 
 
 def summary(H: np.ndarray) -> np.ndarray:
@@ -113,9 +137,15 @@ class Seq2Seq:
 
     # --- pieces of one decoder step -----------------------------------------------------------------------
     def _keys(self, H):
-        """Keys ``k_j = W_h h_j + b`` ``(N, T, d_a)`` of annotations ``H`` ``(N, T, d_h)``; None for the baseline."""
+        """The state-free part of the score, once per sentence; None for the baseline.
+
+        Additive: ``k_j = W_h h_j + b`` ``(N, T, d_a)``. General: ``k_j = W_a h_j`` ``(N, T, d_s)``, so that
+        ``e_tj = s^T W_a h_j = s^T k_j``.
+        """
         if not self.cfg.attention:
             return None
+        if self.cfg.score == "general":
+            return H @ self.params["att_W"].T  # (N, T, d_h) x (d_h, d_s) -> (N, T, d_s)
         return additive_keys_kernel(H, self.params["att_W_h"], self.params["att_b"])  # (N, T, d_a)
 
     def _read(self, s_prev, H, K, m):
@@ -126,6 +156,9 @@ class Seq2Seq:
         """
         if K is None:
             return None, m, None
+        if self.cfg.score == "general":
+            alpha = softmax_rows_kernel(dot_scores_kernel(s_prev, K))  # e_tj = s_{t-1}^T W_a h_j: (N, T)
+            return alpha, weighted_read(alpha, H), None
         p = self.params
         q = s_prev @ p["att_W_s"].T  # (N, d_s) x (d_s, d_a) -> (N, d_a)
         e, a = additive_from_keys_kernel(q, K, p["att_v"])  # e_tj = v^T tanh(q_t + k_j): (N, T), (N, T, d_a)
@@ -160,7 +193,8 @@ class Seq2Seq:
         S = np.empty_like(S_prev)  # s_1 .. s_U
         C = np.empty((N, U, H.shape[2]), dtype=s.dtype)  # c_1 .. c_U
         weights = np.empty((N, U, T), dtype=s.dtype) if K is not None else None  # alpha_t for every step
-        acts = np.empty((N, U, T, K.shape[2]), dtype=s.dtype) if K is not None else None  # scorer activations
+        additive = K is not None and self.cfg.score == "additive"
+        acts = np.empty((N, U, T, K.shape[2]), dtype=s.dtype) if additive else None  # scorer activations
         gcaches = []
         for t in range(U):  # sequential: s_t needs s_{t-1}
             alpha, c, a = self._read(s, H, K, m)  # score with s_{t-1}, then read
@@ -169,7 +203,9 @@ class Seq2Seq:
             gcaches.append(gcache)
             S[:, t], C[:, t] = s, c
             if K is not None:
-                weights[:, t], acts[:, t] = alpha, a
+                weights[:, t] = alpha
+            if additive:
+                acts[:, t] = a
         SC = np.concatenate([S, C], axis=2)  # (N, U, d_s + d_h)
         logits = SC @ p["out_W"].T + p["out_b"]  # (N, U, V)
         probs = softmax_rows_kernel(logits)  # (N, U, V)
@@ -194,9 +230,14 @@ class Seq2Seq:
         G = np.empty((N, U, d_h), dtype=probs.dtype)  # g_t = dL/dc_t for every step
         g["dec_U"] = np.zeros_like(p["dec_U"])
         attention = weights is not None
+        general = attention and cfg.score == "general"
         if attention:
-            v, W_s = p["att_v"], p["att_W_s"]
             d_E = np.empty_like(weights)  # (N, U, T): dL/de_tj
+        if general:
+            K = H @ p["att_W"].T  # (N, T, d_s): the keys s_{t-1} was matched with
+            d_K = np.zeros_like(K)  # (N, T, d_s): dL/dk_j
+        elif attention:
+            v, W_s = p["att_v"], p["att_W_s"]
             d_Q = np.empty((N, U, v.shape[0]), dtype=probs.dtype)  # (N, U, d_a): dL/d(W_s s_{t-1})
             d_K = np.zeros((N, H.shape[1], v.shape[0]), dtype=probs.dtype)  # (N, T, d_a): dL/dk_j
         d_s_next = np.zeros((N, d_s), dtype=probs.dtype)
@@ -204,14 +245,22 @@ class Seq2Seq:
             d_Xp[:, t], d_s_prev, dU = gru_step_backward(d_s_next + d_SC[:, t, :d_s], gcaches[t], p["dec_U"])
             g["dec_U"] += dU
             G[:, t] = d_SC[:, t, d_s:] + d_Xp[:, t] @ W_c  # (N, d_h): g_t = dL/dc_t
-            if attention:
+            if general:
+                d_E[:, t], _ = attend_backward_kernel(weights[:, t], H, G[:, t], C[:, t])  # alpha g^T (h_j - c)
+                d_s_prev = d_s_prev + (d_E[:, t][:, None, :] @ K)[:, 0, :]  # e = s^T k_j: sum_j (dL/de_j) k_j
+                d_K += d_E[:, t][:, :, None] * S_prev[:, t][:, None, :]  # dL/dk_j += (dL/de_tj) s_{t-1}
+            elif attention:
                 d_E[:, t], _ = attend_backward_kernel(weights[:, t], H, G[:, t], C[:, t])  # alpha g^T (h_j - c)
                 dz = additive_from_keys_backward_kernel(d_E[:, t], acts[:, t], v)  # (N, T, d_a)
                 d_Q[:, t] = dz.sum(axis=1)  # (N, d_a)
                 d_K += dz
                 d_s_prev = d_s_prev + d_Q[:, t] @ W_s  # (N, d_a) x (d_a, d_s) -> (N, d_s)
             d_s_next = d_s_prev
-        if attention:  # what does not feed the recurrence, summed over all steps at once
+        if general:  # K = H W_a^T
+            d_H = np.swapaxes(weights, 1, 2) @ G + d_K @ p["att_W"]  # through the read and the keys
+            g["att_W"] = d_K.reshape(-1, d_K.shape[2]).T @ H.reshape(-1, d_h)  # (d_s, d_h)
+            d_m = np.zeros_like(m)
+        elif attention:  # what does not feed the recurrence, summed over all steps at once
             d_H = np.swapaxes(weights, 1, 2) @ G  # (N, T, U) x (N, U, d_h) -> (N, T, d_h): sum_t alpha_tj g_t
             d_H += d_K @ p["att_W_h"]  # (N, T, d_a) x (d_a, d_h) -> (N, T, d_h)
             g["att_v"] = np.einsum("nut,nuta->a", d_E, acts)  # (d_a,)

@@ -20,7 +20,7 @@ import numpy as np
 
 from . import data
 from ._checks import check_count, check_number, pinned_blas
-from .seq2seq import ModelConfig, Seq2Seq
+from .seq2seq import ModelConfig, Seq2Seq, build_model
 
 BUCKETS = ((1, 10), (11, 20), (21, 30))  # source-length buckets used in the reports
 
@@ -218,7 +218,7 @@ def train(
     if splits is None:
         splits = data.make_splits(cfg.data_seed, cfg.n_train, cfg.n_valid, cfg.n_test)
     name = "attention" if cfg.model.attention else "fixed summary"
-    model = Seq2Seq(cfg.model, seed=cfg.seed)
+    model = build_model(cfg.model, seed=cfg.seed)
     opt = Adam(model.params, cfg.beta1, cfg.beta2, cfg.adam_eps)
     rng = np.random.default_rng(cfg.seed)
     queue: list[data.Batch] = []

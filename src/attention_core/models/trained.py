@@ -22,10 +22,12 @@ from pathlib import Path
 
 import numpy as np
 
-from .seq2seq import ModelConfig, Seq2Seq
+from .seq2seq import ModelConfig, Seq2Seq, build_model
 
 TRAINED_DIR = Path(__file__).resolve().parent / "trained"
 LESSON07 = "lesson07_attention_seed0"  # the attention model of lesson 07 (TrainConfig defaults, seed 0)
+LESSON08_SWAPPED = "lesson08_general_score_seed0"  # lesson 08: Bahdanau's decoder with Luong's general score
+LESSON08_LUONG = "lesson08_luong_seed0"  # lesson 08: the same recipe with Luong's decoder order
 
 
 def save_trained(name: str, model: Seq2Seq, record: dict, folder: Path = TRAINED_DIR) -> tuple[Path, Path]:
@@ -54,7 +56,7 @@ def trained_record(name: str = LESSON07, folder: Path = TRAINED_DIR) -> dict:
 def load_trained(name: str = LESSON07, folder: Path = TRAINED_DIR) -> Seq2Seq:
     """The committed model ``name``, ready for :func:`~.train.evaluate`, ``greedy`` and ``decoder_reads``."""
     record = trained_record(name, folder)
-    model = Seq2Seq(ModelConfig(**record["model"]))
+    model = build_model(ModelConfig(**record["model"]))
     with np.load(Path(folder) / f"{name}.npz") as saved:
         missing = set(model.params) ^ set(saved.files)
         if missing:
