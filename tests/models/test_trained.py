@@ -14,7 +14,7 @@ from attention_core.models.seq2seq import ModelConfig, Seq2Seq
 from attention_core.models.train import TrainConfig, evaluate
 from attention_core.models.trained import TRAINED_DIR, load_trained, save_trained, trained_record
 
-SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "train_committed.py"
+SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "train_committed.py"
 
 
 def committed_runs() -> dict[str, TrainConfig]:

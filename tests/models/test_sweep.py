@@ -15,7 +15,7 @@ import pytest
 
 from attention_core.models.sweep import load_length_sweep
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SWEEP = load_length_sweep()
 TOL = 0.01  # absolute tolerance on every accuracy (a share between 0 and 1)
 
