@@ -8,9 +8,11 @@ from __future__ import annotations
 
 IMPACTS = ("serious", "critical")
 EXPLORER_PAGES = (
+    "notebooks/01_reading_on_demand.html",
     "notebooks/04_from_scores_to_weights.html",
     "notebooks/05_additive_score.html",
     "notebooks/06_same_content_different_state.html",
+    "notebooks/07_learning_without_labels.html",
 )
 
 
@@ -22,7 +24,7 @@ def _pages(site):
 
 def _serious(axe, page, label: str) -> list[str]:
     page.wait_for_load_state("networkidle")
-    page.wait_for_timeout(300)  # the stored-widget renderer and MathJax finish after the network is idle
+    page.wait_for_timeout(300)  # the explorers draw once the page has loaded
     found = []
     for x in axe.run(page).response["violations"]:
         if x["impact"] in IMPACTS:

@@ -73,3 +73,43 @@ def test_slider_ranges_contain_their_start_and_the_marked_states():
     steps = (hi - lo) / st["s_step"]
     assert abs(steps - round(steps)) < 1e-9, "the state slider's step must divide its range (s = -1 and 1 reachable)"
     assert all(sc["e_range"][0] <= e <= sc["e_range"][1] for e in sc["e_start"])
+
+
+def test_pages_get_only_the_sections_they_need():
+    p = site_parameters(("state",))
+    assert set(p) == {"schema", "tokens", "state"}
+    assert json.loads(site_parameters_json(("question", "score"))).keys() == {"schema", "tokens", "question", "score"}
+    with pytest.raises(ValueError, match="unknown explorer sections"):
+        site_parameters(("nope",))
+
+
+def test_question_section_reproduces_read_with_query():
+    from attention_core.toy_sentences import FEATURES, FELIX, FELIX_NEGATED, QUERIES, read_with_query
+
+    q = site_parameters(("question",))["question"]
+    assert q["features"] == list(FEATURES) and q["top"] == 3
+    assert [s["tokens"] for s in q["sentences"]] == [list(FELIX.tokens), list(FELIX_NEGATED.tokens)]
+    for sentence, exported in zip((FELIX, FELIX_NEGATED), q["sentences"], strict=True):
+        for query in q["queries"]:
+            scores = [sum(a * b for a, b in zip(query["q"], x, strict=True)) for x in exported["X"]]
+            z = [np.exp(e - max(scores)) for e in scores]
+            ref = read_with_query(sentence, QUERIES[query["name"]])
+            np.testing.assert_allclose(np.array(z) / sum(z), ref.weights, atol=1e-12)
+
+
+def test_alignment_section_is_the_trained_models_greedy_reads():
+    from attention_core.models import data
+    from attention_core.models.trained import load_trained
+
+    al = site_parameters(("alignment",))["alignment"]
+    model = load_trained(al["model"])
+    test = data.make_splits(seed=0).test
+    assert len(al["examples"]) >= 3
+    for ex in al["examples"]:
+        T = len(ex["source"])
+        pair = next(p for p in test if len(p.src) == T)
+        tokens, weights = model.greedy(pair.src[None])  # (1, U), (1, U, T)
+        assert ex["output"] == [data.TGT_WORDS[k] for k in tokens[0]] and ex["output"][-1] == data.EOS
+        np.testing.assert_array_equal(np.array(ex["weights"]), weights[0].astype(float))
+        np.testing.assert_allclose(np.array(ex["weights"]).sum(axis=1), 1.0, atol=1e-5)
+        assert ex["true_source"] == [int(j) for j in pair.align] and all(0 <= j < T for j in ex["true_source"])

@@ -62,6 +62,13 @@ def test_pages_load_no_font_awesome_script_and_no_source_map(site, visit):
     assert "Font Awesome" in font, "the theme's icons come from its webfont"
 
 
+def test_search_page_finds_a_lesson(visit):
+    page = visit.open("search.html?q=softmax", settle_ms=200)
+    page.locator("#search-results li").first.wait_for(timeout=10000)
+    assert page.locator("#search-results li").count() >= 3
+    assert visit.console_errors() == []
+
+
 def test_every_page_is_local_and_error_free(site, visit):
     problems = []
     for path in _pages(site):

@@ -1,6 +1,6 @@
 // Live explorers for the static website of "Attention, executable".
 //
-// A page that holds <div class="ae-explorer" data-explorer="state|score|question"> gets this script and an inline
+// A page that holds <div class="ae-explorer" data-explorer="state|score|question|alignment"> gets this script and an inline
 // <script type="application/json" id="ae-params"> written at build time by book/_ext/ae_site.py from
 // attention_core.export.site_parameters(): the worked example's H, W_s, W_h, v, b, the sliders' ranges and
 // the token labels. Nothing here is fetched or hard-coded; the numbers have one source, the Python core.
@@ -10,6 +10,8 @@
 //   weights  alpha_j = exp(e_j) / sum_k exp(e_k)          (lesson 04)
 //   context  c = sum_j alpha_j h_j                        (lesson 04)
 //   question e_j = q^T x_j over hand-made token features    (lesson 01: the same tokens, two questions)
+//   alignment: lesson 07's trained model, whose reads (one weight row per output word) were computed at build
+//   time from the committed parameters; the page only shows them, row by row.
 //
 // and draws the result with inline SVG and HTML text. No library, no network request. The browser tests
 // (tests/test_explorers.py) check that the numbers shown equal the core's to 4 decimals.
@@ -618,6 +620,110 @@
   }
 
   // ---------------------------------------------------------------------------------------------------
+  // Lesson 07: the alignment explorer. Move through the words the trained model produced; each lights up the
+  // source positions it read (alpha_t over the source), with the weights as numbers.
+
+  function alignmentExplorer(root, params) {
+    var al = params.alignment;
+    var n = ++counter;
+    var select = html("select", { id: "ae-al-sent-" + n });
+    al.examples.forEach(function (ex, i) {
+      select.appendChild(html("option", { value: String(i) }, ex.source.length + " source words: " + ex.source.join(" ")));
+    });
+    var controls = append(html("div", { class: "ae-x-controls" }), [
+      append(html("div", { class: "ae-x-select" }), [html("label", { for: "ae-al-sent-" + n }, "Test sentence"), select]),
+    ]);
+    var outLabel = html("p", { class: "ae-x-rowlabel", id: "ae-al-out-" + n }, "Words the model produced (choose one):");
+    var outputs = html("div", { class: "ae-x-words", role: "toolbar", "aria-labelledby": "ae-al-out-" + n });
+    var srcLabel = html("p", { class: "ae-x-rowlabel", id: "ae-al-src-" + n });
+    var sources = html("div", { class: "ae-x-words ae-x-sources", role: "list", "aria-labelledby": "ae-al-src-" + n });
+    var summary = html("p", { class: "ae-x-top", "aria-live": "polite" });
+    root.textContent = "";
+    append(root, [controls, outLabel, outputs, srcLabel, sources, summary]);
+
+    var ex = null;
+    var current = 0;
+    var outButtons = [];
+    var cells = [];
+
+    function build() {
+      ex = al.examples[parseInt(select.value, 10) || 0];
+      outputs.textContent = "";
+      sources.textContent = "";
+      outButtons = ex.output.map(function (word, t) {
+        var b = html("button", { type: "button", class: "ae-x-word", "aria-pressed": "false", tabindex: "-1" });
+        append(b, [html("span", { class: "ae-x-idx" }, String(t + 1)), document.createTextNode(" " + word)]);
+        b.addEventListener("click", function () {
+          show(t);
+        });
+        b.addEventListener("mouseenter", function () {
+          show(t);
+        });
+        b.addEventListener("keydown", onKey);
+        outputs.appendChild(b);
+        return b;
+      });
+      cells = ex.source.map(function (word, j) {
+        var fill = html("span", { class: "ae-x-fill ae-c0" });
+        var value = html("span", { class: "ae-x-barval", "data-ae-out": "align-" + j });
+        var cell = append(html("div", { class: "ae-x-src", role: "listitem" }), [
+          html("span", { class: "ae-x-srcword" }, (j + 1) + " " + word),
+          append(html("span", { class: "ae-x-track" }), [fill]),
+          value,
+        ]);
+        sources.appendChild(cell);
+        return { cell: cell, fill: fill, value: value };
+      });
+      show(Math.min(current, ex.output.length - 1), false);
+    }
+
+    function onKey(event) {
+      var moves = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 };
+      var next = null;
+      if (event.key in moves) next = current + moves[event.key];
+      else if (event.key === "Home") next = 0;
+      else if (event.key === "End") next = ex.output.length - 1;
+      if (next === null) return;
+      event.preventDefault();
+      next = Math.max(0, Math.min(ex.output.length - 1, next));
+      show(next, true);
+    }
+
+    function show(t, focus) {
+      current = t;
+      var row = ex.weights[t];
+      outButtons.forEach(function (b, i) {
+        b.setAttribute("aria-pressed", i === t ? "true" : "false");
+        b.setAttribute("tabindex", i === t ? "0" : "-1");
+      });
+      if (focus) outButtons[t].focus();
+      var best = 0;
+      row.forEach(function (w, j) {
+        if (w > row[best]) best = j;
+      });
+      var truth = t < ex.true_source.length ? ex.true_source[t] : -1;
+      cells.forEach(function (c, j) {
+        c.fill.style.width = (100 * row[j]).toFixed(2) + "%";
+        c.value.textContent = fmt(row[j]);
+        c.cell.classList.toggle("ae-x-true", j === truth);
+        c.cell.classList.toggle("ae-x-best", j === best);
+      });
+      var word = ex.output[t];
+      srcLabel.textContent = "Source words, with the weight output word " + (t + 1) + " “" + word + "” puts on each:";
+      summary.textContent =
+        "Output word " + (t + 1) + " “" + word + "” reads most from source word " + (best + 1) + " “" + ex.source[best] +
+        "” (weight " + fmt(row[best]) + ")" +
+        (truth >= 0 ? "; the reference word’s true source is word " + (truth + 1) + " “" + ex.source[truth] + "”." : "; it is the end symbol, past the reference.");
+    }
+
+    select.addEventListener("change", function () {
+      current = 0;
+      build();
+    });
+    build();
+  }
+
+  // ---------------------------------------------------------------------------------------------------
   // Start: find the placeholders, read the parameters, build each explorer.
 
   function start() {
@@ -625,7 +731,7 @@
     if (!roots.length) return;
     var source = document.getElementById("ae-params");
     var params = source ? JSON.parse(source.textContent) : null;
-    var builders = { state: stateExplorer, score: scoreExplorer, question: questionExplorer };
+    var builders = { state: stateExplorer, score: scoreExplorer, question: questionExplorer, alignment: alignmentExplorer };
     Array.prototype.forEach.call(roots, function (root) {
       var build = builders[root.getAttribute("data-explorer")];
       if (!params || params.schema !== 2 || !build) {

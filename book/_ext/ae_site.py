@@ -37,6 +37,7 @@ MATHJAX = ROOT / "_vendor" / "node" / "mathjax"  # the npm package, used by Node
 FONT_DIR = "mathjax-fonts"  # under _static/: the CommonHTML woff fonts (from _vendor/static/)
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+NEEDS_JS = "This live explorer needs JavaScript in your browser."
 
 # ---------------------------------------------------------------------------------------------------------
 # Math: typeset at build time
@@ -191,9 +192,23 @@ def _note(kind: str, here: bool) -> str:
     )
 
 
+# Live explorers without a notebook widget: inserted after the output of the first cell calling ...
+AFTER_CELL = {
+    "alignment_heatmap(": (
+        "alignment",
+        "<p><strong>Live explorer: runs in your browser on this page.</strong> The trained model above, reading "
+        "four test sentences: move through the words it produces (hover, tap, or focus the list and use the "
+        "arrow keys) to light up the source positions each one reads, with the weights as numbers. The reads "
+        "were computed when the site was built, from the committed parameters; nothing on this page trains. "
+        "A square outline marks the true source position of the reference word.</p>",
+    ),
+}
+
+
 def _replace_widgets(app, doctree, docname):
-    """Replace every stored widget view (doctree-resolved)."""
+    """Replace every stored widget view, and add the live explorers a page lacks (doctree-resolved)."""
     body_has = {k: False for k, _ in TWINS.values()}
+    body_has.update({kind: False for kind, _ in AFTER_CELL.values()})
     for raw in doctree.findall(nodes.raw):
         for kind in body_has:
             if f'data-explorer="{kind}"' in raw.astext():
@@ -210,7 +225,7 @@ def _replace_widgets(app, doctree, docname):
             if not body_has[kind]:
                 markup += (
                     f'<div class="ae-explorer" id="ae-live-{kind}" data-explorer="{kind}"{attrs}>'
-                    "<p>This live explorer needs JavaScript in your browser.</p></div>"
+                    f"<p>{NEEDS_JS}</p></div>"
                 )
                 body_has[kind] = True
         else:
@@ -221,6 +236,19 @@ def _replace_widgets(app, doctree, docname):
             shown = _widget_text(_widget_state(app, docname), model_id)
             markup = f'<pre class="ae-widget-text">{html.escape(shown)}</pre>' if shown else ""
         raw.replace_self(nodes.raw("", markup, format="html"))
+    for call, (kind, intro) in AFTER_CELL.items():
+        if body_has[kind]:
+            continue
+        for block in doctree.findall(nodes.literal_block):
+            cell = block.parent
+            while cell is not None and "cell" not in cell.get("classes", []):
+                cell = cell.parent
+            if cell is None or call not in block.astext() or "cell_output" in _classes_up(block):
+                continue
+            twin = f'<div class="ae-explorer" id="ae-live-{kind}" data-explorer="{kind}"><p>{NEEDS_JS}</p></div>'
+            cell.parent.insert(cell.parent.index(cell) + 1, nodes.raw("", intro + twin, format="html"))
+            body_has[kind] = True
+            break
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -247,6 +275,9 @@ def _tidy_scripts(app, pagename, templatename, context, doctree):
     context["css_files"][:] = [c for c in context.get("css_files", []) if "sphinx-thebe" not in str(c)]
 
 
+EXPLORER_PARTS = {"state": "state", "score": "score", "question": "question", "alignment": "alignment"}
+
+
 def _add_explorers(app, pagename, templatename, context, doctree):
     body = context.get("body", "")
     if 'class="ae-explorer"' not in body:
@@ -258,8 +289,10 @@ def _add_explorers(app, pagename, templatename, context, doctree):
         return tag if " id=" in tag else tag.replace('class="ae-explorer"', f'class="ae-explorer" id="ae-live-{kind}"')
 
     context["body"] = re.sub(r'<div class="ae-explorer"[^>]*data-explorer="(\w+)"[^>]*>', named, body)
+    kinds = set(re.findall(r'<div class="ae-explorer"[^>]*data-explorer="(\w+)"', body))
+    parts = tuple(sorted({EXPLORER_PARTS[k] for k in kinds if k in EXPLORER_PARTS}))  # only what the page needs
     app.add_css_file("ae-explorers.css")
-    app.add_js_file(None, body=site_parameters_json(), type="application/json", id="ae-params")
+    app.add_js_file(None, body=site_parameters_json(parts), type="application/json", id="ae-params")
     app.add_js_file("ae-explorers.js", defer="defer")
 
 
@@ -267,16 +300,21 @@ def _add_explorers(app, pagename, templatename, context, doctree):
 # After the build: no Font Awesome script, no source maps, no asset that no page loads
 
 FONTAWESOME_TAG = re.compile(r'\s*<script defer src="[^"]*_static/scripts/fontawesome\.js[^"]*"></script>')
+# The theme loads Sphinx's search scripts and the whole search index in every page's head (render-blocking)
+# for its search-as-you-type option, which this book leaves off: the search page loads its own.
+SEARCH_TAGS = re.compile(
+    r'\s*<script src="[^"]*(?:_static/searchtools\.js|_static/language_data\.js|searchindex\.js)"></script>'
+)
+ICON_RULE = re.compile(r'(?<=})((?:\.fa-[a-z0-9-]+:+before,?)+)\{content:"([^"]*)"\}')
+FONTS = "vendor/fontawesome/webfonts/"
+ICON_SUBSET = "fa-solid-900.subset.woff"
 UNUSED = (
     "scripts/fontawesome.js",
     "scripts/fontawesome.js.LICENSE.txt",
     "sphinx-thebe.js",
     "sphinx-thebe.css",
-    "vendor/fontawesome/webfonts/fa-brands-400.woff2",
-    "vendor/fontawesome/webfonts/fa-brands-400.ttf",
-    "vendor/fontawesome/webfonts/fa-regular-400.woff2",
-    "vendor/fontawesome/webfonts/fa-regular-400.ttf",
-    "vendor/fontawesome/webfonts/fa-solid-900.ttf",  # browsers take the woff2
+    FONTS + "fa-solid-900.woff2",  # replaced by the subset of the icons the pages show
+    FONTS + "fa-solid-900.ttf",
     "ae-mathjax2-shim.js",
     "ae-require-config.js",
     "mathjax",  # an earlier build's MathJax scripts
@@ -285,16 +323,71 @@ UNUSED = (
 )
 
 
+def _codepoints(content: str) -> set[int]:
+    """The characters of a CSS ``content`` string (escapes such as ``\\f0c9`` or literal characters)."""
+    found = {int(h, 16) for h in re.findall(r"\\([0-9a-fA-F]{1,6})", content)}
+    return found | {ord(c) for c in re.sub(r"\\[0-9a-fA-F]{1,6}", "", content)}
+
+
+def _slim_icons(static: pathlib.Path, used: set[str]) -> None:
+    """Keep only the Font Awesome icons the pages show: their CSS rules and a font subset (WOFF) of their glyphs.
+
+    The theme's stylesheet declares about 1,900 icons (85 KB) and a 150 KB solid font for the handful that
+    its buttons use (download, full screen, theme switch, search, contents...).
+    """
+    css_path = static / "styles" / "pydata-sphinx-theme.css"
+    ttf = static / FONTS / "fa-solid-900.ttf"
+    if not css_path.exists() or not ttf.exists() or ICON_SUBSET in css_path.read_text(encoding="utf-8"):
+        return
+    from fontTools import subset  # fontTools comes with matplotlib
+
+    css = css_path.read_text(encoding="utf-8")
+    glyphs: set[int] = set()
+
+    def keep(match):
+        names = re.findall(r"\.(fa-[a-z0-9-]+):", match.group(1))
+        if not any(n in used for n in names):
+            return ""
+        glyphs.update(_codepoints(match.group(2)))
+        return match.group(0)
+
+    css = ICON_RULE.sub(keep, css)
+    options = subset.Options()
+    options.flavor = "woff"  # zlib-compressed; WOFF2 would need brotli
+    font = subset.load_font(str(ttf), options)
+    subsetter = subset.Subsetter(options)
+    subsetter.populate(unicodes=sorted(glyphs))
+    subsetter.subset(font)
+    subset.save_font(font, str(static / FONTS / ICON_SUBSET), options)
+    solid = re.compile(
+        r'url\(\.\./vendor/fontawesome/webfonts/fa-solid-900\.woff2\) format\("woff2"\),'
+        r'url\(\.\./vendor/fontawesome/webfonts/fa-solid-900\.ttf\) format\("truetype"\)'
+    )
+    css, n = solid.subn(f'url(../{FONTS}{ICON_SUBSET}) format("woff")', css)
+    if n != 1:
+        raise RuntimeError("ae_site: the theme's Font Awesome @font-face rule changed; update _slim_icons")
+    css_path.write_text(css, encoding="utf-8")
+
+
 def _finish(app, exception):
     if exception is not None or app.builder.format != "html":
         return
     out = pathlib.Path(app.outdir)
+    used: set[str] = set()
     for page in out.rglob("*.html"):
         text = page.read_text(encoding="utf-8")
         slim = FONTAWESOME_TAG.sub("", text)
+        if page.name != "search.html" and not app.config.html_theme_options.get("search_as_you_type"):
+            slim = SEARCH_TAGS.sub("", slim)
         if slim != text:
             page.write_text(slim, encoding="utf-8")
+        used.update(re.findall(r"\bfa-[a-z0-9-]+", slim))
     static = out / "_static"
+    _slim_icons(static, used)
+    for family in ("brands-400", "regular-400"):
+        if f"fa-{family.split('-')[0]}" not in used:
+            for ext in ("woff2", "ttf"):
+                (static / FONTS / f"fa-{family}.{ext}").unlink(missing_ok=True)
     for path in static.rglob("*.map"):
         path.unlink()
     for rel in UNUSED:

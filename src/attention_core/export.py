@@ -9,6 +9,7 @@ that :func:`attention_core.worked_example` and :func:`attention_core.softmax` co
 
 from __future__ import annotations
 
+import functools
 import json
 
 import numpy as np
@@ -34,6 +35,7 @@ SCHEMA = 2  # bumped when the dictionary's layout changes; the script checks it
 SCORE_START = (0.0, 0.0, 0.0)  # the score explorer's first scores: equal, so equal weights
 CURVE_POINTS = 161  # states on each drawn weight curve over S_RANGE (a step of 0.05)
 QUESTION_TOP = 3  # lesson 01's explorer lists the three largest weights, as the notebook's does
+ALIGNMENT_LENGTHS = (6, 9, 12, 27)  # lesson 07's explorer: the first test sentence of each source length
 
 
 def _floats(a) -> list:
@@ -41,7 +43,7 @@ def _floats(a) -> list:
     return np.asarray(a, dtype=float).tolist()
 
 
-def site_parameters() -> dict:
+def site_parameters(parts: tuple[str, ...] | None = None) -> dict:
     """The explorers' parameters as a JSON-able dictionary (lists of floats, strings and numbers).
 
     ``state``: the worked example of lesson 06 (``H`` as rows ``(T, d_h)``, ``W_s (d_a, d_s)``, ``W_h (d_a,
@@ -49,41 +51,96 @@ def site_parameters() -> dict:
     ``score``: lesson 04's read of three scores over the triangle ``H_TRIANGLE (T, d_h)``.
     ``question``: lesson 01's toy sentences (tokens and hand-made feature rows ``X (T, F)``) and the two
     questions as query vectors ``q (F,)``; the page computes ``e_j = q^T x_j`` and the softmax.
+    ``alignment``: lesson 07's committed trained model decoding test sentences greedily (see
+    :func:`alignment_examples`).
+
+    ``parts`` names the sections a page needs (e.g. ``("state",)``); ``None`` gives all of them.
     """
+    sections = {
+        "state": _state,
+        "score": _score,
+        "question": _question,
+        "alignment": alignment_examples,
+    }
+    unknown = set(parts or ()) - set(sections)
+    if unknown:
+        raise ValueError(f"unknown explorer sections {sorted(unknown)}; known: {sorted(sections)}")
+    chosen = sections if parts is None else {k: sections[k] for k in parts}
+    return {"schema": SCHEMA, "tokens": list(TOKENS), **{k: make() for k, make in chosen.items()}}
+
+
+def _state() -> dict:
+    """Lessons 05 and 06: the worked example's scorer and the state slider."""
     return {
-        "schema": SCHEMA,
-        "tokens": list(TOKENS),
-        "state": {
-            "H": _floats(H_EXAMPLE),  # (T, d_h) = (3, 2)
-            "W_s": _floats(W_S_EXAMPLE),  # (d_a, d_s) = (2, 1)
-            "W_h": _floats(W_H_EXAMPLE),  # (d_a, d_h) = (2, 2)
-            "v": _floats(V_EXAMPLE),  # (d_a,)
-            "b": _floats(B_EXAMPLE),  # (d_a,)
-            "s_range": list(map(float, S_RANGE)),
-            "s_step": S_STEP,
-            "s_start": float(STATE_A),
-            "marks": {"A": float(STATE_A), "B": float(STATE_B)},
-            "curve_points": CURVE_POINTS,
-        },
-        "score": {
-            "H": _floats(H_TRIANGLE),  # (T, d_h) = (3, 2)
-            "e_range": list(SCORE_RANGE),
-            "e_step": SCORE_STEP,
-            "e_start": list(SCORE_START),
-        },
-        "question": {
-            "features": list(FEATURES),
-            "sentences": [
-                {"text": s.text, "tokens": list(s.tokens), "X": _floats(s.X)}  # X: (T, F)
-                for s in (FELIX, FELIX_NEGATED)
-            ],
-            "queries": [{"name": name, "q": _floats(q)} for name, q in QUERIES.items()],  # q: (F,)
-            "top": QUESTION_TOP,
-        },
+        "H": _floats(H_EXAMPLE),  # (T, d_h) = (3, 2)
+        "W_s": _floats(W_S_EXAMPLE),  # (d_a, d_s) = (2, 1)
+        "W_h": _floats(W_H_EXAMPLE),  # (d_a, d_h) = (2, 2)
+        "v": _floats(V_EXAMPLE),  # (d_a,)
+        "b": _floats(B_EXAMPLE),  # (d_a,)
+        "s_range": list(map(float, S_RANGE)),
+        "s_step": S_STEP,
+        "s_start": float(STATE_A),
+        "marks": {"A": float(STATE_A), "B": float(STATE_B)},
+        "curve_points": CURVE_POINTS,
     }
 
 
-def site_parameters_json() -> str:
+def _score() -> dict:
+    """Lesson 04: three score sliders over the triangle of annotations."""
+    return {
+        "H": _floats(H_TRIANGLE),  # (T, d_h) = (3, 2)
+        "e_range": list(SCORE_RANGE),
+        "e_step": SCORE_STEP,
+        "e_start": list(SCORE_START),
+    }
+
+
+def _question() -> dict:
+    """Lesson 01: the toy sentences and the two questions."""
+    return {
+        "features": list(FEATURES),
+        "sentences": [
+            {"text": s.text, "tokens": list(s.tokens), "X": _floats(s.X)}  # X: (T, F)
+            for s in (FELIX, FELIX_NEGATED)
+        ],
+        "queries": [{"name": name, "q": _floats(q)} for name, q in QUERIES.items()],  # q: (F,)
+        "top": QUESTION_TOP,
+    }
+
+
+@functools.lru_cache(maxsize=1)
+def alignment_examples(lengths: tuple[int, ...] = ALIGNMENT_LENGTHS) -> dict:
+    """Lesson 07's alignments for the website: what the committed trained model reads at each output step.
+
+    For the first test sentence of each source length in ``lengths`` (seed-0 splits, as in the lesson), the
+    source words, the words the model produces greedily (ending with the end symbol), the weights ``alpha (U,
+    T)`` it read with at each of its ``U`` steps over the ``T`` source positions, and the true source position
+    of each target word of the reference translation. Nothing is trained here: the parameters are the
+    committed ones (:func:`attention_core.models.trained.load_trained`), and the page only looks rows up.
+    """
+    from .models import data  # imported here: only the lesson-07 explorer needs the model
+    from .models.trained import LESSON07, load_trained
+
+    splits = data.make_splits(seed=0)
+    model = load_trained(LESSON07)
+    examples = []
+    for length in lengths:
+        pair = next(p for p in splits.test if len(p.src) == length)
+        tokens, weights = model.greedy(pair.src[None])  # (1, U), (1, U, T)
+        src_words, tgt_words = pair.words()
+        examples.append(
+            {
+                "source": list(src_words),  # T words
+                "output": [data.TGT_WORDS[i] for i in tokens[0]],  # U words, the last the end symbol
+                "weights": _floats(weights[0]),  # (U, T): row t = the read of output step t
+                "reference": list(tgt_words),
+                "true_source": [int(j) for j in pair.align],  # true source position of each reference word
+            }
+        )
+    return {"model": LESSON07, "examples": examples}
+
+
+def site_parameters_json(parts: tuple[str, ...] | None = None) -> str:
     """:func:`site_parameters` as compact JSON that is safe inside an HTML ``<script>`` element."""
-    text = json.dumps(site_parameters(), separators=(",", ":"), allow_nan=False)
+    text = json.dumps(site_parameters(parts), separators=(",", ":"), allow_nan=False)
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
