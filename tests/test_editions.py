@@ -29,9 +29,16 @@ EQ_LABEL = re.compile(r"^\$\$\s*\(([\w-]+)\)\s*$", re.M)  # $$ (eq-label)
 XREF = re.compile(r"\{(doc|ref|eq|numref)\}`(?:[^`<]*<)?([^`>]+)>?`")  # {doc}`x`, {ref}`text <x>`
 NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?")
 
+# The one declared difference: lesson 01 reads the article's own Chinese example sentence in the Chinese edition
+# (Felix昨天把蓝色笔记本留在会议室), so it uses the Chinese toy sentences; cells that read them print other numbers.
+SUBSTITUTIONS = {"01_reading_on_demand.ipynb": {"FELIX_ZH": "FELIX", "FELIX_NEGATED_ZH": "FELIX_NEGATED"}}
 
-def code_shape(source: str) -> list[str]:
-    """The tokens of a code cell with every string literal and comment replaced by a placeholder."""
+
+def code_shape(source: str, substitutions: dict[str, str] | None = None) -> list[str]:
+    """The tokens of a code cell with every string literal and comment replaced by a placeholder.
+
+    ``substitutions`` maps a Chinese-edition identifier to the English one it stands for."""
+    substitutions = substitutions or {}
     lines = [line for line in source.splitlines() if "set_language(" not in line]
     shape = []
     try:
@@ -46,7 +53,7 @@ def code_shape(source: str) -> list[str]:
                 shape.append("<str>")
             shape.extend(_fstring_fields(tok.string) if tok.type == tokenize.STRING else [])
             continue
-        shape.append(tok.string)
+        shape.append(substitutions.get(tok.string, tok.string) if tok.type == tokenize.NAME else tok.string)
     return shape
 
 
@@ -111,7 +118,8 @@ def test_lesson_pairs_have_the_same_cells_code_and_labels(path):
         assert a["cell_type"] == b["cell_type"], where
         assert sorted(a.get("metadata", {}).get("tags", [])) == sorted(b.get("metadata", {}).get("tags", [])), where
         if a["cell_type"] == "code":
-            assert code_shape("".join(a["source"])) == code_shape("".join(b["source"])), f"{where}: code differs"
+            subs = SUBSTITUTIONS.get(path.name, {})
+            assert code_shape("".join(a["source"])) == code_shape("".join(b["source"]), subs), f"{where}: code differs"
         else:
             assert markdown_refs("".join(a["source"])) == markdown_refs("".join(b["source"])), where
     first = next(c for c in zh["cells"] if c["cell_type"] == "code")
@@ -125,6 +133,8 @@ def test_lesson_pairs_print_the_same_numbers_and_figures(path):
         if a["cell_type"] != "code" or "nbval-ignore-output" in a.get("metadata", {}).get("tags", []):
             continue
         assert figures(a) == figures(b), f"{path.name} cell {k}: figures differ"
+        if any(name in "".join(b["source"]) for name in SUBSTITUTIONS.get(path.name, {})):
+            continue  # the declared Chinese example sentence: other tokens, other weights
         assert printed_numbers(a) == printed_numbers(b), f"{path.name} cell {k}: printed numbers differ"
 
 

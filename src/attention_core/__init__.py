@@ -17,6 +17,7 @@ from .example import (
     worked_example,
 )
 from .gradients import attend_backward, finite_difference, score_gradient
+from .lang import get_language, language, set_language
 from .reading import attend, softmax
 from .scores import additive_scores, additive_scores_backward, dot_scores, general_scores
 
@@ -37,6 +38,9 @@ __all__ = [
     "dot_scores",
     "finite_difference",
     "general_scores",
+    "get_language",
+    "language",
+    "set_language",
     "score_gradient",
     "softmax",
     "worked_example",
