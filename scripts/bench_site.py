@@ -80,7 +80,11 @@ def serve(site: pathlib.Path):
         def log_message(self, *args):
             pass
 
-    httpd = socketserver.ThreadingTCPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(site)))
+    class Server(socketserver.ThreadingTCPServer):
+        def handle_error(self, request, client_address):
+            pass  # a browser closing a connection early (e.g. after a favicon 404) is not a result
+
+    httpd = Server(("127.0.0.1", 0), functools.partial(Quiet, directory=str(site)))
     httpd.daemon_threads = True
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     return httpd, f"http://127.0.0.1:{httpd.server_address[1]}"

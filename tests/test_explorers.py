@@ -211,7 +211,7 @@ def test_question_explorer_matches_read_with_query(visit):
     _question_shown(root, FELIX, QUERIES[names[0]])
     colour.click()  # pointer
     _question_shown(root, FELIX, QUERIES[names[1]])
-    where.focus()
+    colour.focus()
     page.keyboard.press("ArrowLeft")  # keyboard: arrow keys move between the radio buttons
     assert where.is_checked()
     _question_shown(root, FELIX, QUERIES[names[0]])

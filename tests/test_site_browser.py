@@ -90,3 +90,17 @@ def test_figures_have_meaningful_alt_text(visit, path):
     for img in page.locator("main img").all():
         alt = (img.get_attribute("alt") or "").strip()
         assert len(alt) > 20 and not alt.startswith("<Figure"), f"image without meaningful alt text on {path}"
+
+
+def test_equations_that_scroll_take_keyboard_focus(visit):
+    v = visit.make(width=390)
+    page = v.open("notebooks/05_additive_score.html")
+    boxes = page.locator('div.math > mjx-container[display="true"]')
+    wide = boxes.evaluate_all("els => els.filter(e => e.scrollWidth > e.clientWidth + 1).length")
+    focusable = page.locator('div.math > mjx-container[display="true"][tabindex="0"]')
+    assert wide >= 1 and focusable.count() == wide
+    focusable.first.focus()
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")  # the focused box scrolls with the keyboard
+    page.wait_for_timeout(400)  # (scrolling may be animated)
+    assert focusable.first.evaluate("e => e.scrollLeft") > 0

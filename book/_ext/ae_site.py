@@ -13,7 +13,8 @@
 - **Light pages.** Drops sphinx-thebe's scripts (no live-kernel button) and duplicated inline scripts, the
   theme's Font Awesome script (1.45 MiB; the icons come from the Font Awesome webfont the theme's stylesheet
   already declares), source maps and assets that no page loads.
-- ``ae-theme-fixes.css`` on every page: dark mode, phones (scroll cues for wide equations and tables).
+- ``ae-theme-fixes.css`` on every page: dark mode, phones (scroll cues for wide equations and tables); and
+  ``ae-site.js``, which gives an equation that scrolls keyboard focus.
 """
 
 from __future__ import annotations
@@ -413,4 +414,5 @@ def setup(app):
     app.connect("html-page-context", _tidy_scripts, priority=900)
     app.connect("build-finished", _finish)
     app.add_css_file("ae-theme-fixes.css")  # dark mode and phones, on every page
+    app.add_js_file("ae-site.js", defer="defer")  # keyboard access to equations that scroll, on every page
     return {"parallel_read_safe": True, "parallel_write_safe": False}
