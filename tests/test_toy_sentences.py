@@ -3,11 +3,13 @@
 import numpy as np
 import pytest
 
-from attention_core import softmax
+from attention_core import language, softmax
 from attention_core.toy_sentences import (
     FEATURES,
     FELIX,
     FELIX_NEGATED,
+    FELIX_NEGATED_ZH,
+    FELIX_ZH,
     QUERIES,
     SOURCE_TOKENS,
     feature_vector,
@@ -69,3 +71,89 @@ def test_random_embeddings_repeatable_and_shared_rows():
     np.testing.assert_array_equal(random_embeddings(SOURCE_TOKENS, 5, seed=2), random_embeddings(SOURCE_TOKENS, 5, 2))
     with pytest.raises(TypeError):
         random_embeddings("abc", 4)
+
+
+# The Chinese edition's sentence (Felix昨天把蓝色笔记本留在会议室) and the Chinese names of the questions. The
+# Chinese lesson 01 describes these reads in words, not numbers: each claim it makes is pinned here.
+WHERE_ZH, COLOUR_ZH = QUERIES["它被留在哪里？"], QUERIES["Felix的那本是什么颜色？"]
+
+
+def test_chinese_sentences_have_one_row_per_token():
+    for s in (FELIX_ZH, FELIX_NEGATED_ZH):
+        assert s.X.shape == (len(s.tokens), len(FEATURES))
+        assert "".join(s.tokens) == s.text  # Chinese is written without spaces
+    assert FELIX_NEGATED_ZH.tokens == FELIX_ZH.tokens[:2] + ("没有",) + FELIX_ZH.tokens[2:]
+
+
+def test_chinese_tokens_mean_what_the_english_ones_mean():
+    same = {
+        "昨天": "yesterday",
+        "蓝色": "blue",
+        "笔记本": "notebook",
+        "会议室": "meeting room",
+        "没有": "not",
+        "把": "the",
+    }
+    for zh, en in same.items():
+        np.testing.assert_array_equal(token_vector(zh), token_vector(en))
+    np.testing.assert_array_equal(token_vector("留在"), token_vector("left") + token_vector("in"))  # "left in"
+
+
+def test_chinese_question_names_give_the_same_vectors():
+    np.testing.assert_array_equal(WHERE_ZH, WHERE)
+    np.testing.assert_array_equal(COLOUR_ZH, COLOUR)
+    with pytest.raises(KeyError, match="no question"):
+        QUERIES["when?"]
+
+
+def test_questions_are_listed_in_the_current_language():
+    assert list(QUERIES) == ["where was it left?", "which colour is Felix's?"]
+    with language("zh"):
+        assert list(QUERIES) == ["它被留在哪里？", "Felix的那本是什么颜色？"]
+        assert len(QUERIES) == 2 and dict(QUERIES.items())["它被留在哪里？"] is WHERE
+        assert QUERIES["where was it left?"] is WHERE  # the English name still works
+    assert len(QUERIES) == 2
+
+
+def test_chinese_questions_pick_the_room_and_the_colour():
+    where, colour = read_with_query(FELIX_ZH, WHERE_ZH), read_with_query(FELIX_ZH, COLOUR_ZH)
+    tokens = FELIX_ZH.tokens
+    j_room, j_left, j_blue = tokens.index("会议室"), tokens.index("留在"), tokens.index("蓝色")
+    assert tokens[int(np.argmax(where.weights))] == "会议室" and where.weights[j_room] > 0.5
+    assert tokens[int(np.argsort(-where.weights)[1])] == "留在"  # the verb "left in" comes second
+    assert tokens[int(np.argmax(colour.weights))] == "蓝色" and colour.weights[j_blue] > 0.5
+    assert colour.weights[j_room] < 0.05 and where.weights[j_blue] < 0.05  # each question ignores the other's answer
+    assert where.weights[j_left] > 0.2
+
+
+def test_chinese_colour_read_combines_several_positions():
+    colour = read_with_query(FELIX_ZH, COLOUR_ZH)
+    top3 = np.argsort(-colour.weights)[:3]
+    assert [FELIX_ZH.tokens[j] for j in top3] == ["蓝色", "Felix", "笔记本"]
+    assert colour.weights[top3].sum() > 0.8 and colour.weights[top3[1:]].sum() > 0.2
+    assert np.isclose(colour.weights[top3[1]], colour.weights[top3[2]])  # Felix and 笔记本 tie
+    assert np.all(colour.weights > 0)  # nothing is cut out
+
+
+def test_chinese_negation_barely_enters_the_where_read():
+    where = read_with_query(FELIX_ZH, WHERE_ZH)
+    neg = read_with_query(FELIX_NEGATED_ZH, WHERE_ZH)
+    j_room, j_not = FELIX_NEGATED_ZH.tokens.index("会议室"), FELIX_NEGATED_ZH.tokens.index("没有")
+    room_before = where.weights[FELIX_ZH.tokens.index("会议室")]
+    assert neg.weights[j_room] > 0.5 and neg.weights[j_not] < 0.05
+    assert 0 < room_before - neg.weights[j_room] < 0.05  # the weight on the room barely moves
+    # The exercise: a negation entry of 1 is too small, 3 ties 没有 with 会议室 (both have one feature worth 3).
+    small = read_with_query(FELIX_NEGATED_ZH, WHERE_ZH + feature_vector(negation=1.0))
+    assert small.weights[j_not] < small.weights[j_room]
+    solved = read_with_query(FELIX_NEGATED_ZH, WHERE_ZH + feature_vector(negation=3.0))
+    assert np.isclose(solved.weights[j_not], solved.weights[j_room])
+    # Scaling the query: 0.1 flattens the weights towards 1/T, 10 puts nearly all the weight on the room.
+    T = len(FELIX_ZH.tokens)
+    assert np.allclose(read_with_query(FELIX_ZH, 0.1 * WHERE_ZH).weights, 1 / T, atol=0.05)
+    assert read_with_query(FELIX_ZH, 10 * WHERE_ZH).weights[FELIX_ZH.tokens.index("会议室")] > 0.99
+
+
+def test_chinese_time_query_exercise():
+    for scale, passes in ((1.0, False), (3.0, True)):
+        w = read_with_query(FELIX_ZH, feature_vector(time=scale)).weights[FELIX_ZH.tokens.index("昨天")]
+        assert bool(w >= 0.5) is passes
