@@ -3,7 +3,7 @@
 import numpy as np
 
 from attention_core import worked_example
-from attention_core.plots import StateReadFigure, weight_curves_figure
+from attention_core.figures.state import StateReadFigure, weight_curves_figure
 from attention_core.widgets import state_explorer
 
 

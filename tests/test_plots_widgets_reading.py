@@ -4,7 +4,7 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from attention_core import H_EXAMPLE, TOKENS
-from attention_core.plots_reading import (
+from attention_core.figures.reading import (
     TriangleRead,
     WeightBars,
     plot_architecture_sketch,

@@ -5,7 +5,7 @@ import pytest
 from matplotlib.figure import Figure
 
 from attention_core import TOKENS, worked_example
-from attention_core.plots_scoring import (
+from attention_core.figures.scoring import (
     StateWeightsPlot,
     ablation_curves_figure,
     family_weights_figure,

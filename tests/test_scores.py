@@ -236,3 +236,14 @@ def test_an_overflow_inside_a_matrix_product_is_not_saturated_into_a_wrong_score
     # W_s s = 10e308 - 10e308 = 0, but a matrix product may return inf for it, and tanh(inf) = 1 looks fine
     e = additive_scores([1e308, 1e308], [[0.0]], [[10.0, -10.0]], [[0.0]], [1.0], [0.0])
     np.testing.assert_array_equal(e, [0.0])
+
+
+def test_the_linear_ablation_of_the_additive_score_is_a_softmax_of_v_W_h_h_whatever_the_state():
+    # What the lesson-05 self-check's reference answer relies on: without tanh, W_s s and b add the same amount
+    # to every score, so the weights are softmax_j(v^T W_h h_j) for every state.
+    rng = np.random.default_rng(11)
+    H, W_h, v = rng.normal(size=(6, 4)), rng.normal(size=(5, 4)), rng.normal(size=5)
+    states = rng.normal(size=(7, 3)) * 3.0  # (N, d_s)
+    W_s, b = rng.normal(size=(5, 3)), rng.normal(size=5)
+    weights = softmax(additive_scores(states, H, W_s, W_h, v, b, None))  # (N, T)
+    np.testing.assert_allclose(weights, np.broadcast_to(softmax(H @ W_h.T @ v), weights.shape), rtol=1e-12)

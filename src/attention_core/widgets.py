@@ -10,9 +10,9 @@ from __future__ import annotations
 import ipywidgets as widgets
 import numpy as np
 
-from .display import BlitRenderer, img_tag
 from .example import S_RANGE, S_STEP, TOKENS
-from .plots import StateReadFigure
+from .figures.display import BlitRenderer, img_tag
+from .figures.state import StateReadFigure
 
 
 def _readout(read) -> str:

@@ -12,9 +12,9 @@ import html
 import ipywidgets as widgets
 import numpy as np
 
-from .display import figure_png, img_tag
 from .example import H_EXAMPLE, SCORE_RANGE, SCORE_STEP, TOKENS
-from .plots_reading import TriangleRead, WeightBars
+from .figures.display import figure_png, img_tag
+from .figures.reading import TriangleRead, WeightBars
 from .reading import attend
 from .toy_sentences import FELIX, FELIX_NEGATED, QUERIES, read_with_query
 

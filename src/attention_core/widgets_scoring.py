@@ -1,7 +1,7 @@
 """Interactive explorer for lesson 05 (*How early attention computes a match*): the tanh ablation.
 
 The builder wires ipywidgets controls to the math (:func:`attention_core.worked_example`) and to a
-:class:`~attention_core.plots_scoring.StateWeightsPlot`. All state lives in the explorer object that the
+:class:`~attention_core.figures.scoring.StateWeightsPlot`. All state lives in the explorer object that the
 builder creates; the module holds no mutable globals.
 """
 
@@ -12,9 +12,9 @@ import html
 import ipywidgets as widgets
 import numpy as np
 
-from .display import figure_png, img_tag
 from .example import S_RANGE, TOKENS, worked_example
-from .plots_scoring import StateWeightsPlot
+from .figures.display import figure_png, img_tag
+from .figures.scoring import StateWeightsPlot
 from .widgets import state_slider
 
 _GRID_POINTS = 1001  # states on the curve, s in S_RANGE

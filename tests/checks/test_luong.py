@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from attention_core.checks_luong import check_gaussian, check_local_m_window
+from attention_core.checks.luong import check_gaussian, check_local_m_window
 
 
 def _gauss(p, T, D, sigma=None, start=1, sign=-1.0, two=2.0):

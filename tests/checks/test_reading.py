@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 from attention_core import H_EXAMPLE, attend
-from attention_core.checks_example import CheckResult
-from attention_core.checks_reading import (
+from attention_core.checks.base import CheckResult
+from attention_core.checks.reading import (
     check_context,
     check_query_focus,
     check_rnn_cell,
@@ -96,7 +96,7 @@ def test_several_problems_are_listed():
 
 
 def test_negation_focus_right_and_wrong():
-    from attention_core.checks_reading import check_negation_focus
+    from attention_core.checks.reading import check_negation_focus
     from attention_core.toy_sentences import QUERIES, feature_vector
 
     where = QUERIES["where was it left?"]
@@ -111,7 +111,7 @@ def test_negation_focus_right_and_wrong():
 
 
 def test_moved_states_right_and_wrong():
-    from attention_core.checks_reading import check_moved_states
+    from attention_core.checks.reading import check_moved_states
 
     assert check_moved_states([12], changed=12, T=12).ok
     assert check_moved_states([3, 4, 5], changed=3, T=5).ok
@@ -128,7 +128,7 @@ def test_moved_states_right_and_wrong():
 
 
 def test_moved_halves_right_and_wrong():
-    from attention_core.checks_reading import check_moved_halves
+    from attention_core.checks.reading import check_moved_halves
 
     assert check_moved_halves([1, 2, 3, 4, 5, 6], [1], changed=1, T=6).ok
     assert check_moved_halves([5, 6], [1, 2, 3, 4, 5], changed=5, T=6).ok

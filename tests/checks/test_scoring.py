@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from attention_core.checks_scoring import check_additive_score, check_causal_mask, check_linear_ablation
+from attention_core.checks.scoring import check_additive_score, check_causal_mask, check_linear_ablation
 
 
 def right_score(s, h, W_s, W_h, v, b):

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from attention_core import worked_example
-from attention_core.checks_example import check_example_read, check_peak_state
+from attention_core.checks.state import check_example_read, check_peak_state
 
 
 def test_right_answer_passes():

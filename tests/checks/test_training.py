@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from attention_core.checks_learning import check_score_gradient, check_steepest_push, steepest_push_answer
+from attention_core.checks.training import check_score_gradient, check_steepest_push, steepest_push_answer
 from attention_core.gradients import score_gradient
 
 

@@ -7,8 +7,8 @@ import pytest
 from matplotlib.figure import Figure
 from PIL import Image
 
-from attention_core.display import BlitRenderer, FigureDisplay, figure_png, img_tag, show_figure
-from attention_core.plots import StateReadFigure
+from attention_core.figures.display import BlitRenderer, FigureDisplay, figure_png, img_tag, show_figure
+from attention_core.figures.state import StateReadFigure
 
 
 def small_figure():

@@ -6,7 +6,7 @@ import numpy as np
 from matplotlib.figure import Figure
 
 import attention_core as ac
-from attention_core.plots_training import accuracy_vs_length, alignment_heatmap, loss_curve, score_push_figure
+from attention_core.figures.training import accuracy_vs_length, alignment_heatmap, loss_curve, score_push_figure
 
 
 def test_score_push_figure_keeps_every_arrow_inside_the_axes():

@@ -1,6 +1,6 @@
 """Self-checks for the Luong exercises of lesson 08: run the reader's answer and say what is wrong.
 
-Each check returns a :class:`~attention_core.checks_example.CheckResult`. A function that still raises
+Each check returns a :class:`~attention_core.checks.state.CheckResult`. A function that still raises
 ``NotImplementedError`` is reported as "not answered yet", so the exercise cell can run before it is solved.
 """
 
@@ -10,9 +10,9 @@ from collections.abc import Callable
 
 import numpy as np
 
-from .checks_example import CheckResult
-from .checks_scoring import _call, _report
-from .luong import gaussian_factor, window_mask
+from ..luong import gaussian_factor, window_mask
+from .base import CheckResult, run_reader
+from .scoring import _report
 
 _CASES = ((4.0, 9, 2), (3.2155, 7, 2), (1.0, 5, 1), (6.5, 12, 4))  # (p_t, T, D)
 
@@ -24,7 +24,7 @@ def check_gaussian(fn: Callable) -> CheckResult:
     """
     for p, T, D in _CASES:
         case = f"case p = {p}, T = {T}, D = {D}"
-        result, failure = _call(fn, (p, T, D), case)
+        result, failure = run_reader(fn, p, T, D, case=case)
         if failure:
             return _report(False, failure)
         g = np.asarray(result, dtype=float)

@@ -1,6 +1,6 @@
 """Self-checks for the exercises of lessons 01-04: they run the reader's answer and say what is wrong.
 
-Each check returns the book's shared :class:`~attention_core.checks_example.CheckResult` (``ok`` and a
+Each check returns the book's shared :class:`~attention_core.checks.state.CheckResult` (``ok`` and a
 ``message`` that displays as a verdict): which case failed and a hint that names the likely mistake. Checks
 never raise on a wrong answer; an exception inside the reader's function is reported as a failed case.
 """
@@ -11,38 +11,16 @@ from collections.abc import Callable
 
 import numpy as np
 
-from .checks_example import CheckResult
-from .example import H_EXAMPLE
-from .read_variants import raw_score_read
-from .reading import attend, softmax
-from .rnn import RNNParams, rnn_cell
-from .toy_sentences import FEATURES, FELIX, FELIX_NEGATED, ToySentence, read_with_query
-
-
-def _verdict(problems: list[str], passed: str) -> CheckResult:
-    """One verdict from a list of problems: ``passed`` if there are none, else every problem on its own line."""
-    if not problems:
-        return CheckResult(True, passed)
-    if len(problems) == 1:
-        return CheckResult(False, problems[0])
-    return CheckResult(False, f"{len(problems)} problems:\n" + "\n".join(f"- {p}" for p in problems))
+from ..example import H_EXAMPLE
+from ..read_variants import raw_score_read
+from ..reading import attend, softmax
+from ..rnn import RNNParams, rnn_cell
+from ..toy_sentences import FEATURES, FELIX, FELIX_NEGATED, ToySentence, read_with_query
+from .base import CheckResult, run_reader, verdict
 
 
 def _fmt(x) -> str:
     return np.array2string(np.asarray(x, dtype=float), precision=4, separator=", ", suppress_small=True)
-
-
-def _call(fn: Callable, *args):
-    """Run the reader's function; return ``(result_array, None)`` or ``(None, problem_message)``."""
-    try:
-        with np.errstate(all="ignore"):  # a naive exp overflows; the check reports it, numpy need not warn
-            out = fn(*args)
-    except Exception as exc:  # the reader's code may fail in any way; report it instead of crashing
-        return None, f"{type(exc).__name__}: {exc}"
-    try:
-        return np.asarray(out, dtype=float), None
-    except (TypeError, ValueError):
-        return None, f"it returned {type(out).__name__}, which is not an array of numbers"
 
 
 def check_softmax(my_softmax: Callable) -> CheckResult:
@@ -63,7 +41,7 @@ def check_softmax(my_softmax: Callable) -> CheckResult:
     ]
     problems = []
     for label, e in cases:
-        got, err = _call(my_softmax, e.copy())
+        got, err = run_reader(my_softmax, e.copy(), numeric=True)
         want = softmax(e)
         if err:
             problems.append(f"for {label} your function failed: {err}")
@@ -93,7 +71,7 @@ def check_softmax(my_softmax: Callable) -> CheckResult:
             )
         else:
             problems.append(f"for {label} you returned {_fmt(got)}, expected {_fmt(want)}")
-    return _verdict(
+    return verdict(
         problems, f"your softmax matches the core on all {len(cases)} inputs, including [1000, 1001] and 2-D"
     )
 
@@ -107,7 +85,7 @@ def check_context(my_context, scores, H=None) -> CheckResult:
     Hm = H_EXAMPLE if H is None else np.asarray(H, dtype=float)
     e = np.asarray(scores, dtype=float)
     _, want = attend(e, Hm)  # (d_h,)
-    got, err = _call(lambda: my_context)
+    got, err = run_reader(lambda: my_context, numeric=True)
     if err:
         return CheckResult(False, err)
     if got.shape != want.shape:
@@ -145,7 +123,7 @@ def check_rnn_cell(my_cell: Callable) -> CheckResult:
         W_x, W_h = rng.normal(size=(d_h, d_e)), rng.normal(size=(d_h, d_h))  # (d_h, d_e), (d_h, d_h)
         b, x, h = rng.normal(size=d_h), rng.normal(size=d_e), rng.normal(size=d_h)  # (d_h,), (d_e,), (d_h,)
         want = rnn_cell(x, h, RNNParams(W_x, W_h, b))  # (d_h,)
-        got, err = _call(my_cell, x, h, W_x, W_h, b)
+        got, err = run_reader(my_cell, x, h, W_x, W_h, b, numeric=True)
         if err:
             problems.append(f"case {case + 1}: your function failed: {err}")
             break
@@ -167,7 +145,7 @@ def check_rnn_cell(my_cell: Callable) -> CheckResult:
             hint = f"expected {_fmt(want)}, got {_fmt(got)}"
         problems.append(f"case {case + 1}: {hint}")
         break
-    return _verdict(problems, f"your cell matches tanh(W_x x + W_h h_prev + b) on {n_cases} random cases")
+    return verdict(problems, f"your cell matches tanh(W_x x + W_h h_prev + b) on {n_cases} random cases")
 
 
 def check_stored_floats(answer, T: int, d_dir: int) -> CheckResult:
@@ -229,7 +207,7 @@ def _positions(answer, name: str, T: int) -> list[int]:
     return got
 
 
-def _moved_verdict(got: list[int], changed: int, T: int, direction: str, both: bool) -> str | None:
+def _movedverdict(got: list[int], changed: int, T: int, direction: str, both: bool) -> str | None:
     """``None`` if ``got`` lists exactly the states of a ``direction`` RNN that move; else the problem.
 
     ``both`` says whether the exercise has two directions, so that listing the other one can be named.
@@ -260,7 +238,7 @@ def check_moved_states(answer, changed: int, T: int) -> CheckResult:
     on ``x_1, ..., x_j``, so exactly the states ``j >= changed`` move.
     """
     got = _positions(answer, "answer", T)
-    problem = _moved_verdict(got, changed, T, "forward", both=False)
+    problem = _movedverdict(got, changed, T, "forward", both=False)
     if problem is None:
         moved = f"h_{T}" if changed == T else f"h_{changed}, ..., h_{T}"
         return CheckResult(True, f"only {moved} can move: a forward state never sees later inputs")
@@ -276,12 +254,12 @@ def check_moved_halves(forward, backward, changed: int, T: int) -> CheckResult:
     problems = [
         p
         for p in (
-            _moved_verdict(_positions(forward, "forward", T), changed, T, "forward", both=True),
-            _moved_verdict(_positions(backward, "backward", T), changed, T, "backward", both=True),
+            _movedverdict(_positions(forward, "forward", T), changed, T, "forward", both=True),
+            _movedverdict(_positions(backward, "backward", T), changed, T, "backward", both=True),
         )
         if p is not None
     ]
-    return _verdict(problems, f"forward halves of h_{changed}..h_{T} and backward halves of h_1..h_{changed} move")
+    return verdict(problems, f"forward halves of h_{changed}..h_{T} and backward halves of h_1..h_{changed} move")
 
 
 def check_negation_focus(query, sentence: ToySentence = FELIX_NEGATED) -> CheckResult:

@@ -6,29 +6,10 @@ raises for a wrong answer, only for an answer of the wrong kind (with a message 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
-from .example import S_RANGE, TOKENS, worked_example
-
-
-@dataclass(frozen=True)
-class CheckResult:
-    """The verdict of a self-check: ``ok`` and a message meant for the reader."""
-
-    ok: bool
-    message: str
-
-    def __repr__(self) -> str:
-        return ("✓ " if self.ok else "✗ ") + self.message
-
-    def _repr_html_(self) -> str:
-        import html
-
-        colour = "#1a7f37" if self.ok else "#b42318"
-        verdict = "Correct" if self.ok else "Not yet"
-        return f'<p style="color:{colour}"><strong>{verdict}:</strong> {html.escape(self.message)}</p>'
+from ..example import S_RANGE, TOKENS, worked_example
+from .base import CheckResult
 
 
 def _three_numbers(answer, name: str) -> np.ndarray:

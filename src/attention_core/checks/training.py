@@ -1,7 +1,7 @@
 """Self-checks for the exercises of lesson 07 (*Learning where to look without labels*).
 
 Each check runs the reader's answer against the core and returns the book's shared
-:class:`~attention_core.checks_example.CheckResult`: ``ok`` and a message that says what, specifically, is off.
+:class:`~attention_core.checks.state.CheckResult`: ``ok`` and a message that says what, specifically, is off.
 A wrong answer never raises; an exception inside the reader's function is reported as a failed check.
 """
 
@@ -11,10 +11,10 @@ from collections.abc import Callable
 
 import numpy as np
 
-from .checks_example import CheckResult
-from .example import H_EXAMPLE, STATE_A, worked_example
-from .gradients import score_gradient
-from .reading import attend
+from ..example import H_EXAMPLE, STATE_A, worked_example
+from ..gradients import score_gradient
+from ..reading import attend
+from .base import CheckResult, run_reader
 
 
 def _cases():
@@ -36,10 +36,9 @@ def check_score_gradient(fn: Callable) -> CheckResult:
     for k, (w, H, g) in enumerate(_cases()):
         where = "the worked example" if k == 0 else f"random case {k} (T = {H.shape[0]}, d_h = {H.shape[1]})"
         want = score_gradient(w, H, g)  # (T,)
-        try:
-            got = np.asarray(fn(w.copy(), H.copy(), g.copy()), dtype=float)
-        except Exception as exc:  # the reader's code failed: report it, do not crash the lesson
-            return CheckResult(False, f"On {where}: your function raised {type(exc).__name__}: {exc}")
+        got, failure = run_reader(fn, w.copy(), H.copy(), g.copy(), numeric=True)
+        if failure:
+            return CheckResult(False, f"On {where}: {failure}.")
         if got.shape != want.shape:
             return CheckResult(False, f"On {where}: expected one number per source position, shape {want.shape}, "
                                  f"got shape {got.shape}.")  # fmt: skip

@@ -1,6 +1,6 @@
 """Show a matplotlib figure in a notebook as an accessible HTML figure: image, alt text and caption.
 
-A figure returned by :mod:`attention_core.plots` is displayed with :func:`show_figure`. The output carries
+A figure returned by :mod:`attention_core.figures.state` is displayed with :func:`show_figure`. The output carries
 ``text/html`` (``<figure>`` with ``<img alt=...>`` and ``<figcaption>``), which the book renders, and a
 ``text/plain`` fallback that is the alt text itself, so no output ever reads ``<Figure size 640x480 ...>``.
 The PNG bytes are embedded as a data URI; the notebook tests replace them with a placeholder before comparing

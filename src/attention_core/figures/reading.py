@@ -2,7 +2,7 @@
 
 Nothing here computes attention: the notebooks and widgets call the math and pass the results in. Figures
 are made with ``matplotlib.figure.Figure`` (never ``pyplot``), so nothing is displayed until the lesson calls
-``attention_core.display.show_figure`` with alt text and a caption.
+``attention_core.figures.display.show_figure`` with alt text and a caption.
 """
 
 from __future__ import annotations

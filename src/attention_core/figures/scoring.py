@@ -1,7 +1,7 @@
 """Figures for the scoring lessons (05 *How early attention computes a match*, 08 *Toward the next structure*).
 
 Every function takes arrays that the math computed and returns a :class:`matplotlib.figure.Figure` (never
-pyplot, so nothing is displayed by accident). Show one with :func:`attention_core.display.show_figure`.
+pyplot, so nothing is displayed by accident). Show one with :func:`attention_core.figures.display.show_figure`.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Figures for the worked example (lessons 05 and 06). Functions take results and return matplotlib figures.
 
 Figures are built with ``matplotlib.figure.Figure`` rather than pyplot, so nothing is drawn twice in a
-notebook; display them with :func:`attention_core.display.show_figure`.
+notebook; display them with :func:`attention_core.figures.display.show_figure`.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.figure import Figure
 
-from .example import H_EXAMPLE, S_RANGE, TOKENS, worked_example
+from ..example import H_EXAMPLE, S_RANGE, TOKENS, worked_example
 
 COLORS = ("#1f77b4", "#d62728", "#2ca02c")  # one colour per source position, the same in every figure
 

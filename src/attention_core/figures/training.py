@@ -1,7 +1,7 @@
 """Figures for lesson 07: score pushes, alignment heatmaps, training curves and accuracy against length.
 
 Every function takes arrays (or plain lists) and returns a :class:`matplotlib.figure.Figure`; nothing here
-computes model math or displays anything. Show a figure with :func:`attention_core.display.show_figure`.
+computes model math or displays anything. Show a figure with :func:`attention_core.figures.display.show_figure`.
 """
 
 from __future__ import annotations
