@@ -17,7 +17,8 @@ def test_a_function_not_written_yet_is_reported_as_such():
 
 def test_any_exception_is_reported_with_its_case_and_type():
     result, problem = run_reader(lambda x: 1 / 0, 1.0, case="worked example")
-    assert result is None and problem == "on the worked example your function raised ZeroDivisionError: division by zero"
+    assert result is None
+    assert problem == "on the worked example your function raised ZeroDivisionError: division by zero"
 
 
 def test_numeric_results_become_float_arrays_and_anything_else_is_named():
