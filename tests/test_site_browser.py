@@ -104,3 +104,14 @@ def test_equations_that_scroll_take_keyboard_focus(visit):
         page.keyboard.press("ArrowRight")  # the focused box scrolls with the keyboard
     page.wait_for_timeout(400)  # (scrolling may be animated)
     assert focusable.first.evaluate("e => e.scrollLeft") > 0
+
+
+def test_figures_follow_the_dark_scheme(chromium_browser, server):
+    context = chromium_browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme="dark")
+    page = context.new_page()
+    page.goto(f"{server}/notebooks/03_from_summary_to_rereading.html", wait_until="load")
+    img = page.locator("figure.ae-figure img").first
+    style = img.evaluate("e => { const s = getComputedStyle(e); return [s.filter, s.backgroundColor]; }")
+    assert "invert" in style[0], "figures drawn dark-on-white are shown light-on-dark"
+    assert style[1] in ("rgba(0, 0, 0, 0)", "transparent"), f"no light card behind a figure: {style[1]}"
+    context.close()
