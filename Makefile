@@ -9,7 +9,7 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-NOTEBOOKS := $(wildcard notebooks/*.ipynb)
+NOTEBOOKS := $(wildcard notebooks/*.ipynb zh/notebooks/*.ipynb)
 
 .PHONY: book test check lab execute bench assets clean
 
@@ -26,11 +26,11 @@ _vendor/.versions: scripts/fetch_assets.sh
 	bash scripts/fetch_assets.sh
 
 book: $(BIN)/.installed assets
-	$(BIN)/jupyter-book build . -W -n --keep-going
-	@echo "Open _build/html/index.html, or serve it: $(BIN)/python -m http.server -d _build/html 8000"
+	$(BIN)/python scripts/build_book.py
+	@echo "Open _build/html/index.html (中文版: _build/html/zh/index.html), or serve it: $(BIN)/python -m http.server -d _build/html 8000"
 
 test: $(BIN)/.installed assets
-	$(BIN)/python -m pytest tests notebooks --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg
+	$(BIN)/python -m pytest tests notebooks zh/notebooks --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg
 
 check: $(BIN)/.installed
 	$(BIN)/python -m pytest tests -m "not slow and not site" -q

@@ -8,7 +8,7 @@ import sys
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-TARGETS = [p for p in ("src", "tests", "notebooks", "scripts") if (ROOT / p).exists()]
+TARGETS = [p for p in ("src", "tests", "notebooks", "zh/notebooks", "scripts", "book/_ext") if (ROOT / p).exists()]
 
 
 def _ruff():
