@@ -39,7 +39,7 @@ def code_shape(source: str, substitutions: dict[str, str] | None = None) -> list
 
     ``substitutions`` maps a Chinese-edition identifier to the English one it stands for."""
     substitutions = substitutions or {}
-    lines = [line for line in source.splitlines() if "set_language(" not in line]
+    lines = [line for line in source.splitlines() if "set_language" not in line]  # the call and its import
     shape = []
     try:
         tokens = list(tokenize.generate_tokens(io.StringIO("\n".join(lines) + "\n").readline))
@@ -51,14 +51,18 @@ def code_shape(source: str, substitutions: dict[str, str] | None = None) -> list
         if tok.type == tokenize.STRING or tok.type in _FSTRING_TYPES:
             if not shape or shape[-1] != "<str>":
                 shape.append("<str>")
-            shape.extend(_fstring_fields(tok.string) if tok.type == tokenize.STRING else [])
+            if tok.type == tokenize.STRING:
+                shape.extend(_fstring_fields(tok.string, substitutions))
             continue
         shape.append(substitutions.get(tok.string, tok.string) if tok.type == tokenize.NAME else tok.string)
     return shape
 
 
-def _fstring_fields(literal: str) -> list[str]:
-    """The replacement fields ``{expr!conv:spec}`` of an f-string literal (their text may differ, they may not)."""
+def _fstring_fields(literal: str, substitutions: dict[str, str]) -> list:
+    """The replacement fields ``{expr!conv:spec}`` of an f-string literal, each expression compared as code.
+
+    The literal text around the fields may differ between editions; the expressions (string literals inside them
+    aside), conversions and format specs may not."""
     prefix = literal[: len(literal) - len(literal.lstrip("rRbBuUfF"))]
     if "f" not in prefix.lower():
         return []
@@ -67,7 +71,7 @@ def _fstring_fields(literal: str) -> list[str]:
         parsed = list(string.Formatter().parse(body))
     except ValueError:
         return [body]
-    return [f"{{{name}!{conv}:{spec}}}" for _, name, spec, conv in parsed if name is not None]
+    return [(code_shape(name, substitutions), conv, spec) for _, name, spec, conv in parsed if name is not None]
 
 
 _FSTRING_TYPES = {
