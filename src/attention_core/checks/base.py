@@ -3,6 +3,9 @@
 A self-check never raises for a wrong answer. It returns a :class:`CheckResult` whose message says what is
 right or exactly what is wrong; a reader's function that raises, is not written yet (``NotImplementedError``)
 or returns something that is not numbers is reported the same way, by :func:`run_reader`.
+
+Every message a check shows a reader comes from a :class:`~attention_core.lang.Catalog`, so it is Chinese after
+``set_language("zh")``; the exception text of the reader's own code is quoted as Python wrote it.
 """
 
 from __future__ import annotations
@@ -12,6 +15,32 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
+
+from ..lang import Catalog
+
+TEXT = Catalog(
+    {
+        "correct": {"en": "Correct", "zh": "正确"},
+        "not_yet": {"en": "Not yet", "zh": "还不对"},
+        "problems": {"en": "{n} problems:", "zh": "{n} 个问题："},
+        "not_a_function": {"en": "expected a function, got {kind}", "zh": "这里需要一个函数，收到的却是 {kind}"},
+        # ``case`` is a phrase the caller translated ("worked example" / "算例"); the message follows it directly
+        "where": {"en": "on the {case} ", "zh": "{case}："},
+        "the_function": {"en": "the function", "zh": "这个函数"},
+        "not_implemented": {
+            "en": "Your function {name} still raises NotImplementedError: replace its body with an answer.",
+            "zh": "你的函数 {name} 仍然抛出 NotImplementedError：把函数体换成你的答案。",
+        },
+        "raised": {
+            "en": "{where}your function raised {error}: {detail}",
+            "zh": "{where}你的函数抛出了 {error}：{detail}",
+        },
+        "not_numbers": {
+            "en": "{where}it returned {kind}, which is not an array of numbers",
+            "zh": "{where}它返回了 {kind}，这不是一个数值数组",
+        },
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -26,7 +55,7 @@ class CheckResult:
 
     def _repr_html_(self) -> str:
         colour = "#1a7f37" if self.ok else "#b42318"
-        verdict = "Correct" if self.ok else "Not yet"
+        verdict = TEXT("correct") if self.ok else TEXT("not_yet")
         return f'<p style="color:{colour}"><strong>{verdict}:</strong> {html.escape(self.message)}</p>'
 
 
@@ -36,29 +65,31 @@ def verdict(problems: list[str], passed: str) -> CheckResult:
         return CheckResult(True, passed)
     if len(problems) == 1:
         return CheckResult(False, problems[0])
-    return CheckResult(False, f"{len(problems)} problems:\n" + "\n".join(f"- {p}" for p in problems))
+    return CheckResult(False, TEXT("problems", n=len(problems)) + "\n" + "\n".join(f"- {p}" for p in problems))
 
 
 def run_reader(fn: Callable, *args, case: str | None = None, numeric: bool = False):
     """Call the reader's ``fn(*args)``; return ``(result, None)``, or ``(None, message)`` saying what went wrong.
 
-    ``case`` names the input in the message ("on the worked example"); with ``numeric`` the result is returned
-    as a float array, and anything that is not numbers is reported.
+    ``case`` names the input in the message ("on the worked example"), already in the reader's language; with
+    ``numeric`` the result is returned as a float array, and anything that is not numbers is reported.
     """
     if not callable(fn):
-        return None, f"expected a function, got {type(fn).__name__}"
-    where = f"on the {case} " if case else ""
+        return None, TEXT("not_a_function", kind=type(fn).__name__)
+    where = TEXT("where", case=case) if case else ""
     try:
         with np.errstate(all="ignore"):  # a naive exp overflows; the check reports it, numpy need not warn
             out = fn(*args)
     except NotImplementedError:
-        name = getattr(fn, "__name__", "the function")
-        return None, f"Your function {name} still raises NotImplementedError: replace its body with an answer."
+        name = getattr(fn, "__name__", None)
+        if name is None:
+            name = TEXT("the_function")
+        return None, TEXT("not_implemented", name=name)
     except Exception as exc:  # the reader's code may fail in any way: report it instead of crashing the lesson
-        return None, f"{where}your function raised {type(exc).__name__}: {exc}"
+        return None, TEXT("raised", where=where, error=type(exc).__name__, detail=exc)
     if not numeric:
         return out, None
     try:
         return np.asarray(out, dtype=float), None
     except (TypeError, ValueError):
-        return None, f"{where}it returned {type(out).__name__}, which is not an array of numbers"
+        return None, TEXT("not_numbers", where=where, kind=type(out).__name__)
