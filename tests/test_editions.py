@@ -39,7 +39,13 @@ def code_shape(source: str, substitutions: dict[str, str] | None = None) -> list
 
     ``substitutions`` maps a Chinese-edition identifier to the English one it stands for."""
     substitutions = substitutions or {}
-    lines = [line for line in source.splitlines() if "set_language" not in line]  # the call and its import
+    lines = []
+    for line in source.splitlines():  # the Chinese edition's language line and its import are not compared
+        if "set_language(" in line:
+            continue
+        line = re.sub(r",\s*set_language\b|\bset_language\s*,\s*", "", line)  # merged into another import
+        if not re.fullmatch(r"\s*from [\w.]+ import set_language\s*(#.*)?", line):
+            lines.append(line)
     shape = []
     try:
         tokens = list(tokenize.generate_tokens(io.StringIO("\n".join(lines) + "\n").readline))
