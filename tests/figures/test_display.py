@@ -9,6 +9,7 @@ from PIL import Image
 
 from attention_core.figures.display import BlitRenderer, FigureDisplay, figure_png, img_tag, show_figure
 from attention_core.figures.state import StateReadFigure
+from attention_core.lang import language
 
 
 def small_figure():
@@ -59,3 +60,11 @@ def test_blitted_frame_equals_a_full_redraw():
     assert blitted.shape == full.shape
     differing = np.abs(blitted - full).max(axis=2) > 60
     assert differing.mean() < 0.002, f"{differing.mean():.2%} of the pixels differ from a full redraw"
+
+
+def test_the_text_fallback_speaks_the_readers_language():
+    shown = show_figure(small_figure(), alt="两条曲线", caption="固定：x。变化：y。")
+    assert repr(shown) == "Figure: 两条曲线"  # English prefix unchanged
+    with language("zh"):
+        assert repr(shown) == "图：两条曲线"
+        assert "<figcaption>固定：x。变化：y。</figcaption>" in shown._repr_html_()

@@ -15,6 +15,14 @@ import io
 
 import numpy as np
 
+from ..lang import Catalog
+
+TEXT = Catalog(
+    {
+        "plain": {"en": "Figure: {alt}", "zh": "图：{alt}"},  # the text/plain fallback: the alt text itself
+    }
+)
+
 
 def figure_png(fig, dpi: int = 100) -> bytes:
     """Render a matplotlib figure to PNG bytes, without a timestamp or version in the file's metadata."""
@@ -47,7 +55,7 @@ class FigureDisplay:
         )
 
     def __repr__(self) -> str:
-        return f"Figure: {self.alt}"
+        return TEXT("plain", alt=self.alt)
 
 
 def show_figure(fig, alt: str, caption: str, dpi: int = 100) -> FigureDisplay:
