@@ -13,6 +13,39 @@ import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.patches import FancyArrowPatch, FancyBboxPatch, Polygon
 
+from ..lang import Catalog
+
+# Chinese text never uses $...$: matplotlib's mathtext has no CJK glyphs, so its symbols are Unicode (sₜ₋₁, hⱼ).
+TEXT = Catalog(
+    {
+        "weight": {"en": "weight α_j", "zh": "权重 α_j"},
+        "position": {"en": "position j (token)", "zh": "位置 j（token）"},
+        "forward": {"en": "forward half  →h_j", "zh": "前向部分  →h_j"},
+        "backward": {"en": "backward half  ←h_j", "zh": "后向部分  ←h_j"},
+        "change_norm": {"en": "norm of the change", "zh": "变化的范数"},
+        "source_length": {"en": "source length T", "zh": "源序列长度 T"},
+        "sketch_fixed": {"en": "fixed summary: c = h_T for every step", "zh": "固定摘要：每一步都用 c = h_T"},
+        "sketch_reread": {"en": "re-reading: a new c_t at every step", "zh": "重新读取：每一步一个新的 c_t"},
+        "sketch_fixed_note": {
+            "en": "one vector, fixed width;\nthe source positions\nare not revisited",
+            "zh": "一个向量，宽度固定；\n各个源位置\n不再被重新读取",
+        },
+        "sketch_reread_note": {  # braces doubled: {{t-1}} is drawn as mathtext's {t-1}
+            "en": "weights from $s_{{t-1}}$\nover every $h_j$",
+            "zh": "由 sₜ₋₁ 决定\n每个 hⱼ 的权重",
+        },
+        "sketch_title": {"en": "Architecture sketch, not a trained alignment", "zh": "架构示意图，不是训练得到的对齐"},
+        "triangle_weights": {"en": "weights α_j = softmax(e)_j", "zh": "权重 α_j = softmax(e)_j"},
+        "component": {"en": "component {k}", "zh": "分量 {k}"},
+        "hull": {
+            "en": "c = Σ α_j h_j (★) stays in the hull of the h_j",
+            "zh": "c = Σ α_j h_j（★）始终在各 h_j 的凸包内",
+        },
+        "soft": {"en": "soft read (softmax weights)", "zh": "软读取（softmax 权重）"},
+        "hard": {"en": "hard read (argmax)", "zh": "硬读取（argmax）"},
+    }
+)
+
 BAR_COLOUR = "#3b6ea8"
 ACCENT = "#c2552d"
 GREY = "#8a8a8a"
@@ -23,7 +56,7 @@ def _bars(ax, tokens: Sequence[str], weights, title: str, ymax: float = 1.0, col
     bars = ax.bar(x, weights, color=colour)
     ax.set_xticks(x, tokens, rotation=40, ha="right")
     ax.set_ylim(0, ymax)
-    ax.set_ylabel("weight α_j")
+    ax.set_ylabel(TEXT("weight"))
     ax.set_title(title, fontsize=10)
     ax.grid(axis="y", alpha=0.3)
     return bars
@@ -69,7 +102,7 @@ def plot_perturbation_trace(tokens: Sequence[str], diff_norms, title: str) -> Fi
     x = np.arange(1, len(tokens) + 1)  # (T,): positions 1..T
     ax.plot(x, diff_norms, "o-", color=ACCENT)
     ax.set_xticks(x, [f"{j}\n{t}" for j, t in zip(x, tokens, strict=True)])
-    ax.set_xlabel("position j (token)")
+    ax.set_xlabel(TEXT("position"))
     ax.set_ylabel("‖h_j − h′_j‖")
     ax.set_ylim(bottom=0)
     ax.set_title(title, fontsize=10)
@@ -82,10 +115,10 @@ def plot_direction_halves(tokens: Sequence[str], forward_change, backward_change
     fig = Figure(figsize=(7.0, 3.0), layout="constrained")
     ax = fig.add_subplot()
     x = np.arange(len(tokens))  # (T,)
-    ax.bar(x - 0.2, forward_change, width=0.4, color=BAR_COLOUR, label="forward half  →h_j")
-    ax.bar(x + 0.2, backward_change, width=0.4, color=ACCENT, label="backward half  ←h_j")
+    ax.bar(x - 0.2, forward_change, width=0.4, color=BAR_COLOUR, label=TEXT("forward"))
+    ax.bar(x + 0.2, backward_change, width=0.4, color=ACCENT, label=TEXT("backward"))
     ax.set_xticks(x, [f"{t}*" if j == changed else t for j, t in enumerate(tokens)], rotation=30, ha="right")
-    ax.set_ylabel("norm of the change")
+    ax.set_ylabel(TEXT("change_norm"))
     ax.set_title(title, fontsize=10)
     ax.legend(frameon=False, fontsize=9)
     ax.grid(axis="y", alpha=0.3)
@@ -99,7 +132,7 @@ def plot_versus_length(T_values, series: dict[str, np.ndarray], ylabel: str, tit
     styles = ["o-", "s--", "^-."]
     for k, (label, values) in enumerate(series.items()):
         ax.plot(T_values, values, styles[k % len(styles)], label=label)
-    ax.set_xlabel("source length T")
+    ax.set_xlabel(TEXT("source_length"))
     ax.set_ylabel(ylabel)
     if logy:
         ax.set_yscale("log")
@@ -131,9 +164,7 @@ def plot_architecture_sketch(source=("I", "like", "cats"), target=("wǒ", "xǐhu
     fig = Figure(figsize=(10.0, 4.2), layout="constrained")
     axes = fig.subplots(1, 2)
     T, U = len(source), len(target)
-    for ax, title in zip(
-        axes, ("fixed summary: c = h_T for every step", "re-reading: a new c_t at every step"), strict=True
-    ):
+    for ax, title in zip(axes, (TEXT("sketch_fixed"), TEXT("sketch_reread")), strict=True):
         ax.set_xlim(-0.8, max(T, U) * 1.6 + 0.9)
         ax.set_ylim(-0.6, 4.4)
         ax.axis("off")
@@ -158,7 +189,7 @@ def plot_architecture_sketch(source=("I", "like", "cats"), target=("wǒ", "xǐhu
     _arrow(left, (last + 0.65, 0.75), (last + 1.3, 1.65))
     for t in range(U):
         _arrow(left, (last + 1.2, 2.05), (t * 1.6 + 0.2, 2.92), colour=GREY)
-    left.text(-0.6, 1.9, "one vector, fixed width;\nthe source positions\nare not revisited", fontsize=8, va="center")
+    left.text(-0.6, 1.9, TEXT("sketch_fixed_note"), fontsize=8, va="center")
     for t in range(U):
         xt = t * 1.6
         _box(right, (xt + 0.55, 2.05), f"$c_{t + 1}$", colour="#fff4c2", width=0.7, height=0.45)
@@ -167,8 +198,8 @@ def plot_architecture_sketch(source=("I", "like", "cats"), target=("wǒ", "xǐhu
             _arrow(right, (xt - 1.3, 2.92), (xt + 0.3, 2.3), colour=ACCENT, style="-|>", lw=0.8)
         for j in range(T):
             _arrow(right, (j * 1.6, 0.9), (xt + 0.5, 1.8), colour=GREY, style="-", lw=0.6)
-    right.text(last + 0.75, 1.25, "weights from $s_{t-1}$\nover every $h_j$", fontsize=8, color=ACCENT)
-    fig.suptitle("Architecture sketch, not a trained alignment", fontsize=10, color="#555")
+    right.text(last + 0.75, 1.25, TEXT("sketch_reread_note"), fontsize=8, color=ACCENT)
+    fig.suptitle(TEXT("sketch_title"), fontsize=10, color="#555")
     return fig
 
 
@@ -186,7 +217,7 @@ class TriangleRead:
         self.fig = Figure(figsize=(9.0, 3.6), layout="constrained")
         ax_w, ax_c = self.fig.subplots(1, 2, width_ratios=[1, 1.2])
         labels = [f"h_{j + 1} ({t})" for j, t in enumerate(tokens)]
-        self.bars = _bars(ax_w, labels, weights, "weights α_j = softmax(e)_j")
+        self.bars = _bars(ax_w, labels, weights, TEXT("triangle_weights"))
         ax_c.add_patch(Polygon(H, closed=True, fc="#e8eef6", ec=BAR_COLOUR, lw=1.0))
         ax_c.plot(H[:, 0], H[:, 1], "o", color=BAR_COLOUR)
         for j, (x, y) in enumerate(H):
@@ -198,10 +229,10 @@ class TriangleRead:
         ax_c.set_aspect("equal")
         ax_c.axhline(0, color=GREY, lw=0.5)
         ax_c.axvline(0, color=GREY, lw=0.5)
-        ax_c.set_xlabel("component 1")
-        ax_c.set_ylabel("component 2")
+        ax_c.set_xlabel(TEXT("component", k=1))
+        ax_c.set_ylabel(TEXT("component", k=2))
         self.ax_c = ax_c
-        ax_c.set_title(title or "c = Σ α_j h_j (★) stays in the hull of the h_j", fontsize=10)
+        ax_c.set_title(title or TEXT("hull"), fontsize=10)
 
     def update(self, weights, context) -> Figure:
         for bar, w in zip(self.bars, weights, strict=True):
@@ -214,8 +245,8 @@ def plot_soft_vs_hard(sweep, soft, hard, xlabel: str, ylabel: str, title: str) -
     """One component of the soft read and of the hard (argmax) read as one score sweeps (lesson 04)."""
     fig = Figure(figsize=(6.4, 3.4), layout="constrained")
     ax = fig.add_subplot()
-    ax.plot(sweep, soft, "-", color=BAR_COLOUR, lw=2, label="soft read (softmax weights)")
-    ax.plot(sweep, hard, "-", color=ACCENT, lw=2, drawstyle="steps-post", label="hard read (argmax)")
+    ax.plot(sweep, soft, "-", color=BAR_COLOUR, lw=2, label=TEXT("soft"))
+    ax.plot(sweep, hard, "-", color=ACCENT, lw=2, drawstyle="steps-post", label=TEXT("hard"))
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.set_title(title, fontsize=10)

@@ -1,0 +1,106 @@
+"""The lesson 01-04 figures speak the reader's language: Chinese under ``language("zh")``, English unchanged."""
+
+from __future__ import annotations
+
+import logging
+import warnings
+
+import numpy as np
+import pytest
+from matplotlib.text import Text
+
+from attention_core import H_EXAMPLE, TOKENS
+from attention_core.figures.display import figure_png
+from attention_core.figures.reading import (
+    TriangleRead,
+    WeightBars,
+    plot_architecture_sketch,
+    plot_direction_halves,
+    plot_perturbation_trace,
+    plot_soft_vs_hard,
+    plot_versus_length,
+)
+from attention_core.lang import language
+
+
+def texts(fig) -> list[str]:
+    """Every string the figure draws: titles, axis labels, tick labels, legends, annotations."""
+    return [t.get_text() for t in fig.findobj(Text) if t.get_text()]
+
+
+def has_cjk(text: str) -> bool:
+    return any("\u4e00" <= ch <= "\u9fff" for ch in text)
+
+
+def figures():
+    """Each figure with the text it draws itself (the callers' titles here are neutral)."""
+    return [
+        WeightBars(["a", "b"], [0.5, 0.5], "t").fig,
+        plot_perturbation_trace(["a", "b", "c"], np.array([1.0, 0.5, 0.2]), "t"),
+        plot_direction_halves(["a", "b", "c"], np.zeros(3), np.ones(3), 1, "t"),
+        plot_versus_length([1, 2, 3], {"a": np.arange(3)}, "y", "t"),
+        plot_architecture_sketch(),
+        TriangleRead(H_EXAMPLE, TOKENS, np.ones(3) / 3, H_EXAMPLE.mean(0)).fig,
+        plot_soft_vs_hard(np.linspace(0, 1, 5), np.arange(5), np.ones(5), "x", "y", "t"),
+    ]
+
+
+def test_every_figure_draws_chinese_under_zh_with_every_glyph(caplog):
+    with language("zh"):
+        figs = figures()
+    for fig in figs:
+        assert any(has_cjk(t) for t in texts(fig)), texts(fig)
+        with warnings.catch_warnings(record=True) as caught, caplog.at_level(logging.WARNING, logger="matplotlib"):
+            warnings.simplefilter("always")
+            figure_png(fig)
+        assert not [w for w in caught if "missing from font" in str(w.message)]
+        assert "does not have a glyph" not in caplog.text  # mathtext ($...$) has no CJK glyphs
+
+
+@pytest.mark.parametrize(
+    "make, expected",
+    [
+        (lambda: WeightBars(["a"], [1.0], "t").fig, ["weight α_j"]),
+        (lambda: plot_perturbation_trace(["a"], [1.0], "t"), ["position j (token)", "‖h_j − h′_j‖"]),
+        (
+            lambda: plot_direction_halves(["a"], [0.0], [1.0], 0, "t"),
+            ["forward half  →h_j", "backward half  ←h_j", "norm of the change"],
+        ),
+        (lambda: plot_versus_length([1], {"a": [1.0]}, "y", "t"), ["source length T"]),
+        (
+            plot_architecture_sketch,
+            [
+                "fixed summary: c = h_T for every step",
+                "re-reading: a new c_t at every step",
+                "one vector, fixed width;\nthe source positions\nare not revisited",
+                "weights from $s_{t-1}$\nover every $h_j$",
+                "Architecture sketch, not a trained alignment",
+                "wǒ",
+            ],
+        ),
+        (
+            lambda: TriangleRead(H_EXAMPLE, TOKENS, np.ones(3) / 3, H_EXAMPLE.mean(0)).fig,
+            [
+                "weights α_j = softmax(e)_j",
+                "component 1",
+                "component 2",
+                "c = Σ α_j h_j (★) stays in the hull of the h_j",
+            ],
+        ),
+        (
+            lambda: plot_soft_vs_hard([0, 1], [0, 1], [0, 1], "x", "y", "t"),
+            ["soft read (softmax weights)", "hard read (argmax)"],
+        ),
+    ],
+)
+def test_english_text_is_unchanged(make, expected):
+    drawn = texts(make())
+    assert all(text in drawn for text in expected), drawn
+    assert not any(has_cjk(t) for t in drawn)
+
+
+def test_the_chinese_sketch_keeps_its_symbols_and_the_pinyin_targets():
+    with language("zh"):
+        drawn = texts(plot_architecture_sketch())
+    assert "固定摘要：每一步都用 c = h_T" in drawn and "由 sₜ₋₁ 决定\n每个 hⱼ 的权重" in drawn
+    assert {"wǒ", "xǐhuan", "māo", "I", "like", "cats"} <= set(drawn)  # tokens are data, not translated
