@@ -13,17 +13,22 @@
 - **Light pages.** Drops sphinx-thebe's scripts (no live-kernel button) and duplicated inline scripts, the
   theme's Font Awesome script (1.45 MiB; the icons come from the Font Awesome webfont the theme's stylesheet
   already declares), source maps and assets that no page loads.
+- **Figures as files**: the base64 PNGs stored in the notebooks become files under ``_images/``, loaded
+  lazily (``loading="lazy"``, with their size reserved), so the HTML is small and paints sooner.
 - ``ae-theme-fixes.css`` on every page: dark mode, phones (scroll cues for wide equations and tables); and
   ``ae-site.js``, which gives an equation that scrolls keyboard focus.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import html
 import json
 import pathlib
 import re
 import shutil
+import struct
 import subprocess
 
 from docutils import nodes
@@ -298,6 +303,44 @@ def _add_explorers(app, pagename, templatename, context, doctree):
 
 
 # ---------------------------------------------------------------------------------------------------------
+# Figures as files: the notebooks store each figure as a base64 PNG inside the page; the page is smaller,
+# paints sooner and the browser fetches a figure (once, cacheable) when the reader scrolls near it.
+
+DATA_IMG = re.compile(r'<img ([^>]*?)src="data:image/(png|jpeg|gif);base64,([A-Za-z0-9+/=\s]+)"([^>]*)>')
+
+
+def _png_size(raw: bytes) -> tuple[int, int] | None:
+    if raw[:8] == b"\x89PNG\r\n\x1a\n" and raw[12:16] == b"IHDR":
+        return struct.unpack(">II", raw[16:24])
+    return None
+
+
+def _extract_images(app, pagename, templatename, context, doctree):
+    body = context.get("body", "")
+    if "data:image/" not in body:
+        return
+    folder = pathlib.Path(app.outdir) / "_images"
+    folder.mkdir(parents=True, exist_ok=True)
+    prefix = "../" * pagename.count("/") + "_images/"
+
+    def to_file(match):
+        before, kind, data, after = match.groups()
+        raw = base64.b64decode(data)
+        name = f"ae-{hashlib.sha256(raw).hexdigest()[:20]}.{'jpg' if kind == 'jpeg' else kind}"
+        if not (folder / name).exists():
+            (folder / name).write_bytes(raw)
+        attrs = f'{before}src="{prefix}{name}"{after}'
+        size = _png_size(raw)
+        if size and "width=" not in attrs:  # the box is reserved before the file arrives: no layout shift
+            attrs += f' width="{size[0]}" height="{size[1]}"'
+        if "loading=" not in attrs:
+            attrs += ' loading="lazy" decoding="async"'
+        return f"<img {attrs.strip()}>"
+
+    context["body"] = DATA_IMG.sub(to_file, body)
+
+
+# ---------------------------------------------------------------------------------------------------------
 # After the build: no Font Awesome script, no source maps, no asset that no page loads
 
 FONTAWESOME_TAG = re.compile(r'\s*<script defer src="[^"]*_static/scripts/fontawesome\.js[^"]*"></script>')
@@ -370,6 +413,18 @@ def _slim_icons(static: pathlib.Path, used: set[str]) -> None:
     css_path.write_text(css, encoding="utf-8")
 
 
+def _slim_scripts(static: pathlib.Path) -> None:
+    """Our scripts as served: without their comment lines and indentation (the sources keep both)."""
+    for name in ("ae-explorers.js", "ae-site.js"):
+        path = static / name
+        if not path.exists():
+            continue
+        lines = path.read_text(encoding="utf-8").splitlines()
+        kept = [line.strip() for line in lines if line.strip() and not line.strip().startswith("//")]
+        head = f"// {name}: book/_assets/{name} in the book's repository (comments and indentation removed)"
+        path.write_text("\n".join([head, *kept]) + "\n", encoding="utf-8")
+
+
 def _finish(app, exception):
     if exception is not None or app.builder.format != "html":
         return
@@ -385,6 +440,7 @@ def _finish(app, exception):
         used.update(re.findall(r"\bfa-[a-z0-9-]+", slim))
     static = out / "_static"
     _slim_icons(static, used)
+    _slim_scripts(static)
     for family in ("brands-400", "regular-400"):
         if f"fa-{family.split('-')[0]}" not in used:
             for ext in ("woff2", "ttf"):
@@ -411,6 +467,7 @@ def setup(app):
     app.connect("doctree-resolved", _typeset_page)
     app.connect("html-page-context", _add_explorers)  # priority 500: before _tidy_scripts
     app.connect("html-page-context", _math_css)
+    app.connect("html-page-context", _extract_images)
     app.connect("html-page-context", _tidy_scripts, priority=900)
     app.connect("build-finished", _finish)
     app.add_css_file("ae-theme-fixes.css")  # dark mode and phones, on every page
