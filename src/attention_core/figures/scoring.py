@@ -12,14 +12,32 @@ import matplotlib
 import numpy as np
 from matplotlib.figure import Figure
 
+from ..lang import Catalog
+
+# Chinese text never uses $...$ (matplotlib's mathtext has no CJK glyphs): its symbols are Unicode (αⱼ).
+# English braces inside $...$ are doubled ({{ij}}) because the catalog formats every sentence.
+TEXT = Catalog(
+    {
+        "coincide": {"en": "the lines of all positions coincide", "zh": "所有位置的曲线重合"},
+        "weight": {"en": r"weight $\alpha_j$", "zh": "权重 αⱼ"},
+        "weight_s": {"en": r"weight $\alpha_j(s)$", "zh": "权重 αⱼ(s)"},
+        "state_axis": {
+            "en": "reading state s (a chosen value, not a time step)",
+            "zh": "读取状态 s（人为选定的值，不是时间步）",
+        },
+        "with_tanh": {"en": "with tanh", "zh": "含 tanh"},
+        "without_tanh": {"en": "tanh removed", "zh": "去掉 tanh"},
+        "position_read": {"en": "position read (j)", "zh": "被读取的位置（j）"},
+        "position_reading": {"en": "position reading (i)", "zh": "发起读取的位置（i）"},
+        "weight_ij": {"en": r"weight $\alpha_{{ij}}$", "zh": "权重 αᵢⱼ"},
+    }
+)
+
 _COLOURS = ("#1b6ca8", "#d1495b", "#2e8b57", "#8c6bb1", "#e08e0b")  # one per source position
 
 
 def _colour(j: int) -> str:
     return _COLOURS[j % len(_COLOURS)]
-
-
-_COINCIDE = "the lines of all positions coincide"
 
 
 def _coincide(curves: np.ndarray) -> bool:
@@ -57,7 +75,7 @@ class StateWeightsPlot:
         ]
         self.ax_bars.set_xticks(x, [f"{t}\n(j={j + 1})" for j, t in enumerate(self.tokens)])
         self.ax_bars.set_ylim(0, 1.1)
-        self.ax_bars.set_ylabel(r"weight $\alpha_j$")
+        self.ax_bars.set_ylabel(TEXT("weight"))
         self.lines = [
             self.ax_curves.plot(s_grid, curves[:, j], color=_colour(j), label=t)[0] for j, t in enumerate(self.tokens)
         ]
@@ -68,10 +86,10 @@ class StateWeightsPlot:
         self.vline = self.ax_curves.axvline(s_now, color="0.4", linestyle="--", linewidth=1)
         self.ax_curves.set_xlim(s_grid[0], s_grid[-1])
         self.ax_curves.set_ylim(0, 1)
-        self.ax_curves.set_xlabel("reading state s (a chosen value, not a time step)")
-        self.ax_curves.set_ylabel(r"weight $\alpha_j(s)$")
+        self.ax_curves.set_xlabel(TEXT("state_axis"))
+        self.ax_curves.set_ylabel(TEXT("weight_s"))
         self.ax_curves.legend(loc="upper center", ncol=len(self.tokens), fontsize=9, frameon=False)
-        self.note = self.ax_curves.text(0.5, 0.12, _COINCIDE, transform=self.ax_curves.transAxes, ha="center")
+        self.note = self.ax_curves.text(0.5, 0.12, TEXT("coincide"), transform=self.ax_curves.transAxes, ha="center")
         self.note.set_visible(_coincide(curves))
         self.title = self.fig.suptitle(title, fontsize=11)
 
@@ -103,16 +121,17 @@ def ablation_curves_figure(s_grid, curves_tanh, curves_linear, tokens: Sequence[
     _, curves_linear = _check_curves(s_grid, curves_linear, tokens)
     fig = Figure(figsize=(8.4, 3.1), layout="constrained")
     axes = fig.subplots(1, 2, sharey=True)
-    for ax, curves, name in zip(axes, (curves_tanh, curves_linear), ("with tanh", "tanh removed"), strict=True):
+    names = (TEXT("with_tanh"), TEXT("without_tanh"))
+    for ax, curves, name in zip(axes, (curves_tanh, curves_linear), names, strict=True):
         for j, t in enumerate(tokens):
             ax.plot(s_grid, curves[:, j], color=_colour(j), label=t, linestyle="-" if j != 1 else "--")
         ax.set_title(name, fontsize=11)
         if _coincide(curves):
-            ax.text(0.5, 0.12, _COINCIDE, transform=ax.transAxes, ha="center")
-        ax.set_xlabel("reading state s (a chosen value, not a time step)")
+            ax.text(0.5, 0.12, TEXT("coincide"), transform=ax.transAxes, ha="center")
+        ax.set_xlabel(TEXT("state_axis"))
         ax.set_xlim(s_grid[0], s_grid[-1])
     axes[0].set_ylim(0, 1)
-    axes[0].set_ylabel(r"weight $\alpha_j(s)$")
+    axes[0].set_ylabel(TEXT("weight_s"))
     axes[0].legend(loc="upper center", ncol=len(tokens), fontsize=9, frameon=False)
     return fig
 
@@ -141,7 +160,7 @@ def family_weights_figure(weights_by_family: dict[str, np.ndarray], position_lab
         )
     ax.set_xticks(x, list(position_labels))
     ax.set_ylim(0, 1)
-    ax.set_ylabel(r"weight $\alpha_j$")
+    ax.set_ylabel(TEXT("weight"))
     ax.legend(fontsize=9, frameon=False)
     return fig
 
@@ -169,8 +188,8 @@ def weights_heatmap_figure(panels: Sequence[tuple[np.ndarray, str]], labels: Seq
                     ax.text(j, i, f"{weights[i, j]:.2f}", ha="center", va="center", fontsize=8, color=colour)
         ax.set_xticks(range(T), list(labels))
         ax.set_yticks(range(T), list(labels))
-        ax.set_xlabel("position read (j)")
-        ax.set_ylabel("position reading (i)")
+        ax.set_xlabel(TEXT("position_read"))
+        ax.set_ylabel(TEXT("position_reading"))
         ax.set_title(title, fontsize=11)
-    fig.colorbar(image, ax=list(axes), shrink=0.8, label=r"weight $\alpha_{ij}$")
+    fig.colorbar(image, ax=list(axes), shrink=0.8, label=TEXT("weight_ij"))
     return fig
