@@ -10,23 +10,52 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from ..example import H_EXAMPLE, S_RANGE, TOKENS, worked_example
+from ..lang import Catalog
+
+TEXT = Catalog(
+    {
+        "curves_title": {
+            "en": "Attention weight of each source position against s",
+            "zh": "各源位置的注意力权重随 s 的变化",
+        },
+        "position": {"en": "position {j}: {token}", "zh": "位置 {j}：{token}"},
+        "state_axis": {"en": "reading state s (chosen, not a time step)", "zh": "读取状态 s（人为选定，不是时间步）"},
+        "state": {"en": "reading state s", "zh": "读取状态 s"},
+        "weight": {"en": "weight α_j", "zh": "权重 α_j"},
+        "weight_s": {"en": "weight α_j(s)", "zh": "权重 α_j(s)"},
+        "bars_title": {"en": "weights (sum to 1)", "zh": "权重（总和为 1）"},
+        "context_title": {"en": "context c = Σ α_j h_j (★)", "zh": "上下文向量 c = Σ α_j h_j（★）"},
+        "curves_panel": {"en": "weights over s", "zh": "权重随 s 的变化"},
+        "alt": {  # for screen readers (the explorer's image); the tokens I, like, cats are data and stay as they are
+            "en": "At s = {s:g}: bars of height {w0:.4f}, {w1:.4f}, {w2:.4f} for I, like, cats; "
+            "the context point at ({c0:.4f}, {c1:.4f}) inside the triangle of h_1 = (2, 0), "
+            "h_2 = (1, -1), h_3 = (0, -2); and the three weight curves over s from -4 to 4 with a marker at s.",
+            "zh": "s = {s:g} 时：I、like、cats 三根柱的高度分别为 {w0:.4f}、{w1:.4f}、{w2:.4f}；"
+            "上下文向量的点位于 ({c0:.4f}, {c1:.4f})，在 h_1 = (2, 0)、h_2 = (1, -1)、h_3 = (0, -2) 围成的三角形内；"
+            "右侧是三条权重曲线，s 从 -4 到 4，并在 s 处有一条标记线。",
+        },
+    }
+)
 
 COLORS = ("#1f77b4", "#d62728", "#2ca02c")  # one colour per source position, the same in every figure
 
 
-def weight_curves_figure(s_values, weights, *, marks=(), title="Attention weight of each source position against s"):
+def weight_curves_figure(s_values, weights, *, marks=(), title=None):
     """Curves ``alpha_j(s)`` for the three source positions; ``weights`` is ``(N, 3)`` for ``s_values (N,)``.
 
-    ``marks`` lists states to mark with a vertical line (e.g. the article's A and B).
+    ``marks`` lists states to mark with a vertical line (e.g. the article's A and B); ``title`` defaults to
+    one in the reader's language.
     """
+    if title is None:
+        title = TEXT("curves_title")
     fig = Figure(figsize=(7.0, 3.6), layout="constrained")
     ax = fig.add_subplot()
     for j, token in enumerate(TOKENS):
-        ax.plot(s_values, weights[:, j], color=COLORS[j], lw=2, label=f"position {j + 1}: {token}")
+        ax.plot(s_values, weights[:, j], color=COLORS[j], lw=2, label=TEXT("position", j=j + 1, token=token))
     for label, s in marks:
         ax.axvline(s, color="0.4", ls="--", lw=1)
         ax.text(s, 1.0, f" {label}", va="top", ha="left", color="0.25")
-    ax.set(xlabel="reading state s (chosen, not a time step)", ylabel="weight α_j(s)", ylim=(0, 1.02), title=title)
+    ax.set(xlabel=TEXT("state_axis"), ylabel=TEXT("weight_s"), ylim=(0, 1.02), title=title)
     ax.legend(loc="center left", frameon=False)
     ax.grid(alpha=0.3)
     return fig
@@ -47,7 +76,7 @@ class StateReadFigure:
         ax_bar, ax_plane, ax_curve = self.fig.subplots(1, 3, width_ratios=[1, 1.1, 1.5])
         self.bars = ax_bar.bar(range(3), np.zeros(3), color=COLORS, tick_label=list(TOKENS))
         self.bar_labels = [ax_bar.text(j, 0, "", ha="center", va="bottom") for j in range(3)]
-        ax_bar.set(ylim=(0, 1.12), ylabel="weight α_j", title="weights (sum to 1)")
+        ax_bar.set(ylim=(0, 1.12), ylabel=TEXT("weight"), title=TEXT("bars_title"))
         tri = np.vstack([H_EXAMPLE, H_EXAMPLE[:1]])  # (4, 2): closed triangle h_1 h_2 h_3 h_1
         ax_plane.fill(tri[:, 0], tri[:, 1], color="0.92", zorder=0)
         ax_plane.plot(tri[:, 0], tri[:, 1], color="0.6", lw=1, zorder=1)
@@ -57,11 +86,11 @@ class StateReadFigure:
             ax_plane.annotate(f"h_{j + 1} ({token})", h, xytext=(6, 4), textcoords="offset points")
         ax_plane.plot(curve.context[:, 0], curve.context[:, 1], color="0.5", lw=1, ls=":", zorder=2)
         (self.point,) = ax_plane.plot([], [], "k*", ms=14, zorder=4)
-        ax_plane.set(xlim=(-0.6, 3.0), ylim=(-2.5, 0.7), aspect="equal", title="context c = Σ α_j h_j (★)")
+        ax_plane.set(xlim=(-0.6, 3.0), ylim=(-2.5, 0.7), aspect="equal", title=TEXT("context_title"))
         for j in range(3):
             ax_curve.plot(grid, curve.weights[:, j], color=COLORS[j], lw=2, label=TOKENS[j])
         self.marker = ax_curve.axvline(0, color="k", lw=1)
-        ax_curve.set(xlabel="reading state s", ylabel="α_j(s)", ylim=(0, 1.02), title="weights over s")
+        ax_curve.set(xlabel=TEXT("state"), ylabel="α_j(s)", ylim=(0, 1.02), title=TEXT("curves_panel"))
         ax_curve.legend(loc="center left", frameon=False, fontsize="small")
         ax_curve.grid(alpha=0.3)
         self.update(s)
@@ -84,8 +113,4 @@ class StateReadFigure:
     def alt_text(self, read) -> str:
         """A description of what the three panels show for ``read``, for screen readers."""
         w, c = read.weights, read.context
-        return (
-            f"At s = {float(read.s):g}: bars of height {w[0]:.4f}, {w[1]:.4f}, {w[2]:.4f} for I, like, cats; "
-            f"the context point at ({c[0]:.4f}, {c[1]:.4f}) inside the triangle of h_1 = (2, 0), "
-            f"h_2 = (1, -1), h_3 = (0, -2); and the three weight curves over s from -4 to 4 with a marker at s."
-        )
+        return TEXT("alt", s=float(read.s), w0=w[0], w1=w[1], w2=w[2], c0=c[0], c1=c[1])
