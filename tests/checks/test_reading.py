@@ -1,5 +1,7 @@
 """The exercise self-checks accept right answers and explain wrong ones specifically."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -12,6 +14,7 @@ from attention_core.checks.reading import (
     check_softmax,
     check_stored_floats,
 )
+from attention_core.lang import language
 from attention_core.toy_sentences import feature_vector
 
 
@@ -136,3 +139,138 @@ def test_moved_halves_right_and_wrong():
     assert not swapped.ok and "2 problems" in swapped.message and "other direction" in swapped.message
     off_by_one = check_moved_halves([2, 3, 4, 5, 6], [1], changed=1, T=6)
     assert not off_by_one.ok and "moves too" in off_by_one.message and "forward" in off_by_one.message
+
+
+NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?")  # as in tests/test_editions.py
+
+
+def _cjk(text: str) -> bool:
+    return any("\u4e00" <= ch <= "\u9fff" for ch in text)
+
+
+def _both(check, *args, **kwargs):
+    """The check's result in English and in Chinese."""
+    english = check(*args, **kwargs)
+    with language("zh"):
+        chinese = check(*args, **kwargs)
+    return english, chinese
+
+
+def _wrong_answers():
+    from attention_core.checks.reading import check_moved_halves, check_moved_states, check_negation_focus
+    from attention_core.toy_sentences import QUERIES
+
+    e = np.array([0.5, -1.0, 2.0])
+    return [
+        (check_softmax, (lambda e: np.exp(e) / np.exp(e).sum(),)),
+        (check_softmax, (lambda e: np.exp(e - e.max(axis=-1, keepdims=True)),)),
+        (check_softmax, (lambda e: -good_softmax(e),)),
+        (check_softmax, (lambda e: np.array([1.0]),)),
+        (check_softmax, (lambda e: 1 / 0,)),
+        (check_softmax, ("softmax",)),
+        (check_context, (e @ H_EXAMPLE, e)),
+        (check_context, (H_EXAMPLE.mean(axis=0), e)),
+        (check_context, (H_EXAMPLE[2], e)),
+        (check_context, (np.ones(3), e)),
+        (check_context, (np.zeros(2), e)),
+        (check_rnn_cell, (lambda x, h, Wx, Wh, b: Wx @ x + Wh @ h + b,)),
+        (check_rnn_cell, (lambda x, h, Wx, Wh, b: np.tanh(Wx @ x + b),)),
+        (check_rnn_cell, (lambda x, h, Wx, Wh, b: np.tanh(Wx @ x + Wh @ h),)),
+        (check_rnn_cell, (lambda x, h, Wx, Wh, b: np.tanh(Wx @ x + Wh.T @ h + b),)),
+        (check_rnn_cell, (lambda x, h, Wx, Wh, b: np.tanh(Wx.T @ x),)),
+        (check_rnn_cell, (lambda x, h, Wx, Wh, b: np.zeros(4),)),
+        (check_stored_floats, (320, 40, 8)),
+        (check_stored_floats, (16, 40, 8)),
+        (check_stored_floats, (8, 40, 8)),
+        (check_stored_floats, (7, 40, 8)),
+        (check_stored_floats, ("many", 40, 8)),
+        (check_query_focus, (feature_vector(time=1.0),)),
+        (check_query_focus, (feature_vector(place=3.0),)),
+        (check_query_focus, (np.ones(2),)),
+        (check_negation_focus, (QUERIES["where was it left?"],)),
+        (check_negation_focus, (QUERIES["where was it left?"] + feature_vector(negation=1.0),)),
+        (check_moved_states, (list(range(1, 13)), 12, 12)),
+        (check_moved_states, ([4, 5], 3, 5)),
+        (check_moved_states, ([3], 3, 5)),
+        (check_moved_halves, ([1], [1, 2, 3, 4, 5, 6], 1, 6)),
+        (check_moved_halves, ([2, 3, 4, 5, 6], [1], 1, 6)),
+    ]
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+def test_in_chinese_wrong_answers_get_chinese_messages_with_the_same_numbers():
+    for check, args in _wrong_answers():
+        english, chinese = _both(check, *args)
+        assert not english.ok and not chinese.ok, (check.__name__, english)
+        assert not _cjk(english.message), english.message
+        assert _cjk(chinese.message), chinese.message
+        assert NUMBER.findall(english.message) == NUMBER.findall(chinese.message), (english, chinese)
+
+
+def test_right_answers_pass_in_chinese_too_with_the_same_numbers():
+    from attention_core.checks.reading import check_moved_halves, check_moved_states
+
+    for check, args in [
+        (check_softmax, (good_softmax,)),
+        (check_context, (attend(np.zeros(3), H_EXAMPLE)[1], np.zeros(3))),
+        (check_rnn_cell, (lambda x, h, Wx, Wh, b: np.tanh(Wx @ x + Wh @ h + b),)),
+        (check_stored_floats, (640, 40, 8)),
+        (check_query_focus, (feature_vector(time=3.0),)),
+        (check_moved_states, ([3, 4, 5], 3, 5)),
+        (check_moved_halves, ([5, 6], [1, 2, 3, 4, 5], 5, 6)),
+    ]:
+        english, chinese = _both(check, *args)
+        assert english.ok and chinese.ok and _cjk(chinese.message), chinese.message
+        assert NUMBER.findall(english.message) == NUMBER.findall(chinese.message), (english, chinese)
+
+
+def test_the_english_messages_are_unchanged():
+    r = check_softmax(lambda e: np.exp(e) / np.exp(e).sum())
+    assert r.message.splitlines()[-1] == (
+        "- for the 2-D input [[1, 2, 3], [0, 0, 0]] your weights sum to one over the whole array; normalise each "
+        "row separately (sum over the last axis, the source positions, with keepdims=True)"
+    )
+    assert check_stored_floats(320, 40, 8).message == (
+        "320 is not right: you counted one direction; each annotation concatenates a forward and a backward state"
+    )
+
+
+def test_lesson_01_checks_read_the_chinese_sentence():
+    from attention_core.checks.reading import check_negation_focus
+    from attention_core.toy_sentences import FELIX_NEGATED_ZH, FELIX_ZH, QUERIES
+
+    where = QUERIES["它被留在哪里？"]
+    with language("zh"):
+        # the time token (昨天) is found by its feature; no English token name is needed
+        assert check_query_focus(feature_vector(time=3.0), sentence=FELIX_ZH).ok
+        spread = check_query_focus(feature_vector(time=1.0), token="昨天", sentence=FELIX_ZH)
+        assert not spread.ok and spread.message.startswith("你的查询给“昨天”的权重是 0.312")
+        elsewhere = check_query_focus(feature_vector(place=3.0), sentence=FELIX_ZH)
+        assert not elsewhere.ok and "最高的权重给了“会议室”" in elsewhere.message
+        # the negated sentence: 没有 (negation) against 会议室 (place), found by their features
+        tie = check_negation_focus(where + feature_vector(negation=3.0), sentence=FELIX_NEGATED_ZH)
+        assert tie.ok and tie.message.startswith("“没有”得到 ") and "“会议室”得到 " in tie.message
+        weak = check_negation_focus(where + feature_vector(negation=1.0), sentence=FELIX_NEGATED_ZH)
+        assert not weak.ok and weak.message.startswith("“没有”得到 0.066，而“会议室”仍然得到 0.491")
+        none = check_negation_focus(where, sentence=FELIX_NEGATED_ZH)
+        assert not none.ok and "这是“没有”唯一具有的特征" in none.message
+    # the same read in English names the Chinese tokens as Python writes them
+    weak = check_negation_focus(where + feature_vector(negation=1.0), sentence=FELIX_NEGATED_ZH)
+    assert weak.message.startswith("'没有' gets 0.066 but '会议室' still gets 0.491")
+
+
+def test_negation_focus_tokens_can_be_named_and_are_checked():
+    from attention_core.checks.reading import check_negation_focus
+    from attention_core.toy_sentences import FELIX, FELIX_NEGATED, QUERIES
+
+    query = QUERIES["where was it left?"] + feature_vector(negation=1.0)
+    named = check_negation_focus(query, FELIX_NEGATED, negation_token="not", place_token="meeting room")
+    assert named == check_negation_focus(query)
+    in_instead = check_negation_focus(query, FELIX_NEGATED, place_token="in")  # 'in' carries a little place
+    assert in_instead.ok and in_instead.message.startswith("'not' gets 0.069, 'in' 0.063;")
+    assert "is not a token" in check_negation_focus(query, FELIX_NEGATED, negation_token="没有").message
+    no_negation = check_negation_focus(query, FELIX)  # the plain sentence has no negation token
+    assert not no_negation.ok and "has the feature 'negation'" in no_negation.message
+    with language("zh"):
+        assert _cjk(check_negation_focus(query, FELIX).message)
+        assert _cjk(check_query_focus(query, token="tomorrow").message)

@@ -3,6 +3,11 @@
 Each check returns the book's shared :class:`~attention_core.checks.state.CheckResult` (``ok`` and a
 ``message`` that displays as a verdict): which case failed and a hint that names the likely mistake. Checks
 never raise on a wrong answer; an exception inside the reader's function is reported as a failed case.
+
+Every message comes from the module's :class:`~attention_core.lang.Catalog` (English and Chinese), pieces
+included: the names of the cases, of the directions and of the tokens. The lesson-01 checks take the sentence
+to read (``sentence=FELIX_NEGATED_ZH`` in the Chinese edition) and find the tokens they talk about by their
+features, not by their English names.
 """
 
 from __future__ import annotations
@@ -12,11 +17,221 @@ from collections.abc import Callable
 import numpy as np
 
 from ..example import H_EXAMPLE
+from ..lang import Catalog
 from ..read_variants import raw_score_read
 from ..reading import attend, softmax
 from ..rnn import RNNParams, rnn_cell
 from ..toy_sentences import FEATURES, FELIX, FELIX_NEGATED, ToySentence, read_with_query
 from .base import CheckResult, run_reader, verdict
+
+TEXT = Catalog(
+    {
+        # pieces
+        "quoted": {"en": "{token!r}", "zh": "“{token}”"},  # a token or sentence named in a message
+        "forward": {"en": "forward", "zh": "前向"},
+        "backward": {"en": "backward", "zh": "反向"},
+        "and": {"en": " and ", "zh": "；"},
+        "pass_function": {"en": "pass your function itself, got {kind}", "zh": "请传入函数本身，收到的却是 {kind}"},
+        # check_softmax: the inputs, then what can go wrong on one of them
+        "case_single": {"en": "a single position [5]", "zh": "只有一个位置的输入 [5]"},
+        "case_shifted": {
+            "en": "[101, 102, 103] (the first case shifted by 100)",
+            "zh": "[101, 102, 103]（第一个输入整体平移 100）",
+        },
+        "case_2d": {"en": "the 2-D input [[1, 2, 3], [0, 0, 0]]", "zh": "2 维输入 [[1, 2, 3], [0, 0, 0]]"},
+        "softmax_failed": {
+            "en": "for {label} your function failed: {problem}",
+            "zh": "对 {label}，你的函数出错了：{problem}",
+        },
+        "softmax_shape": {
+            "en": "for {label} you returned shape {got}, expected {want} (one weight per score)",
+            "zh": "对 {label}，你返回的形状是 {got}，应为 {want}（每个分数对应一个权重）",
+        },
+        "softmax_nonfinite": {
+            "en": "your weights for {label} contain nan or inf ({got}): exp overflows or underflows; "
+            "subtract the maximum score before exp (this does not change the weights)",
+            "zh": "你对 {label} 算出的权重含有 nan 或 inf（{got}）：exp 上溢或下溢了；"
+            "在 exp 之前先减去最大的分数（这不会改变权重）",
+        },
+        "softmax_rows": {
+            "en": "for {label} your weights sum to one over the whole array; normalise each row separately "
+            "(sum over the last axis, the source positions, with keepdims=True)",
+            "zh": "对 {label}，你的权重是在整个数组上合计为一；应当对每一行分别归一化"
+            "（沿最后一个轴，也就是源位置，求和，并用 keepdims=True）",
+        },
+        "softmax_negative": {
+            "en": "for {label} some weights are negative ({got}); softmax weights are all positive",
+            "zh": "对 {label}，有些权重是负的（{got}）；softmax 权重全都是正数",
+        },
+        "softmax_sum": {
+            "en": "for {label} your weights sum to {sums}, not 1: divide exp(e_j) by the sum over all positions",
+            "zh": "对 {label}，你的权重之和是 {sums}，不是 1：要用 exp(e_j) 除以它在所有位置上的总和",
+        },
+        "softmax_other": {
+            "en": "for {label} you returned {got}, expected {want}",
+            "zh": "对 {label}，你返回了 {got}，应为 {want}",
+        },
+        "softmax_ok": {
+            "en": "your softmax matches the core on all {n} inputs, including [1000, 1001] and 2-D",
+            "zh": "你的 softmax 在全部 {n} 个输入上都与核心实现一致，包括 [1000, 1001] 和 2 维输入",
+        },
+        # check_context
+        "context_shape": {
+            "en": "your context has shape {got}; it must have the width of one annotation, {want}",
+            "zh": "你的上下文向量形状是 {got}；它应当和一个注释向量一样宽，即 {want}",
+        },
+        "context_weights": {
+            "en": " (you may have returned the weights instead of the weighted sum of the h_j)",
+            "zh": "（你可能返回了权重，而不是 h_j 的加权和）",
+        },
+        "context_ok": {
+            "en": "your context {got} is the soft read sum_j softmax(e)_j h_j",
+            "zh": "你的上下文向量 {got} 正是软读取 sum_j softmax(e)_j h_j",
+        },
+        "context_raw": {
+            "en": "you weighted the h_j by the raw scores; turn the scores into weights with softmax first",
+            "zh": "你用原始分数给 h_j 加权了；要先用 softmax 把分数变成权重",
+        },
+        "context_mean": {
+            "en": "that is the plain average of the h_j, which ignores the scores",
+            "zh": "这是 h_j 的简单平均，完全没有用到分数",
+        },
+        "context_hard": {
+            "en": "that is the single annotation with the highest score (a hard read); the soft read mixes all of them",
+            "zh": "这是分数最高的那一个注释向量（硬读取）；软读取会把所有注释向量按权重混合起来",
+        },
+        "context_gap": {
+            "en": "it is {gap:.3f} away from sum_j softmax(e)_j h_j; compute the weights first, then the weighted sum",
+            "zh": "它与 sum_j softmax(e)_j h_j 相距 {gap:.3f}；先算出权重，再求加权和",
+        },
+        "context_wrong": {
+            "en": "your context {got} is not the soft read: {hint}",
+            "zh": "你的上下文向量 {got} 不是软读取的结果：{hint}",
+        },
+        # check_rnn_cell
+        "cell_failed": {
+            "en": "case {k}: your function failed: {problem}",
+            "zh": "第 {k} 个例子：你的函数出错了：{problem}",
+        },
+        "cell_shape": {
+            "en": "case {k}: you returned shape {got}, expected {want} (d_h,)",
+            "zh": "第 {k} 个例子：你返回的形状是 {got}，应为 {want}，即 (d_h,)",
+        },
+        "cell_wrong": {"en": "case {k}: {hint}", "zh": "第 {k} 个例子：{hint}"},
+        "cell_pre": {
+            "en": "you returned the pre-activation; apply np.tanh to it",
+            "zh": "你返回的是激活之前的值；还要对它用 np.tanh",
+        },
+        "cell_no_h": {
+            "en": "your new state ignores h_prev: add W_h @ h_prev, that term is what carries earlier inputs",
+            "zh": "你的新状态忽略了 h_prev：加上 W_h @ h_prev，正是这一项把先前的输入带到当前",
+        },
+        "cell_no_b": {"en": "you left out the bias b", "zh": "你漏掉了偏置 b"},
+        "cell_transposed": {
+            "en": "you used W_h transposed; the convention here is W_h @ h_prev",
+            "zh": "你用了转置的 W_h；这里的约定是 W_h @ h_prev",
+        },
+        "cell_other": {"en": "expected {want}, got {got}", "zh": "应为 {want}，你得到的是 {got}"},
+        "cell_ok": {
+            "en": "your cell matches tanh(W_x x + W_h h_prev + b) on {n} random cases",
+            "zh": "你的单元在 {n} 个随机例子上都与 tanh(W_x x + W_h h_prev + b) 一致",
+        },
+        # check_stored_floats
+        "floats_not_a_number": {"en": "give a number, got {kind}", "zh": "请给出一个数，收到的却是 {kind}"},
+        "floats_ok": {
+            "en": "{got:g} numbers: T = {T} annotations of 2 x {d_dir} each",
+            "zh": "{got:g} 个数：T = {T} 个注释向量，每个 2 x {d_dir} 个数",
+        },
+        "floats_one_direction": {
+            "en": "you counted one direction; each annotation concatenates a forward and a backward state",
+            "zh": "你只数了一个方向；每个注释向量都拼接了一个前向状态和一个反向状态",
+        },
+        "floats_one_annotation": {
+            "en": "that is one annotation (or one context vector); the decoder keeps all T annotations to re-read",
+            "zh": "这是一个注释向量（或一个上下文向量）的大小；解码器要保留全部 T 个注释向量，以便重新读取",
+        },
+        "floats_one_state": {
+            "en": "that is one state of one direction, the size of a fixed summary; count every position",
+            "zh": "这是一个方向上一个状态的大小，也就是固定长度摘要的大小；每个位置都要算上",
+        },
+        "floats_other": {
+            "en": "count T positions times the width of one annotation (2 x {d_dir})",
+            "zh": "用 T 个位置乘以一个注释向量的宽度（2 x {d_dir}）",
+        },
+        "floats_wrong": {"en": "{got:g} is not right: {hint}", "zh": "{got:g} 不对：{hint}"},
+        # check_query_focus and check_negation_focus
+        "not_a_token": {"en": "{token} is not a token of {text}", "zh": "{token}不是{text}中的 token"},
+        "no_such_feature": {
+            "en": "no token of {text} has the feature '{feature}'",
+            "zh": "{text}中没有哪个 token 具有 {feature} 特征",
+        },
+        "query_unusable": {"en": "your query could not be used: {problem}", "zh": "你的查询无法使用：{problem}"},
+        "focus_ok": {"en": "your query gives {token} weight {w:.3f}", "zh": "你的查询给{token}的权重是 {w:.3f}"},
+        "focus_spread": {
+            "en": "it already has the highest weight, but the weight is spread out: make the query's entries larger",
+            "zh": "它的权重已经是最高的，但权重还太分散：把查询的各个分量调大",
+        },
+        "focus_other": {
+            "en": "the highest weight goes to {top}: raise the query's entry for the feature(s) {token} has",
+            "zh": "最高的权重给了{top}：调高查询中{token}所具有的特征对应的分量",
+        },
+        "focus_wrong": {
+            "en": "your query gives {token} weight {w:.3f} (needs >= {at_least}); {advice}",
+            "zh": "你的查询给{token}的权重是 {w:.3f}（需要 >= {at_least}）；{advice}",
+        },
+        "negation_ok": {
+            "en": "{neg} gets {w_neg:.3f}, {place} {w_place:.3f}; the read's negation component is {negation:.3f}",
+            "zh": "{neg}得到 {w_neg:.3f}，{place}得到 {w_place:.3f}；读取结果的 negation 分量是 {negation:.3f}",
+        },
+        "negation_positive": {
+            "en": "give the query a positive entry for the 'negation' feature, the only feature {neg} has",
+            "zh": "给查询的 negation 特征一个正的分量，这是{neg}唯一具有的特征",
+        },
+        "negation_raise": {
+            "en": "raise the query's 'negation' entry (or lower its 'place' entry)",
+            "zh": "调高查询的 negation 分量（或调低它的 place 分量）",
+        },
+        "negation_wrong": {
+            "en": "{neg} gets {w_neg:.3f} but {place} still gets {w_place:.3f}; {advice}",
+            "zh": "{neg}得到 {w_neg:.3f}，而{place}仍然得到 {w_place:.3f}；{advice}",
+        },
+        # check_moved_states and check_moved_halves
+        "moved_other_direction": {
+            "en": "{direction} states: you listed the other direction's states; "
+            "a {direction} state h_j has read {reads}",
+            "zh": "{direction}状态：你列出的是另一个方向的状态；{direction}状态 h_j 读过的是 {reads}",
+        },
+        "moved_changed_too": {
+            "en": "{direction} states: the state at the changed position {changed} moves too: "
+            "it reads x_{changed} itself",
+            "zh": "{direction}状态：被改动的位置 {changed} 上的状态也会变：它自己就读了 x_{changed}",
+        },
+        "moved_extra": {
+            "en": "the states at {positions} have not read x_{changed}, so they cannot move",
+            "zh": "位置 {positions} 上的状态没有读过 x_{changed}，所以不会变",
+        },
+        "moved_missing": {
+            "en": "the states at {positions} have read x_{changed}, so they move",
+            "zh": "位置 {positions} 上的状态读过 x_{changed}，所以会变",
+        },
+        "moved_wrong": {
+            "en": "{direction} states: {parts} (a {direction} state h_j has read {reads})",
+            "zh": "{direction}状态：{parts}（{direction}状态 h_j 读过的是 {reads}）",
+        },
+        "moved_ok": {
+            "en": "only {moved} can move: a forward state never sees later inputs",
+            "zh": "只有 {moved} 会变：前向状态永远看不到后面的输入",
+        },
+        "halves_ok": {
+            "en": "forward halves of h_{changed}..h_{T} and backward halves of h_1..h_{changed} move",
+            "zh": "h_{changed}..h_{T} 的前向一半和 h_1..h_{changed} 的反向一半会变",
+        },
+    }
+)
+
+
+def _quoted(token: str) -> str:
+    return TEXT("quoted", token=token)
 
 
 def _fmt(x) -> str:
@@ -30,50 +245,39 @@ def check_softmax(my_softmax: Callable) -> CheckResult:
     position; a common shift; a 2-D input ``(N, T)`` that must be normalised along the last axis.
     """
     if not callable(my_softmax):
-        return CheckResult(False, f"pass your function itself, got {type(my_softmax).__name__}")
+        return CheckResult(False, TEXT("pass_function", kind=type(my_softmax).__name__))
     cases = [
         ("[1, 2, 3]", np.array([1.0, 2.0, 3.0])),
         ("[1000, 1001]", np.array([1000.0, 1001.0])),
         ("[-1000, -1001]", np.array([-1000.0, -1001.0])),
-        ("a single position [5]", np.array([5.0])),
-        ("[101, 102, 103] (the first case shifted by 100)", np.array([101.0, 102.0, 103.0])),
-        ("the 2-D input [[1, 2, 3], [0, 0, 0]]", np.array([[1.0, 2.0, 3.0], [0.0, 0.0, 0.0]])),
+        (TEXT("case_single"), np.array([5.0])),
+        (TEXT("case_shifted"), np.array([101.0, 102.0, 103.0])),
+        (TEXT("case_2d"), np.array([[1.0, 2.0, 3.0], [0.0, 0.0, 0.0]])),
     ]
     problems = []
     for label, e in cases:
         got, err = run_reader(my_softmax, e.copy(), numeric=True)
         want = softmax(e)
         if err:
-            problems.append(f"for {label} your function failed: {err}")
+            problems.append(TEXT("softmax_failed", label=label, problem=err))
             continue
         if got.shape != want.shape:
-            problems.append(f"for {label} you returned shape {got.shape}, expected {want.shape} (one weight per score)")
+            problems.append(TEXT("softmax_shape", label=label, got=got.shape, want=want.shape))
             continue
         if not np.all(np.isfinite(got)):
-            problems.append(
-                f"your weights for {label} contain nan or inf ({_fmt(got)}): exp overflows or underflows; "
-                "subtract the maximum score before exp (this does not change the weights)"
-            )
+            problems.append(TEXT("softmax_nonfinite", label=label, got=_fmt(got)))
             continue
         if np.allclose(got, want, atol=1e-8):
             continue
         if e.ndim == 2 and np.isclose(got.sum(), 1.0) and not np.allclose(got.sum(axis=-1), 1.0):
-            problems.append(
-                f"for {label} your weights sum to one over the whole array; normalise each row separately "
-                "(sum over the last axis, the source positions, with keepdims=True)"
-            )
+            problems.append(TEXT("softmax_rows", label=label))
         elif np.any(got < 0):
-            problems.append(f"for {label} some weights are negative ({_fmt(got)}); softmax weights are all positive")
+            problems.append(TEXT("softmax_negative", label=label, got=_fmt(got)))
         elif not np.allclose(got.sum(axis=-1), 1.0):
-            problems.append(
-                f"for {label} your weights sum to {_fmt(got.sum(axis=-1))}, not 1: divide exp(e_j) by the sum over "
-                "all positions"
-            )
+            problems.append(TEXT("softmax_sum", label=label, sums=_fmt(got.sum(axis=-1))))
         else:
-            problems.append(f"for {label} you returned {_fmt(got)}, expected {_fmt(want)}")
-    return verdict(
-        problems, f"your softmax matches the core on all {len(cases)} inputs, including [1000, 1001] and 2-D"
-    )
+            problems.append(TEXT("softmax_other", label=label, got=_fmt(got), want=_fmt(want)))
+    return verdict(problems, TEXT("softmax_ok", n=len(cases)))
 
 
 def check_context(my_context, scores, H=None) -> CheckResult:
@@ -89,22 +293,21 @@ def check_context(my_context, scores, H=None) -> CheckResult:
     if err:
         return CheckResult(False, err)
     if got.shape != want.shape:
-        msg = f"your context has shape {got.shape}; it must have the width of one annotation, {want.shape}"
+        msg = TEXT("context_shape", got=got.shape, want=want.shape)
         if got.shape == e.shape:
-            msg += " (you may have returned the weights instead of the weighted sum of the h_j)"
+            msg += TEXT("context_weights")
         return CheckResult(False, msg)
     if np.allclose(got, want, atol=5e-4):
-        return CheckResult(True, f"your context {_fmt(got)} is the soft read sum_j softmax(e)_j h_j")
+        return CheckResult(True, TEXT("context_ok", got=_fmt(got)))
     if np.allclose(got, raw_score_read(e, Hm), atol=5e-4):
-        hint = "you weighted the h_j by the raw scores; turn the scores into weights with softmax first"
+        hint = TEXT("context_raw")
     elif np.allclose(got, Hm.mean(axis=0), atol=5e-4):
-        hint = "that is the plain average of the h_j, which ignores the scores"
+        hint = TEXT("context_mean")
     elif np.allclose(got, Hm[np.argmax(e)], atol=5e-4):
-        hint = "that is the single annotation with the highest score (a hard read); the soft read mixes all of them"
+        hint = TEXT("context_hard")
     else:
-        gap = float(np.linalg.norm(got - want))
-        hint = f"it is {gap:.3f} away from sum_j softmax(e)_j h_j; compute the weights first, then the weighted sum"
-    return CheckResult(False, f"your context {_fmt(got)} is not the soft read: {hint}")
+        hint = TEXT("context_gap", gap=float(np.linalg.norm(got - want)))
+    return CheckResult(False, TEXT("context_wrong", got=_fmt(got), hint=hint))
 
 
 def check_rnn_cell(my_cell: Callable) -> CheckResult:
@@ -114,7 +317,7 @@ def check_rnn_cell(my_cell: Callable) -> CheckResult:
     ``x`` ``(d_e,)``, ``h_prev`` ``(d_h,)``, ``W_x`` ``(d_h, d_e)``, ``W_h`` ``(d_h, d_h)``, ``b`` ``(d_h,)``.
     """
     if not callable(my_cell):
-        return CheckResult(False, f"pass your function itself, got {type(my_cell).__name__}")
+        return CheckResult(False, TEXT("pass_function", kind=type(my_cell).__name__))
     rng = np.random.default_rng(7)
     d_e, d_h = 3, 4  # different widths, so a transposed matrix shows up as a shape error
     problems = []
@@ -125,27 +328,27 @@ def check_rnn_cell(my_cell: Callable) -> CheckResult:
         want = rnn_cell(x, h, RNNParams(W_x, W_h, b))  # (d_h,)
         got, err = run_reader(my_cell, x, h, W_x, W_h, b, numeric=True)
         if err:
-            problems.append(f"case {case + 1}: your function failed: {err}")
+            problems.append(TEXT("cell_failed", k=case + 1, problem=err))
             break
         if got.shape != want.shape:
-            problems.append(f"case {case + 1}: you returned shape {got.shape}, expected {want.shape} (d_h,)")
+            problems.append(TEXT("cell_shape", k=case + 1, got=got.shape, want=want.shape))
             break
         if np.allclose(got, want):
             continue
         pre = W_x @ x + W_h @ h + b  # (d_h,)
         if np.allclose(got, pre):
-            hint = "you returned the pre-activation; apply np.tanh to it"
+            hint = TEXT("cell_pre")
         elif np.allclose(got, np.tanh(W_x @ x + b)):
-            hint = "your new state ignores h_prev: add W_h @ h_prev, that term is what carries earlier inputs"
+            hint = TEXT("cell_no_h")
         elif np.allclose(got, np.tanh(W_x @ x + W_h @ h)):
-            hint = "you left out the bias b"
+            hint = TEXT("cell_no_b")
         elif np.allclose(got, np.tanh(W_x @ x + W_h.T @ h + b)):
-            hint = "you used W_h transposed; the convention here is W_h @ h_prev"
+            hint = TEXT("cell_transposed")
         else:
-            hint = f"expected {_fmt(want)}, got {_fmt(got)}"
-        problems.append(f"case {case + 1}: {hint}")
+            hint = TEXT("cell_other", want=_fmt(want), got=_fmt(got))
+        problems.append(TEXT("cell_wrong", k=case + 1, hint=hint))
         break
-    return verdict(problems, f"your cell matches tanh(W_x x + W_h h_prev + b) on {n_cases} random cases")
+    return verdict(problems, TEXT("cell_ok", n=n_cases))
 
 
 def check_stored_floats(answer, T: int, d_dir: int) -> CheckResult:
@@ -158,43 +361,64 @@ def check_stored_floats(answer, T: int, d_dir: int) -> CheckResult:
     try:
         got = float(answer)
     except (TypeError, ValueError):
-        return CheckResult(False, f"give a number, got {type(answer).__name__}")
+        return CheckResult(False, TEXT("floats_not_a_number", kind=type(answer).__name__))
     if got == want:
-        return CheckResult(True, f"{got:g} numbers: T = {T} annotations of 2 x {d_dir} each")
+        return CheckResult(True, TEXT("floats_ok", got=got, T=T, d_dir=d_dir))
     if got == T * d_dir:
-        hint = "you counted one direction; each annotation concatenates a forward and a backward state"
+        hint = TEXT("floats_one_direction")
     elif got == 2 * d_dir:
-        hint = "that is one annotation (or one context vector); the decoder keeps all T annotations to re-read"
+        hint = TEXT("floats_one_annotation")
     elif got == d_dir:
-        hint = "that is one state of one direction, the size of a fixed summary; count every position"
+        hint = TEXT("floats_one_state")
     else:
-        hint = f"count T positions times the width of one annotation (2 x {d_dir})"
-    return CheckResult(False, f"{got:g} is not right: {hint}")
+        hint = TEXT("floats_other", d_dir=d_dir)
+    return CheckResult(False, TEXT("floats_wrong", got=got, hint=hint))
 
 
-def check_query_focus(query, token: str = "yesterday", sentence: ToySentence = FELIX, at_least: float = 0.5):
+def _token_with(sentence: ToySentence, feature: str) -> str | None:
+    """The token of ``sentence`` with the largest value of ``feature`` (the first on a tie); ``None`` if none has it.
+
+    Finds a token by what it means rather than by its English name: *not* and 没有 both carry *negation*.
+    """
+    column = sentence.X[:, FEATURES.index(feature)]  # (T,)
+    return sentence.tokens[int(np.argmax(column))] if np.any(column > 0) else None
+
+
+def _find_token(sentence: ToySentence, token: str | None, feature: str) -> tuple[str | None, str | None]:
+    """``(token, None)`` for a token of ``sentence`` (given, or found by ``feature``); else ``(None, problem)``."""
+    if token is None:
+        token = _token_with(sentence, feature)
+        if token is None:
+            return None, TEXT("no_such_feature", text=_quoted(sentence.text), feature=feature)
+    if token not in sentence.tokens:
+        return None, TEXT("not_a_token", token=_quoted(token), text=_quoted(sentence.text))
+    return token, None
+
+
+def check_query_focus(query, token: str | None = None, sentence: ToySentence = FELIX, at_least: float = 0.5):
     """Check that a reader's query puts at least ``at_least`` of its weight on ``token`` (lesson 01).
 
     ``query`` is an ``(F,)`` vector over :data:`attention_core.toy_sentences.FEATURES`, for example built with
-    ``feature_vector(time=3.0)``.
+    ``feature_vector(time=3.0)``. ``token`` defaults to the sentence's *time* token: "yesterday" in
+    :data:`~attention_core.toy_sentences.FELIX`, "昨天" in :data:`~attention_core.toy_sentences.FELIX_ZH`.
     """
-    if token not in sentence.tokens:
-        return CheckResult(False, f"{token!r} is not a token of {sentence.text!r}")
+    token, problem = _find_token(sentence, token, "time")
+    if problem:
+        return CheckResult(False, problem)
     try:
         read = read_with_query(sentence, query)
     except (TypeError, ValueError) as exc:
-        return CheckResult(False, f"your query could not be used: {exc}")
+        return CheckResult(False, TEXT("query_unusable", problem=exc))
     j = sentence.tokens.index(token)
     w = float(read.weights[j])
     if w >= at_least:
-        return CheckResult(True, f"your query gives {token!r} weight {w:.3f}")
+        return CheckResult(True, TEXT("focus_ok", token=_quoted(token), w=w))
     top = sentence.tokens[int(np.argmax(read.weights))]
     if top == token:
-        advice = "it already has the highest weight, but the weight is spread out: make the query's entries larger"
+        advice = TEXT("focus_spread")
     else:
-        advice = f"the highest weight goes to {top!r}: raise the query's entry for the feature(s) {token!r} has"
-    hint = f"your query gives {token!r} weight {w:.3f} (needs >= {at_least}); {advice}"
-    return CheckResult(False, hint)
+        advice = TEXT("focus_other", top=_quoted(top), token=_quoted(token))
+    return CheckResult(False, TEXT("focus_wrong", token=_quoted(token), w=w, at_least=at_least, advice=advice))
 
 
 def _positions(answer, name: str, T: int) -> list[int]:
@@ -218,17 +442,18 @@ def _movedverdict(got: list[int], changed: int, T: int, direction: str, both: bo
     if got == want:
         return None
     reads = "x_1, ..., x_j" if direction == "forward" else "x_j, ..., x_T"
+    named = TEXT(direction)  # "forward" or "backward" in the reader's language
     if both and got == other and want != other:
-        return f"{direction} states: you listed the other direction's states; a {direction} state h_j has read {reads}"
+        return TEXT("moved_other_direction", direction=named, reads=reads)
     if got == [j for j in want if j != changed]:
-        return f"{direction} states: the state at the changed position {changed} moves too: it reads x_{changed} itself"
+        return TEXT("moved_changed_too", direction=named, changed=changed)
     extra, missing = sorted(set(got) - set(want)), sorted(set(want) - set(got))
     parts = []
     if extra:
-        parts.append(f"the states at {extra} have not read x_{changed}, so they cannot move")
+        parts.append(TEXT("moved_extra", positions=extra, changed=changed))
     if missing:
-        parts.append(f"the states at {missing} have read x_{changed}, so they move")
-    return f"{direction} states: " + " and ".join(parts) + f" (a {direction} state h_j has read {reads})"
+        parts.append(TEXT("moved_missing", positions=missing, changed=changed))
+    return TEXT("moved_wrong", direction=named, parts=TEXT("and").join(parts), reads=reads)
 
 
 def check_moved_states(answer, changed: int, T: int) -> CheckResult:
@@ -241,7 +466,7 @@ def check_moved_states(answer, changed: int, T: int) -> CheckResult:
     problem = _movedverdict(got, changed, T, "forward", both=False)
     if problem is None:
         moved = f"h_{T}" if changed == T else f"h_{changed}, ..., h_{T}"
-        return CheckResult(True, f"only {moved} can move: a forward state never sees later inputs")
+        return CheckResult(True, TEXT("moved_ok", moved=moved))
     return CheckResult(False, problem)
 
 
@@ -259,29 +484,42 @@ def check_moved_halves(forward, backward, changed: int, T: int) -> CheckResult:
         )
         if p is not None
     ]
-    return verdict(problems, f"forward halves of h_{changed}..h_{T} and backward halves of h_1..h_{changed} move")
+    return verdict(problems, TEXT("halves_ok", changed=changed, T=T))
 
 
-def check_negation_focus(query, sentence: ToySentence = FELIX_NEGATED) -> CheckResult:
+def check_negation_focus(
+    query,
+    sentence: ToySentence = FELIX_NEGATED,
+    negation_token: str | None = None,
+    place_token: str | None = None,
+) -> CheckResult:
     """Check that a query reads the negated sentence's *not* at least as much as *meeting room* (lesson 01).
 
     ``query`` is an ``(F,)`` vector over the features, for example ``QUERIES["where was it left?"] +
-    feature_vector(negation=3.0)``. The verdict also reports the read's *negation* component.
+    feature_vector(negation=3.0)``. The verdict also reports the read's *negation* component. The two tokens are
+    the sentence's strongest *negation* and *place* tokens unless given: "not" and "meeting room" in
+    :data:`~attention_core.toy_sentences.FELIX_NEGATED`, "没有" and "会议室" in
+    :data:`~attention_core.toy_sentences.FELIX_NEGATED_ZH`.
     """
+    negation_token, problem = _find_token(sentence, negation_token, "negation")
+    if problem is None:
+        place_token, problem = _find_token(sentence, place_token, "place")
+    if problem:
+        return CheckResult(False, problem)
     try:
         read = read_with_query(sentence, query)
     except (TypeError, ValueError) as exc:
-        return CheckResult(False, f"your query could not be used: {exc}")
-    w_not = float(read.weights[sentence.tokens.index("not")])
-    w_room = float(read.weights[sentence.tokens.index("meeting room")])
+        return CheckResult(False, TEXT("query_unusable", problem=exc))
+    w_neg = float(read.weights[sentence.tokens.index(negation_token)])
+    w_place = float(read.weights[sentence.tokens.index(place_token)])
     negation = float(read.context[FEATURES.index("negation")])
-    if w_not >= w_room - 1e-12:  # a tie counts: equal scores give equal weights
+    neg, place = _quoted(negation_token), _quoted(place_token)
+    if w_neg >= w_place - 1e-12:  # a tie counts: equal scores give equal weights
         return CheckResult(
-            True,
-            f"'not' gets {w_not:.3f}, 'meeting room' {w_room:.3f}; the read's negation component is {negation:.3f}",
+            True, TEXT("negation_ok", neg=neg, w_neg=w_neg, place=place, w_place=w_place, negation=negation)
         )
     if query is not None and np.asarray(query, dtype=float)[FEATURES.index("negation")] <= 0:
-        advice = "give the query a positive entry for the 'negation' feature, the only feature 'not' has"
+        advice = TEXT("negation_positive", neg=neg)
     else:
-        advice = "raise the query's 'negation' entry (or lower its 'place' entry)"
-    return CheckResult(False, f"'not' gets {w_not:.3f} but 'meeting room' still gets {w_room:.3f}; {advice}")
+        advice = TEXT("negation_raise")
+    return CheckResult(False, TEXT("negation_wrong", neg=neg, w_neg=w_neg, place=place, w_place=w_place, advice=advice))
