@@ -270,3 +270,20 @@ def test_alignment_explorer_shows_the_trained_models_reads(visit):
     assert root.locator(".ae-x-src.ae-x-true").count() <= 1
     assert visit.outside_requests() == []
     assert visit.console_errors() == []
+
+
+def test_score_explorer_offers_the_notebooks_annotations(visit):
+    page, root = open_explorer(visit, LESSON_04, "score")
+    sliders = [root.get_by_label(f"score e{j + 1} ({token})", exact=True) for j, token in enumerate(ac.TOKENS)]
+    choose = root.get_by_label("Annotations")
+    choose.select_option("1")  # the running example, as score_triangle_explorer() in the notebook
+    for scores in ([0.0, 0.0, 0.0], [2.0, -1.0, 0.5]):
+        for slider, e in zip(sliders, scores, strict=True):
+            set_range(slider, e)
+        weights, context = ac.attend(np.array(scores), ac.H_EXAMPLE)
+        assert_read_matches(root, weights, context, scores)
+    root.get_by_role("button", name="Reset").click()
+    assert_read_matches(root, np.full(3, 1 / 3), ac.H_EXAMPLE.mean(axis=0))
+    choose.select_option("0")
+    assert_read_matches(root, np.full(3, 1 / 3), H_TRIANGLE.mean(axis=0))
+    assert visit.console_errors() == []

@@ -466,16 +466,46 @@
     var sliders = tokens.map(function (token, j) {
       return slider("ae-e-" + n + "-" + j, "score e_" + (j + 1) + " (" + token + ")", sc.e_range, sc.e_step, sc.e_start[j], 1);
     });
-    var controls = append(
-      html("div", { class: "ae-x-controls" }),
-      sliders.map(function (x) {
-        return x.row;
-      })
+    var sets = sc.annotations || [{ name: "H_TRIANGLE", H: sc.H }];
+    var H = sets[0].H;
+    var choose = html("select", { id: "ae-h-" + n });
+    sets.forEach(function (set, i) {
+      choose.appendChild(html("option", { value: String(i) }, set.name));
+    });
+    var rows = sliders.map(function (x) {
+      return x.row;
+    });
+    if (sets.length > 1) {
+      rows.push(append(html("div", { class: "ae-x-select" }), [html("label", { for: "ae-h-" + n }, "Annotations"), choose]));
+    }
+    var controls = append(html("div", { class: "ae-x-controls" }), rows);
+    controls.appendChild(
+      buttons(
+        [
+          [
+            "Reset",
+            function () {
+              sliders.forEach(function (x, j) {
+                x.input.value = String(sc.e_start[j]);
+              });
+              render();
+            },
+          ],
+        ],
+        "Scores"
+      )
     );
     var pBars = panel("ae-bars-" + n, "Weights α = softmax(e)");
-    var pPlane = panel("ae-plane-" + n, "Context c = Σ α_j h_j (diamond) inside the triangle of h_1, h_2, h_3");
+    var pPlane = panel("ae-plane-" + n, "Context c = Σ α_j h_j (diamond) in the hull of h_1, h_2, h_3");
     var updateBars = makeBars(pBars, tokens);
-    var updatePlane = makePlane(pPlane, sc.H, tokens, "ae-plane-" + n);
+    var updatePlane = null;
+    function drawPlane() {
+      Array.prototype.slice.call(pPlane.querySelectorAll("svg")).forEach(function (old) {
+        old.remove();
+      });
+      updatePlane = makePlane(pPlane, H, tokens, "ae-plane-" + n);
+    }
+    drawPlane();
     var table = makeTable(tokens, "score e_j");
     var live = html("p", { class: "ae-x-live", "aria-live": "polite" });
 
@@ -489,7 +519,7 @@
         return e;
       });
       var weights = softmax(scores);
-      var r = { scores: scores, weights: weights, context: weightedSum(weights, sc.H) };
+      var r = { scores: scores, weights: weights, context: weightedSum(weights, H) };
       updateBars(weights);
       updatePlane(r.context);
       var title = "Read of the scores (" + scores.map(function (e) {
@@ -498,6 +528,11 @@
       table.update(title, r);
       live.textContent = liveSummary(tokens, r, title);
     }
+    choose.addEventListener("change", function () {
+      H = sets[parseInt(choose.value, 10) || 0].H;
+      drawPlane();
+      render();
+    });
     sliders.forEach(function (x) {
       x.input.addEventListener("input", render);
     });

@@ -86,9 +86,14 @@ def _state() -> dict:
 
 
 def _score() -> dict:
-    """Lesson 04: three score sliders over the triangle of annotations."""
+    """Lesson 04: three score sliders over the triangle of annotations, or the running example's (the notebook
+    explorer's default, whose three points lie on one line)."""
     return {
         "H": _floats(H_TRIANGLE),  # (T, d_h) = (3, 2)
+        "annotations": [
+            {"name": "a triangle: H_TRIANGLE", "H": _floats(H_TRIANGLE)},
+            {"name": "the running example: H_EXAMPLE (on one line)", "H": _floats(H_EXAMPLE)},
+        ],
         "e_range": list(SCORE_RANGE),
         "e_step": SCORE_STEP,
         "e_start": list(SCORE_START),
