@@ -1,8 +1,9 @@
 """Interactive explorers for the worked example (lesson 06). Each builder returns one ipywidgets container.
 
-State lives in the returned widget (its controls and a per-widget figure), never in module globals. On the
-static website there is no kernel, so these widgets show their stored first frame; the page's own
-browser-side explorer is the live version there.
+State lives in the returned widget (its controls and a per-widget figure), never in module globals. They need
+a running kernel (``make lab``). The static website has none: its build replaces each stored widget with a
+note and the page's live explorer (``book/_assets/ae-explorers.js``), which computes the same read in the
+browser from :mod:`attention_core.export`.
 """
 
 from __future__ import annotations
