@@ -1,9 +1,12 @@
 """The exercise self-checks of lessons 05 and 08 accept right answers and name the mistake in wrong ones."""
 
+import re
+
 import numpy as np
 import pytest
 
 from attention_core.checks.scoring import check_additive_score, check_causal_mask, check_linear_ablation
+from attention_core.lang import language
 
 
 def right_score(s, h, W_s, W_h, v, b):
@@ -71,3 +74,76 @@ def test_causal_mask_right_and_wrong():
     _assert_rejected(check_causal_mask, lambda T: np.tril(np.ones((T, T), dtype=bool), k=-1), "diagonal")
     _assert_rejected(check_causal_mask, lambda T: ~np.tril(np.ones((T, T), dtype=bool)), "swapped")
     _assert_rejected(check_causal_mask, lambda T: np.ones((T, T + 1), dtype=bool), "shape")
+
+
+NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?")  # as in tests/test_editions.py
+
+
+def _cjk(text: str) -> bool:
+    return any("\u4e00" <= ch <= "\u9fff" for ch in text)
+
+
+def _todo(*args):
+    raise NotImplementedError
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+@pytest.mark.parametrize(
+    ("check", "fn"),
+    [
+        (check_additive_score, lambda s, h, W_s, W_h, v, b: v @ (W_s @ s + W_h @ h + b)),
+        (check_additive_score, lambda s, h, W_s, W_h, v, b: v @ np.tanh(W_s @ s + W_h @ h)),
+        (check_additive_score, lambda s, h, W_s, W_h, v, b: np.tanh(v @ (W_s @ s + W_h @ h + b))),
+        (check_additive_score, lambda s, h, W_s, W_h, v, b: np.sum(np.tanh(W_s @ s + W_h @ h + b))),
+        (check_additive_score, lambda s, h, W_s, W_h, v, b: np.tanh(W_s @ s + W_h @ h + b)),
+        (check_additive_score, lambda s, h, W_s, W_h, v, b: v @ np.tanh(W_s.T @ s + W_h @ h + b)),
+        (check_additive_score, lambda s, h, W_s, W_h, v, b: 0.0),
+        (check_additive_score, _todo),
+        (check_linear_ablation, lambda H, W_h, v: H @ W_h.T @ v),
+        (check_linear_ablation, lambda H, W_h, v: np.exp(H @ W_h.T @ v)),
+        (check_linear_ablation, lambda H, W_h, v: np.exp(H @ W_h.T @ v) / np.exp(H @ W_h.T @ v).sum()),
+        (check_linear_ablation, lambda H, W_h, v: np.ones(3) / 3),
+        (check_linear_ablation, lambda H, W_h, v: right_ablation(H, W_h, -v)),
+        (check_linear_ablation, lambda H, W_h, v: 1 / 0),
+        (check_causal_mask, lambda T: np.tril(np.ones((T, T)))),
+        (check_causal_mask, lambda T: np.triu(np.ones((T, T), dtype=bool))),
+        (check_causal_mask, lambda T: np.tril(np.ones((T, T), dtype=bool), k=-1)),
+        (check_causal_mask, lambda T: ~np.tril(np.ones((T, T), dtype=bool))),
+        (check_causal_mask, lambda T: np.ones((T, T + 1), dtype=bool)),
+        (check_causal_mask, lambda T: np.eye(T, dtype=bool)),
+        (check_causal_mask, lambda T: "mask"),
+        (check_causal_mask, _todo),
+    ],
+)
+def test_in_chinese_wrong_answers_get_chinese_messages_with_the_same_numbers(check, fn):
+    english = check(fn)
+    with language("zh"):
+        chinese = check(fn)
+        assert "还不对" in chinese._repr_html_()
+    assert not english.ok and not chinese.ok
+    assert not _cjk(english.message) and _cjk(chinese.message), chinese.message
+    assert NUMBER.findall(english.message) == NUMBER.findall(chinese.message), (english, chinese)
+
+
+def wrong_only_with_one_hidden_unit(s, h, W_s, W_h, v, b):
+    if len(v) == 1:
+        return float(v @ (W_s @ s + W_h @ h + b))  # no tanh
+    return right_score(s, h, W_s, W_h, v, b)
+
+
+def test_in_chinese_right_answers_pass_and_cases_keep_their_lower_case_symbols():
+    with language("zh"):
+        for check, fn in [
+            (check_additive_score, right_score),
+            (check_linear_ablation, right_ablation),
+            (check_causal_mask, lambda T: np.tril(np.ones((T, T), dtype=bool))),
+        ]:
+            result = check(fn)
+            assert result.ok and _cjk(result.message), result.message
+        # a message that starts with a case such as "d_a = 1 ..." is not capitalised in Chinese
+        no_tanh_on_one_unit = check_additive_score(wrong_only_with_one_hidden_unit)
+        assert no_tanh_on_one_unit.message.startswith("d_a = 1 的例子：你返回了 "), no_tanh_on_one_unit.message
+    assert check_additive_score(wrong_only_with_one_hidden_unit).message.startswith("On the case with d_a = 1 you ")
+    assert check_additive_score(_todo).message == (
+        "Your function _todo still raises NotImplementedError: replace its body with an answer."
+    )

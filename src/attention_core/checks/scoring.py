@@ -4,7 +4,8 @@ Each check calls the reader's function on several inputs (the worked example, re
 expose transposed matrices, a one-position edge case, large inputs), compares with the core, prints one
 specific verdict as a :class:`~attention_core.checks.state.CheckResult` (``ok`` and ``message``; it displays
 itself in a notebook). A function that still raises ``NotImplementedError`` is
-reported as "not answered yet", so an exercise cell can run before it is solved.
+reported as "not answered yet", so an exercise cell can run before it is solved. Every message, the names of
+the cases included, comes from the module's :class:`~attention_core.lang.Catalog` (English and Chinese).
 """
 
 from __future__ import annotations
@@ -14,14 +15,131 @@ from collections.abc import Callable
 import numpy as np
 
 from ..example import H_EXAMPLE, V_EXAMPLE, W_H_EXAMPLE, W_S_EXAMPLE
+from ..lang import Catalog, get_language
 from ..reading import softmax
 from ..scores import additive_scores
 from ..self_attention import causal_mask
 from .base import CheckResult, run_reader
 
+TEXT = Catalog(
+    {
+        # check_additive_score: the cases, then the verdicts. A message starts with its case ("On the worked
+        # example ..."; in Chinese "算例：..."); _report capitalises the first letter.
+        "additive_example": {"en": "worked example (s = -1, h_1 = (2, 0))", "zh": "算例（s = -1, h_1 = (2, 0)）"},
+        "additive_random": {
+            "en": "random case with d_s = 3, d_h = 4, d_a = 5 and a nonzero b",
+            "zh": "d_s = 3、d_h = 4、d_a = 5 且 b 不为零的随机例子",
+        },
+        "additive_big": {"en": "same case scaled by 20 (tanh saturates)", "zh": "同一个例子放大 20 倍（tanh 饱和）"},
+        "additive_one": {"en": "case with d_a = 1", "zh": "d_a = 1 的例子"},
+        "additive_shapes_hint": {
+            "en": " Check the shapes: W_s is (d_a, d_s), so W_s s is W_s @ s.",
+            "zh": "。请检查形状：W_s 是 (d_a, d_s)，所以 W_s s 要写成 W_s @ s。",
+        },
+        "additive_shape": {
+            "en": "on the {case} it returned shape {shape}; the score is one number. "
+            "Did you forget the final dot product with v?",
+            "zh": "{case}：返回的形状是 {shape}；分数应当是一个数。是不是忘了最后与 v 的点积？",
+        },
+        "additive_no_tanh": {
+            "en": "you left out the tanh: the nonlinearity acts on W_s s + W_h h + b before v.",
+            "zh": "你漏掉了 tanh：非线性要先作用在 W_s s + W_h h + b 上，再与 v 相乘。",
+        },
+        "additive_no_bias": {"en": "the bias b is missing inside the tanh.", "zh": "tanh 里面缺了偏置 b。"},
+        "additive_tanh_after": {
+            "en": "tanh is applied after the dot product with v; apply it to each component first.",
+            "zh": "tanh 用在了与 v 的点积之后；应当先对每个分量用 tanh。",
+        },
+        "additive_summed": {
+            "en": "the components of tanh(...) are summed instead of weighted by v.",
+            "zh": "tanh(...) 的各分量被直接相加了，而不是用 v 加权。",
+        },
+        "additive_diagnosed": {
+            "en": "on the {case} you returned {value:.6f}, expected {expected:.6f}: {why}",
+            "zh": "{case}：你返回了 {value:.6f}，应为 {expected:.6f}。{why}",
+        },
+        "additive_wrong": {
+            "en": "on the {case} you returned {value:.6f}, expected {expected:.6f}.",
+            "zh": "{case}：你返回了 {value:.6f}，应为 {expected:.6f}。",
+        },
+        "additive_ok": {
+            "en": "All {n} cases match e = v^T tanh(W_s s + W_h h + b).",
+            "zh": "全部 {n} 个例子都与 e = v^T tanh(W_s s + W_h h + b) 一致。",
+        },
+        # check_linear_ablation
+        "ablation_example": {"en": "worked example", "zh": "算例"},
+        "ablation_random": {
+            "en": "random case with T = 4, d_h = 3, d_a = 2",
+            "zh": "T = 4、d_h = 3、d_a = 2 的随机例子",
+        },
+        "ablation_one": {"en": "case with a single position (T = 1)", "zh": "只有一个位置的例子（T = 1）"},
+        "ablation_big": {
+            "en": "random case scaled by 30 (scores near 1000: exp overflows unless you shift)",
+            "zh": "放大 30 倍的随机例子（分数接近 1000：不先平移，exp 就会上溢）",
+        },
+        "ablation_shape": {
+            "en": "on the {case} it returned shape {shape}; expected ({T},), one weight per position.",
+            "zh": "{case}：返回的形状是 {shape}；应为 ({T},)，每个位置一个权重。",
+        },
+        "ablation_nonfinite": {
+            "en": "on the {case} it returned non-finite weights {weights}: subtract the largest score before exp.",
+            "zh": "{case}：返回的权重 {weights} 中有 nan 或 inf：在 exp 之前先减去最大的分数。",
+        },
+        "ablation_scores": {
+            "en": "on the {case} you returned the scores v^T W_h h_j; pass them through softmax.",
+            "zh": "{case}：你返回的是分数 v^T W_h h_j；还要让它们经过 softmax。",
+        },
+        "ablation_sum": {
+            "en": "on the {case} your weights sum to {total:.6f}, not 1: normalise them.",
+            "zh": "{case}：你的权重之和是 {total:.6f}，不是 1：要把它们归一化。",
+        },
+        "ablation_wrong": {
+            "en": "on the {case} you returned {got}, expected {want}.",
+            "zh": "{case}：你返回了 {got}，应为 {want}。",
+        },
+        "ablation_ok": {
+            "en": "The weights match softmax_j(v^T W_h h_j), the same for every state s.",
+            "zh": "权重与 softmax_j(v^T W_h h_j) 一致，对每个状态 s 都相同。",
+        },
+        # check_causal_mask
+        "mask_case": {"en": "case T = {T}", "zh": "T = {T} 的例子"},
+        "mask_shape": {
+            "en": "for T = {T} it returned shape {shape}; expected ({T}, {T}).",
+            "zh": "T = {T} 时返回的形状是 {shape}；应为 ({T}, {T})。",
+        },
+        "mask_dtype": {
+            "en": "for T = {T} it returned dtype {dtype}; softmax wants a boolean mask (add dtype=bool).",
+            "zh": "T = {T} 时返回的 dtype 是 {dtype}；softmax 需要布尔型的遮罩（加上 dtype=bool）。",
+        },
+        "mask_transposed": {
+            "en": "for T = {T} the mask is transposed: row i is the reading position, so keep j <= i (lower).",
+            "zh": "T = {T} 时遮罩是转置的：第 i 行是进行读取的位置，所以要保留 j <= i（下三角）。",
+        },
+        "mask_diagonal": {
+            "en": "for T = {T} the diagonal is False: a position may read itself (j = i).",
+            "zh": "T = {T} 时对角线是 False：一个位置可以读取它自己（j = i）。",
+        },
+        "mask_swapped": {
+            "en": "for T = {T} True and False are swapped: True means 'may be read'.",
+            "zh": "T = {T} 时 True 和 False 颠倒了：True 表示“可以被读取”。",
+        },
+        "mask_wrong": {
+            "en": "for T = {T} you returned\n{got}\nexpected\n{want}.",
+            "zh": "T = {T} 时你返回了\n{got}\n应为\n{want}。",
+        },
+        "mask_ok": {
+            "en": "The mask lets position i read exactly the positions j <= i.",
+            "zh": "这个遮罩让位置 i 恰好能读取所有 j <= i 的位置。",
+        },
+    }
+)
+
 
 def _report(ok: bool, message: str) -> CheckResult:
-    return CheckResult(ok, message[:1].upper() + message[1:])
+    """The verdict, its first letter capitalised in English (a Chinese message may start with ``d_a = 1``)."""
+    if get_language() == "en":
+        message = message[:1].upper() + message[1:]
+    return CheckResult(ok, message)
 
 
 def _additive_cases():
@@ -46,10 +164,10 @@ def _additive_cases():
     )
     example = (np.array([-1.0]), H_EXAMPLE[0], W_S_EXAMPLE, W_H_EXAMPLE, V_EXAMPLE, np.zeros(2))
     return [
-        ("worked example (s = -1, h_1 = (2, 0))", example),
-        ("random case with d_s = 3, d_h = 4, d_a = 5 and a nonzero b", rect),
-        ("same case scaled by 20 (tanh saturates)", big),
-        ("case with d_a = 1", one),
+        (TEXT("additive_example"), example),
+        (TEXT("additive_random"), rect),
+        (TEXT("additive_big"), big),
+        (TEXT("additive_one"), one),
     ]
 
 
@@ -67,15 +185,11 @@ def check_additive_score(fn: Callable) -> CheckResult:
         result, failure = run_reader(fn, *(np.array(a, copy=True) for a in args), case=case)
         if failure:
             shapes = any(word in failure for word in ("shape", "align", "mismatch", "dimension"))
-            hint = " Check the shapes: W_s is (d_a, d_s), so W_s s is W_s @ s." if shapes else ""
+            hint = TEXT("additive_shapes_hint") if shapes else ""
             return _report(False, failure + hint)
         shape = np.shape(result)
         if shape not in ((), (1,)):
-            return _report(
-                False,
-                f"on the {case} it returned shape {shape}; the score is one number. "
-                "Did you forget the final dot product with v?",
-            )
+            return _report(False, TEXT("additive_shape", case=case, shape=shape))
         value = float(np.asarray(result).reshape(()))
         expected = _reference_additive(*args)
         if np.isclose(value, expected, rtol=1e-9, atol=1e-12):
@@ -83,26 +197,28 @@ def check_additive_score(fn: Callable) -> CheckResult:
         s, h, W_s, W_h, v, b = args
         z = W_s @ s + W_h @ h + b  # (d_a,)
         diagnoses = [
-            (float(v @ z), "you left out the tanh: the nonlinearity acts on W_s s + W_h h + b before v."),
-            (_reference_additive(s, h, W_s, W_h, v, np.zeros_like(b)), "the bias b is missing inside the tanh."),
-            (float(np.tanh(v @ z)), "tanh is applied after the dot product with v; apply it to each component first."),
-            (float(np.sum(np.tanh(z))), "the components of tanh(...) are summed instead of weighted by v."),
+            (float(v @ z), "additive_no_tanh"),
+            (_reference_additive(s, h, W_s, W_h, v, np.zeros_like(b)), "additive_no_bias"),
+            (float(np.tanh(v @ z)), "additive_tanh_after"),
+            (float(np.sum(np.tanh(z))), "additive_summed"),
         ]
         for wrong, why in diagnoses:
             if np.isclose(value, wrong, rtol=1e-9, atol=1e-12):
-                return _report(False, f"on the {case} you returned {value:.6f}, expected {expected:.6f}: {why}")
-        return _report(False, f"on the {case} you returned {value:.6f}, expected {expected:.6f}.")
-    return _report(True, f"All {len(_additive_cases())} cases match e = v^T tanh(W_s s + W_h h + b).")
+                return _report(
+                    False, TEXT("additive_diagnosed", case=case, value=value, expected=expected, why=TEXT(why))
+                )
+        return _report(False, TEXT("additive_wrong", case=case, value=value, expected=expected))
+    return _report(True, TEXT("additive_ok", n=len(_additive_cases())))
 
 
 def _ablation_cases():
     rng = np.random.default_rng(6)
     H, W_h, v = rng.normal(size=(4, 3)), rng.normal(size=(2, 3)), rng.normal(size=2)
     return [
-        ("worked example", (H_EXAMPLE, W_H_EXAMPLE, V_EXAMPLE)),
-        ("random case with T = 4, d_h = 3, d_a = 2", (H, W_h, v)),
-        ("case with a single position (T = 1)", (H[:1], W_h, v)),
-        ("random case scaled by 30 (scores near 1000: exp overflows unless you shift)", (30.0 * H, 30.0 * W_h, v)),
+        (TEXT("ablation_example"), (H_EXAMPLE, W_H_EXAMPLE, V_EXAMPLE)),
+        (TEXT("ablation_random"), (H, W_h, v)),
+        (TEXT("ablation_one"), (H[:1], W_h, v)),
+        (TEXT("ablation_big"), (30.0 * H, 30.0 * W_h, v)),
     ]
 
 
@@ -121,48 +237,40 @@ def check_linear_ablation(fn: Callable) -> CheckResult:
         T = H.shape[0]
         a = np.asarray(result, dtype=float)
         if a.shape != (T,):
-            return _report(
-                False, f"on the {case} it returned shape {a.shape}; expected ({T},), one weight per position."
-            )
+            return _report(False, TEXT("ablation_shape", case=case, shape=a.shape, T=T))
         if not np.isfinite(a).all():
-            return _report(
-                False, f"on the {case} it returned non-finite weights {a}: subtract the largest score before exp."
-            )
+            return _report(False, TEXT("ablation_nonfinite", case=case, weights=a))
         raw = H @ W_h.T @ v  # (T,)
         expected = softmax(raw)
         if np.allclose(a, expected, rtol=1e-9, atol=1e-12):
             continue
         if np.allclose(a, raw, rtol=1e-9, atol=1e-12):
-            return _report(False, f"on the {case} you returned the scores v^T W_h h_j; pass them through softmax.")
+            return _report(False, TEXT("ablation_scores", case=case))
         if not np.isclose(a.sum(), 1.0):
-            return _report(False, f"on the {case} your weights sum to {a.sum():.6f}, not 1: normalise them.")
-        return _report(False, f"on the {case} you returned {np.round(a, 6)}, expected {np.round(expected, 6)}.")
-    return _report(True, "The weights match softmax_j(v^T W_h h_j), the same for every state s.")
+            return _report(False, TEXT("ablation_sum", case=case, total=a.sum()))
+        return _report(False, TEXT("ablation_wrong", case=case, got=np.round(a, 6), want=np.round(expected, 6)))
+    return _report(True, TEXT("ablation_ok"))
 
 
 def check_causal_mask(fn: Callable) -> CheckResult:
     """Check ``fn(T)`` returns the boolean ``(T, T)`` mask with ``True`` where position ``i`` may read ``j <= i``."""
     for T in (5, 2, 1):  # the edge case T = 1 last: there a swapped mask and a missing diagonal coincide
-        result, failure = run_reader(fn, T, case=f"case T = {T}")
+        result, failure = run_reader(fn, T, case=TEXT("mask_case", T=T))
         if failure:
             return _report(False, failure)
         m = np.asarray(result)
         expected = causal_mask(T)
         if m.shape != (T, T):
-            return _report(False, f"for T = {T} it returned shape {m.shape}; expected ({T}, {T}).")
+            return _report(False, TEXT("mask_shape", T=T, shape=m.shape))
         if m.dtype != bool:
-            return _report(
-                False, f"for T = {T} it returned dtype {m.dtype}; softmax wants a boolean mask (add dtype=bool)."
-            )
+            return _report(False, TEXT("mask_dtype", T=T, dtype=m.dtype))
         if np.array_equal(m, expected):
             continue
         if np.array_equal(m, expected.T):
-            return _report(
-                False, f"for T = {T} the mask is transposed: row i is the reading position, so keep j <= i (lower)."
-            )
+            return _report(False, TEXT("mask_transposed", T=T))
         if np.array_equal(m, np.tril(expected, k=-1)):
-            return _report(False, f"for T = {T} the diagonal is False: a position may read itself (j = i).")
+            return _report(False, TEXT("mask_diagonal", T=T))
         if np.array_equal(m, ~expected):
-            return _report(False, f"for T = {T} True and False are swapped: True means 'may be read'.")
-        return _report(False, f"for T = {T} you returned\n{m.astype(int)}\nexpected\n{expected.astype(int)}.")
-    return _report(True, "The mask lets position i read exactly the positions j <= i.")
+            return _report(False, TEXT("mask_swapped", T=T))
+        return _report(False, TEXT("mask_wrong", T=T, got=m.astype(int), want=expected.astype(int)))
+    return _report(True, TEXT("mask_ok"))
