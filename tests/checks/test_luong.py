@@ -1,9 +1,12 @@
 """The lesson-08 Luong self-checks accept right answers and name the mistake in wrong ones."""
 
+import re
+
 import numpy as np
 import pytest
 
 from attention_core.checks.luong import check_gaussian, check_local_m_window
+from attention_core.lang import language
 
 
 def _gauss(p, T, D, sigma=None, start=1, sign=-1.0, two=2.0):
@@ -57,3 +60,59 @@ def test_local_m_window_right_and_wrong():
     assert check_local_m_window([4, 5, 6, 7], t=6, T=7, D=2).ok
     with pytest.raises(TypeError, match="whole positions"):
         check_local_m_window("three")
+
+
+NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?")  # as in tests/test_editions.py
+
+
+def _cjk(text: str) -> bool:
+    return any("\u4e00" <= ch <= "\u9fff" for ch in text)
+
+
+def _todo(p, T, D):
+    raise NotImplementedError
+
+
+@pytest.mark.parametrize(
+    ("check", "args"),
+    [
+        (check_gaussian, (lambda p, T, D: _gauss(p, T, D, sigma=D),)),
+        (check_gaussian, (lambda p, T, D: _gauss(p, T, D, sigma=D / 4),)),
+        (check_gaussian, (lambda p, T, D: _gauss(p, T, D, two=1.0),)),
+        (check_gaussian, (lambda p, T, D: _gauss(p, T, D, start=0),)),
+        (check_gaussian, (lambda p, T, D: _gauss(p, T, D, sign=1.0),)),
+        (check_gaussian, (lambda p, T, D: _gauss(p, T, D)[:-1],)),
+        (check_gaussian, (lambda p, T, D: np.ones(T),)),
+        (check_gaussian, (_todo,)),
+        (check_gaussian, (lambda p, T, D: 1 / 0,)),
+        (check_local_m_window, ([0, 1, 2, 3, 4],)),
+        (check_local_m_window, ([2, 3, 4],)),
+        (check_local_m_window, ([1, 2, 3, 4, 6],)),
+        (check_local_m_window, ([4, 5, 6, 7, 8], 6, 7, 2)),
+    ],
+)
+def test_in_chinese_wrong_answers_get_chinese_messages_with_the_same_numbers(check, args):
+    english = check(*args)
+    with language("zh"):
+        chinese = check(*args)
+    assert not english.ok and not chinese.ok
+    assert not _cjk(english.message) and _cjk(chinese.message), chinese.message
+    assert NUMBER.findall(english.message) == NUMBER.findall(chinese.message), (english, chinese)
+
+
+def test_in_chinese_right_answers_pass_and_english_is_unchanged():
+    with language("zh"):
+        assert check_gaussian(_gauss).ok and _cjk(check_gaussian(_gauss).message)
+        window = check_local_m_window([1, 2, 3, 4, 5])
+        assert (
+            window.ok
+            and window.message == "local-m 在 t = 3、D = 2 时读取位置 [1, 2, 3, 4, 5]，每个位置都不乘高斯因子。"
+        )
+        wide = check_gaussian(lambda p, T, D: _gauss(p, T, D, sigma=D))
+        assert wide.message.startswith("p = 4.0, T = 9, D = 2 的例子：sigma 是 D / 2")  # not capitalised in Chinese
+    assert check_gaussian(lambda p, T, D: _gauss(p, T, D, sigma=D)).message == (
+        "On the case p = 4.0, T = 9, D = 2: sigma is D / 2, not D: your bump is twice as wide."
+    )
+    assert check_local_m_window([4, 5, 6, 7, 8], t=6, T=7, D=2).message == (
+        "Position(s) [8] do not exist: the window is clipped to the source, 1..7."
+    )

@@ -2,6 +2,7 @@
 
 Each check returns a :class:`~attention_core.checks.state.CheckResult`. A function that still raises
 ``NotImplementedError`` is reported as "not answered yet", so the exercise cell can run before it is solved.
+Every message comes from the module's :class:`~attention_core.lang.Catalog` (English and Chinese).
 """
 
 from __future__ import annotations
@@ -10,9 +11,68 @@ from collections.abc import Callable
 
 import numpy as np
 
+from ..lang import Catalog
 from ..luong import gaussian_factor, window_mask
 from .base import CheckResult, run_reader
 from .scoring import _report
+
+TEXT = Catalog(
+    {
+        # check_gaussian: a message starts with its case ("On the case p = 4.0, ..."; Chinese: "p = 4.0, ... 的例子：")
+        "case": {"en": "case p = {p}, T = {T}, D = {D}", "zh": "p = {p}, T = {T}, D = {D} 的例子"},
+        "shape": {
+            "en": "on the {case}: you returned shape {shape}; expected ({T},), one per j = 1..{T}.",
+            "zh": "{case}：你返回的形状是 {shape}；应为 ({T},)，j = 1..{T} 每个位置一个。",
+        },
+        "above_one": {
+            "en": "on the {case}: some factors exceed 1: the exponent must be negative, -(j - p)^2.",
+            "zh": "{case}：有些因子大于 1：指数必须是负的，即 -(j - p)^2。",
+        },
+        "from_zero": {
+            "en": "on the {case}: your positions start at 0; the lesson numbers them j = 1..T.",
+            "zh": "{case}：你的位置从 0 开始；本课把位置编号为 j = 1..T。",
+        },
+        "sigma_D": {
+            "en": "sigma is D / 2, not D: your bump is twice as wide",
+            "zh": "sigma 是 D / 2，不是 D：你的钟形凸起宽了一倍",
+        },
+        "sigma_narrow": {"en": "too narrow", "zh": "钟形凸起太窄了"},
+        "hint": {"en": "on the {case}: {hint}.", "zh": "{case}：{hint}。"},
+        "no_two": {
+            "en": "on the {case}: the denominator is missing its factor 2: 2 sigma^2.",
+            "zh": "{case}：分母缺了因子 2：应为 2 sigma^2。",
+        },
+        "gaussian_wrong": {
+            "en": "on the {case}: you returned {got}, expected {want}.",
+            "zh": "{case}：你返回了 {got}，应为 {want}。",
+        },
+        "gaussian_ok": {
+            "en": "Your factor is exp(-(j - p)^2 / (2 sigma^2)) with sigma = D / 2, as in local-p.",
+            "zh": "你的因子是 exp(-(j - p)^2 / (2 sigma^2))，其中 sigma = D / 2，与 local-p 一致。",
+        },
+        # check_local_m_window
+        "window_ok": {
+            "en": "Local-m at t = {t} with D = {D} reads positions {positions}, each without a Gaussian.",
+            "zh": "local-m 在 t = {t}、D = {D} 时读取位置 {positions}，每个位置都不乘高斯因子。",
+        },
+        "window_from_zero": {
+            "en": "you counted positions from 0; the lesson numbers them 1..T.",
+            "zh": "你从 0 开始数位置；本课把位置编号为 1..T。",
+        },
+        "window_ends": {
+            "en": "the window is |j - t| <= D: from t - D to t + D, both ends included, within 1..{T}.",
+            "zh": "窗口是 |j - t| <= D：从 t - D 到 t + D，两端都包括在内，并限制在 1..{T} 之内。",
+        },
+        "window_outside": {
+            "en": "position(s) {positions} do not exist: the window is clipped to the source, 1..{T}.",
+            "zh": "位置 {positions} 不存在：窗口被截断在源序列的范围 1..{T} 之内。",
+        },
+        "window_missing": {"en": "missing {positions}", "zh": "缺了 {positions}"},
+        "window_extra": {"en": "not in the window: {positions}", "zh": "不在窗口内：{positions}"},
+        "window_separator": {"en": "; ", "zh": "；"},
+        "window_wrong": {"en": "{parts}. The window is |j - {t}| <= {D}.", "zh": "{parts}。窗口是 |j - {t}| <= {D}。"},
+    }
+)
 
 _CASES = ((4.0, 9, 2), (3.2155, 7, 2), (1.0, 5, 1), (6.5, 12, 4))  # (p_t, T, D)
 
@@ -23,28 +83,28 @@ def check_gaussian(fn: Callable) -> CheckResult:
     ``j`` runs over the source positions ``1..T``; the answer is an array of shape ``(T,)``.
     """
     for p, T, D in _CASES:
-        case = f"case p = {p}, T = {T}, D = {D}"
+        case = TEXT("case", p=p, T=T, D=D)
         result, failure = run_reader(fn, p, T, D, case=case)
         if failure:
             return _report(False, failure)
         g = np.asarray(result, dtype=float)
         expected = gaussian_factor(p, T, D)
         if g.shape != (T,):
-            return _report(False, f"on the {case}: you returned shape {g.shape}; expected ({T},), one per j = 1..{T}.")
+            return _report(False, TEXT("shape", case=case, shape=g.shape, T=T))
         if np.allclose(g, expected, rtol=1e-9, atol=1e-12):
             continue
         j = np.arange(1, T + 1)
         if np.any(g > 1 + 1e-12):
-            return _report(False, f"on the {case}: some factors exceed 1: the exponent must be negative, -(j - p)^2.")
+            return _report(False, TEXT("above_one", case=case))
         if np.allclose(g, np.exp(-((j - 1 - p) ** 2) / (2 * (D / 2) ** 2))):
-            return _report(False, f"on the {case}: your positions start at 0; the lesson numbers them j = 1..T.")
-        for wrong_sigma, hint in ((D, "sigma is D / 2, not D: your bump is twice as wide"), (D / 4, "too narrow")):
+            return _report(False, TEXT("from_zero", case=case))
+        for wrong_sigma, hint in ((D, "sigma_D"), (D / 4, "sigma_narrow")):
             if np.allclose(g, np.exp(-((j - p) ** 2) / (2 * wrong_sigma**2))):
-                return _report(False, f"on the {case}: {hint}.")
+                return _report(False, TEXT("hint", case=case, hint=TEXT(hint)))
         if np.allclose(g, np.exp(-((j - p) ** 2) / (D / 2) ** 2)):
-            return _report(False, f"on the {case}: the denominator is missing its factor 2: 2 sigma^2.")
-        return _report(False, f"on the {case}: you returned {np.round(g, 4)}, expected {np.round(expected, 4)}.")
-    return _report(True, "Your factor is exp(-(j - p)^2 / (2 sigma^2)) with sigma = D / 2, as in local-p.")
+            return _report(False, TEXT("no_two", case=case))
+        return _report(False, TEXT("gaussian_wrong", case=case, got=np.round(g, 4), want=np.round(expected, 4)))
+    return _report(True, TEXT("gaussian_ok"))
 
 
 def check_local_m_window(answer, t: int = 3, T: int = 7, D: int = 2) -> CheckResult:
@@ -55,14 +115,16 @@ def check_local_m_window(answer, t: int = 3, T: int = 7, D: int = 2) -> CheckRes
         raise TypeError(f"answer must be a list of whole positions such as [1, 2, 3], got {answer!r}") from None
     expected = [int(j) for j in np.flatnonzero(window_mask(t, T, D)) + 1]
     if got == expected:
-        return _report(True, f"Local-m at t = {t} with D = {D} reads positions {expected}, each without a Gaussian.")
+        return _report(True, TEXT("window_ok", t=t, D=D, positions=expected))
     if got == [j - 1 for j in expected]:
-        return _report(False, "you counted positions from 0; the lesson numbers them 1..T.")
+        return _report(False, TEXT("window_from_zero"))
     if len(got) == len(expected) + 2 or len(got) == D + 1:
-        return _report(False, f"the window is |j - t| <= D: from t - D to t + D, both ends included, within 1..{T}.")
+        return _report(False, TEXT("window_ends", T=T))
     outside = sorted(j for j in got if not 1 <= j <= T)
     if outside:
-        return _report(False, f"position(s) {outside} do not exist: the window is clipped to the source, 1..{T}.")
+        return _report(False, TEXT("window_outside", positions=outside, T=T))
     missing, extra = sorted(set(expected) - set(got)), sorted(set(got) - set(expected))
-    parts = ([f"missing {missing}"] if missing else []) + ([f"not in the window: {extra}"] if extra else [])
-    return _report(False, "; ".join(parts) + f". The window is |j - {t}| <= {D}.")
+    parts = ([TEXT("window_missing", positions=missing)] if missing else []) + (
+        [TEXT("window_extra", positions=extra)] if extra else []
+    )
+    return _report(False, TEXT("window_wrong", parts=TEXT("window_separator").join(parts), t=t, D=D))
