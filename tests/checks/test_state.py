@@ -1,10 +1,13 @@
 """The lesson-06 self-checks accept right answers and explain wrong ones."""
 
+import re
+
 import numpy as np
 import pytest
 
 from attention_core import worked_example
 from attention_core.checks.state import check_example_read, check_peak_state
+from attention_core.lang import language
 
 
 def test_right_answer_passes():
@@ -47,3 +50,55 @@ def test_peak_state():
     with pytest.raises(TypeError, match="number"):
         check_peak_state("left")
     assert "✓" in repr(check_peak_state(s_best))
+
+
+NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?")  # as in tests/test_editions.py
+
+
+def _cjk(text: str) -> bool:
+    return any("\u4e00" <= ch <= "\u9fff" for ch in text)
+
+
+def _both(check, *args, **kwargs):
+    english = check(*args, **kwargs)
+    with language("zh"):
+        chinese = check(*args, **kwargs)
+    return english, chinese
+
+
+def test_in_chinese_every_verdict_is_chinese_with_the_same_numbers():
+    read = worked_example(0.5)
+    grid = np.linspace(-4, 4, 8001)
+    s_best = grid[np.argmax(worked_example(grid).weights[:, 0])]
+    cases = [
+        (check_example_read, (0.5, -read.scores, read.weights), False),
+        (check_example_read, (0.5, read.scores + 1, read.weights), False),
+        (check_example_read, (0.5, read.scores, read.weights * 2), False),
+        (check_example_read, (0.5, read.scores, read.scores / read.scores.sum()), False),
+        (check_example_read, (0.5, read.scores, read.weights[[1, 0, 2]]), False),
+        (check_example_read, (0.0, [np.nan, 0, 0], [1, 0, 0]), False),
+        (check_example_read, (0.5, read.scores, read.weights), True),
+        (check_peak_state, (s_best,), True),
+        (check_peak_state, (-s_best,), False),
+        (check_peak_state, (s_best - 1,), False),
+        (check_peak_state, (s_best + 1,), False),
+    ]
+    for check, args, ok in cases:
+        english, chinese = _both(check, *args)
+        assert english.ok is ok and chinese.ok is ok, english
+        assert not _cjk(english.message) and _cjk(chinese.message), chinese.message
+        assert NUMBER.findall(english.message) == NUMBER.findall(chinese.message), (english, chinese)
+
+
+def test_the_lesson_06_messages_in_both_languages():
+    english, chinese = _both(check_example_read, 0.5, [-0.5245, -1.3673, -1.3673], [0.4114, 0.2943, 0.2943])
+    assert english.message == (
+        "score of position 1 (I) is -0.5245; e_j(s) = tanh(s + h_j1) - tanh(s + h_j2) gives another value "
+        "(check the sign: it is tanh(s + h_j1) - tanh(s + h_j2))"
+    )
+    assert chinese.message == (
+        "位置 1（I）的分数是 -0.5245；按 e_j(s) = tanh(s + h_j1) - tanh(s + h_j2) 算出的是另一个值"
+        "（检查一下符号：应为 tanh(s + h_j1) - tanh(s + h_j2)）"
+    )
+    english, chinese = _both(check_peak_state, 0.0, position=1)
+    assert english.message.endswith("to the left") and chinese.message.endswith("再往左边找找")
