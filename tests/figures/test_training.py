@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import logging
+import warnings
+
 import numpy as np
 from matplotlib.figure import Figure
+from matplotlib.text import Text
 
 import attention_core as ac
+from attention_core.figures.display import figure_png
 from attention_core.figures.training import accuracy_vs_length, alignment_heatmap, loss_curve, score_push_figure
+from attention_core.lang import language
 
 
 def test_score_push_figure_keeps_every_arrow_inside_the_axes():
@@ -33,3 +39,55 @@ def test_curves_return_figures():
     assert isinstance(loss_curve(np.linspace(3, 0.1, 60)), Figure)
     fig = accuracy_vs_length([5, 6], {"m": {"token": [1.0, 0.9], "exact": [1.0, 0.5]}})
     assert len(fig.axes) == 2
+
+
+def texts(fig) -> list[str]:
+    """Every string the figure draws: titles, axis labels, tick labels, legends, annotations."""
+    return [t.get_text() for t in fig.findobj(Text) if t.get_text()]
+
+
+def has_cjk(text: str) -> bool:
+    return any("\u4e00" <= ch <= "\u9fff" for ch in text)
+
+
+def figures():
+    return [
+        score_push_figure([0.1, 0.5, -0.2], [0.1, -0.2, 0.1], ac.TOKENS),
+        alignment_heatmap(np.full((2, 3), 1 / 3), ["a", "b", "c"], ["x", "y"], [0, 1]),
+        loss_curve(np.linspace(3, 0.1, 60)),
+        accuracy_vs_length([5, 6], {"m": {"token": [1.0, 0.9], "exact": [1.0, 0.5]}}),
+    ]
+
+
+def test_every_figure_draws_chinese_under_zh_with_every_glyph(caplog):
+    with language("zh"):
+        figs = figures()
+    for fig in figs:
+        drawn = texts(fig)
+        assert any(has_cjk(t) for t in drawn), drawn
+        assert not any("$" in t for t in drawn if has_cjk(t))  # mathtext would draw CJK as empty boxes
+        with warnings.catch_warnings(record=True) as caught, caplog.at_level(logging.WARNING, logger="matplotlib"):
+            warnings.simplefilter("always")
+            figure_png(fig)
+        assert not [w for w in caught if "missing from font" in str(w.message)]
+        assert "does not have a glyph" not in caplog.text
+    assert "最近 25 步的平均" in texts(figs[2])  # the number survives
+
+
+def test_english_text_is_unchanged():
+    push, heatmap, loss, accuracy = (texts(fig) for fig in figures())
+    assert {
+        "score $e_{tj}$ now",
+        "source position $j$",
+        "score",
+        r"One descent step on the scores: $e_{tj} \to e_{tj} - \partial\mathcal{L}/\partial e_{tj}$",
+    } <= set(push)
+    assert {"source token $x_j$", "target token $y_t$", r"weight $\alpha_{tj}$"} <= set(heatmap)
+    assert {"loss of each step", "mean of last 25 steps", "optimiser step", "mean token cross-entropy"} <= set(loss)
+    assert {
+        "token accuracy",
+        "exact-sequence accuracy",
+        "source length (tokens)",
+        "share correct on the test set",
+    } <= set(accuracy)
+    assert not any(has_cjk(t) for t in push + heatmap + loss + accuracy)

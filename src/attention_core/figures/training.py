@@ -11,6 +11,33 @@ from collections.abc import Sequence
 import numpy as np
 from matplotlib.figure import Figure
 
+from ..lang import Catalog
+
+# Chinese text never uses $...$ (matplotlib's mathtext has no CJK glyphs): its symbols are Unicode (eₜⱼ, αₜⱼ).
+# English braces inside $...$ are doubled ({{tj}}) because the catalog formats every sentence.
+TEXT = Catalog(
+    {
+        "score_now": {"en": "score $e_{{tj}}$ now", "zh": "当前分数 eₜⱼ"},
+        "source_position": {"en": "source position $j$", "zh": "源位置 j"},
+        "score": {"en": "score", "zh": "分数"},
+        "push_title": {
+            "en": r"One descent step on the scores: $e_{{tj}} \to e_{{tj}} - \partial\mathcal{{L}}/\partial e_{{tj}}$",
+            "zh": "对分数做一步梯度下降：eₜⱼ → eₜⱼ − ∂ℒ/∂eₜⱼ",
+        },
+        "source_token": {"en": "source token $x_j$", "zh": "源 token xⱼ"},
+        "target_token": {"en": "target token $y_t$", "zh": "目标 token yₜ"},
+        "weight": {"en": r"weight $\alpha_{{tj}}$", "zh": "权重 αₜⱼ"},
+        "step_loss": {"en": "loss of each step", "zh": "每一步的损失"},
+        "mean_loss": {"en": "mean of last {window} steps", "zh": "最近 {window} 步的平均"},
+        "optimiser_step": {"en": "optimiser step", "zh": "优化步数"},
+        "cross_entropy": {"en": "mean token cross-entropy", "zh": "token 平均交叉熵"},
+        "token_accuracy": {"en": "token accuracy", "zh": "token 准确率"},
+        "exact_accuracy": {"en": "exact-sequence accuracy", "zh": "整句准确率"},
+        "source_length": {"en": "source length (tokens)", "zh": "源序列长度（token 数）"},
+        "share_correct": {"en": "share correct on the test set", "zh": "测试集上的正确比例"},
+    }
+)
+
 
 def score_push_figure(scores, d_scores, tokens: Sequence[str], step: float = 1.0) -> Figure:
     """Arrows showing which way one gradient-descent step moves each score: from ``e_j`` to ``e_j - step dL/de_j``.
@@ -21,7 +48,7 @@ def score_push_figure(scores, d_scores, tokens: Sequence[str], step: float = 1.0
     fig = Figure(figsize=(6.0, 3.2), layout="constrained")
     ax = fig.add_subplot()
     x = np.arange(e.size)
-    ax.scatter(x, e, color="0.2", zorder=3, label="score $e_{tj}$ now")
+    ax.scatter(x, e, color="0.2", zorder=3, label=TEXT("score_now"))
     for j in range(e.size):
         end = e[j] - step * d[j]
         color = "tab:blue" if end > e[j] else "tab:red"
@@ -33,9 +60,9 @@ def score_push_figure(scores, d_scores, tokens: Sequence[str], step: float = 1.0
     ax.set_ylim(lo - pad, hi + pad)  # annotate() does not rescale the axes, so make room for every arrow
     ax.set_xticks(x, list(tokens))
     ax.set_xlim(-0.5, e.size - 0.2)
-    ax.set_xlabel("source position $j$")
-    ax.set_ylabel("score")
-    ax.set_title(r"One descent step on the scores: $e_{tj} \to e_{tj} - \partial\mathcal{L}/\partial e_{tj}$")
+    ax.set_xlabel(TEXT("source_position"))
+    ax.set_ylabel(TEXT("score"))
+    ax.set_title(TEXT("push_title"))
     ax.legend(loc="best", fontsize=8)
     return fig
 
@@ -57,12 +84,12 @@ def alignment_heatmap(weights, src_words: Sequence[str], tgt_words: Sequence[str
     ax.set_xticks(np.arange(T), list(src_words), rotation=90, fontsize=8)
     ax.set_yticks(np.arange(U), list(tgt_words), fontsize=8)
     ax.xaxis.tick_top()
-    ax.set_xlabel("source token $x_j$")
+    ax.set_xlabel(TEXT("source_token"))
     ax.xaxis.set_label_position("top")
-    ax.set_ylabel("target token $y_t$")
+    ax.set_ylabel(TEXT("target_token"))
     if title:
         ax.set_title(title, fontsize=9)
-    fig.colorbar(im, ax=ax, shrink=0.6, label=r"weight $\alpha_{tj}$")
+    fig.colorbar(im, ax=ax, shrink=0.6, label=TEXT("weight"))
     return fig
 
 
@@ -77,12 +104,12 @@ def loss_curve(losses: Sequence[float], window: int = 25) -> Figure:
     y = np.asarray(losses, dtype=float)
     fig = Figure(figsize=(6.0, 3.0), layout="constrained")
     ax = fig.add_subplot()
-    ax.plot(np.arange(1, y.size + 1), y, color="0.75", lw=0.8, label="loss of each step")
+    ax.plot(np.arange(1, y.size + 1), y, color="0.75", lw=0.8, label=TEXT("step_loss"))
     if y.size >= window:
         avg = np.convolve(y, np.ones(window) / window, mode="valid")
-        ax.plot(np.arange(window, y.size + 1), avg, color="tab:blue", label=f"mean of last {window} steps")
-    ax.set_xlabel("optimiser step")
-    ax.set_ylabel("mean token cross-entropy")
+        ax.plot(np.arange(window, y.size + 1), avg, color="tab:blue", label=TEXT("mean_loss", window=window))
+    ax.set_xlabel(TEXT("optimiser_step"))
+    ax.set_ylabel(TEXT("cross_entropy"))
     ax.set_yscale("log")
     ax.legend(fontsize=8)
     return fig
@@ -96,13 +123,13 @@ def accuracy_vs_length(lengths: Sequence[int], curves: dict[str, dict[str, Seque
     fig = Figure(figsize=(8.0, 3.2), layout="constrained")
     axes = fig.subplots(1, 2, sharey=True)
     styles = ["-o", "--s", ":^", "-.v"]
-    for ax, key, label in zip(axes, ("token", "exact"), ("token accuracy", "exact-sequence accuracy"), strict=True):
+    for ax, key, label in zip(axes, ("token", "exact"), (TEXT("token_accuracy"), TEXT("exact_accuracy")), strict=True):
         for k, (name, curve) in enumerate(curves.items()):
             ax.plot(lengths, curve[key], styles[k % len(styles)], ms=3, label=name)
-        ax.set_xlabel("source length (tokens)")
+        ax.set_xlabel(TEXT("source_length"))
         ax.set_title(label, fontsize=10)
         ax.set_ylim(-0.02, 1.02)
         ax.grid(alpha=0.3)
-    axes[0].set_ylabel("share correct on the test set")
+    axes[0].set_ylabel(TEXT("share_correct"))
     axes[0].legend(fontsize=8, loc="lower left")
     return fig
