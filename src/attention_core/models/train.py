@@ -18,11 +18,33 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
+from ..lang import Catalog
 from . import data
 from ._checks import check_count, check_number, pinned_blas
 from .seq2seq import ModelConfig, Seq2Seq, build_model
 
 BUCKETS = ((1, 10), (11, 20), (21, 30))  # source-length buckets used in the reports
+
+# What a reader sees: the progress line of train(progress=True) and the lines of report(). Lesson 07 compares
+# the English with stored outputs, character for character; the formats ({x:.4f}) are the same in Chinese.
+TEXT = Catalog(
+    {
+        "attention": {"en": "attention", "zh": "注意力模型"},
+        "fixed_summary": {"en": "fixed summary", "zh": "固定摘要模型"},
+        "progress": {
+            "en": "{name} step {step:5d}/{steps}: running loss {running:.4f}, validation token acc. {acc:.3f}",
+            "zh": "{name} 第 {step:5d}/{steps} 步：滑动平均损失 {running:.4f}，验证集 token 准确率 {acc:.3f}",
+        },
+        "steps": {"en": "steps: {steps}", "zh": "步数：{steps}"},
+        "token": {"en": "test token accuracy:     {x:.4f}", "zh": "测试集 token 准确率：{x:.4f}"},
+        "exact": {"en": "test exact accuracy:     {x:.4f}", "zh": "测试集整句准确率：{x:.4f}"},
+        "alignment": {"en": "test alignment accuracy: {x:.4f}", "zh": "测试集对齐准确率：{x:.4f}"},
+        "bucket": {
+            "en": "  source {lo:2d}-{hi:2d} tokens: token {token:.4f}, exact {exact:.4f}",
+            "zh": "  源序列 {lo:2d}-{hi:2d} 个 token：token 准确率 {token:.4f}，整句准确率 {exact:.4f}",
+        },
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -217,7 +239,7 @@ def train(
         raise TypeError(f"cfg must be a TrainConfig, got {type(cfg).__name__}")
     if splits is None:
         splits = data.make_splits(cfg.data_seed, cfg.n_train, cfg.n_valid, cfg.n_test)
-    name = "attention" if cfg.model.attention else "fixed summary"
+    name = TEXT("attention") if cfg.model.attention else TEXT("fixed_summary")
     model = build_model(cfg.model, seed=cfg.seed)
     opt = Adam(model.params, cfg.beta1, cfg.beta2, cfg.adam_eps)
     rng = np.random.default_rng(cfg.seed)
@@ -238,7 +260,7 @@ def train(
             acc = evaluate(model, splits.valid, alignment=False).token_accuracy()
             checks.append((step, acc))
             if progress:
-                print(f"{name} step {step:5d}/{cfg.steps}: running loss {running:.4f}, validation token acc. {acc:.3f}")
+                print(TEXT("progress", name=name, step=step, steps=cfg.steps, running=running, acc=acc))
         if callback is not None:
             callback(step, loss, acc)
         if acc is not None and cfg.target_accuracy is not None and acc >= cfg.target_accuracy:
@@ -248,16 +270,13 @@ def train(
 
 def report(ev: Evaluation, attention: bool = True, steps: int | None = None) -> str:
     """The printed figures of an evaluation: fixed formats, no timings, so reruns print the same text."""
-    lines = [f"steps: {steps}"] if steps is not None else []
-    lines += [
-        f"test token accuracy:     {ev.token_accuracy():.4f}",
-        f"test exact accuracy:     {ev.exact_accuracy():.4f}",
-    ]
+    lines = [TEXT("steps", steps=steps)] if steps is not None else []
+    lines += [TEXT("token", x=ev.token_accuracy()), TEXT("exact", x=ev.exact_accuracy())]
     if attention:
-        lines.append(f"test alignment accuracy: {ev.alignment_accuracy():.4f}")
+        lines.append(TEXT("alignment", x=ev.alignment_accuracy()))
     for lo, hi in BUCKETS:
         token, exact = ev.token_accuracy(lo, hi), ev.exact_accuracy(lo, hi)
-        lines.append(f"  source {lo:2d}-{hi:2d} tokens: token {token:.4f}, exact {exact:.4f}")
+        lines.append(TEXT("bucket", lo=lo, hi=hi, token=token, exact=exact))
     return "\n".join(lines)
 
 
