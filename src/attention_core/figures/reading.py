@@ -154,10 +154,10 @@ def _arrow(ax, start, end, colour="#333", style="-|>", lw=1.0):
     ax.add_patch(FancyArrowPatch(start, end, arrowstyle=style, mutation_scale=10, color=colour, lw=lw))
 
 
-def plot_architecture_sketch(source=("I", "like", "cats"), target=("wǒ", "xǐhuan", "māo")) -> Figure:
+def plot_architecture_sketch(source=("I", "like", "cats"), target=("我", "喜欢", "猫")) -> Figure:
     """Two schematic encoder-decoders: one fixed summary ``c = h_T`` versus a context ``c_t`` per step.
 
-    Target tokens default to pinyin (我 喜欢 猫) because the default matplotlib font has no CJK glyphs.
+    The target tokens are Chinese characters, drawn with the CJK font :mod:`attention_core.figures` registers.
 
     Lesson 03. A drawing of data flow only: no numbers are computed, and it is not a trained alignment.
     """
