@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
 from attention_core.checks.training import check_score_gradient, check_steepest_push, steepest_push_answer
 from attention_core.gradients import score_gradient
+from attention_core.lang import language
 
 
 def right(w, H, g):
@@ -54,3 +57,56 @@ def test_steepest_push_check():
     ]:
         result = check_steepest_push(*answer)
         assert not result.ok and message in result.message, result.message
+
+
+NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?")  # as in tests/test_editions.py
+
+
+def _cjk(text: str) -> bool:
+    return any("\u4e00" <= ch <= "\u9fff" for ch in text)
+
+
+def _todo(w, H, g):
+    raise NotImplementedError
+
+
+@pytest.mark.parametrize(
+    ("check", "args"),
+    [
+        (check_score_gradient, (lambda w, H, g: -right(w, H, g),)),
+        (check_score_gradient, (lambda w, H, g: (H - w @ H) @ g,)),
+        (check_score_gradient, (lambda w, H, g: w * (H @ g),)),
+        (check_score_gradient, (lambda w, H, g: right(w, H, g)[:-1],)),
+        (check_score_gradient, (lambda w, H, g: right(w, H, g) + 0.1,)),
+        (check_score_gradient, (lambda w, H, g: right(w, H, g)[np.r_[1, 0, 2 : len(w)]],)),
+        (check_score_gradient, (lambda w, H, g: np.zeros_like(w),)),
+        (check_score_gradient, (lambda w, H, g: right(w, H, g) if len(w) == 3 else np.zeros_like(w),)),
+        (check_score_gradient, (_todo,)),
+        (check_score_gradient, (lambda w, H, g: 1 / 0,)),
+        (check_steepest_push, (1, 0.0)),
+        (check_steepest_push, (3, -round(steepest_push_answer()[1], 4))),
+        (check_steepest_push, (3, 0.5)),
+        (check_steepest_push, (4, 0.5)),
+    ],
+)
+def test_in_chinese_wrong_answers_get_chinese_messages_with_the_same_numbers(check, args):
+    english = check(*args)
+    with language("zh"):
+        chinese = check(*args)
+    assert not english.ok and not chinese.ok
+    assert not _cjk(english.message) and _cjk(chinese.message), chinese.message
+    assert NUMBER.findall(english.message) == NUMBER.findall(chinese.message), (english, chinese)
+
+
+def test_in_chinese_right_answers_pass_and_english_is_unchanged():
+    j, amount = steepest_push_answer()
+    with language("zh"):
+        assert check_score_gradient(right).ok and _cjk(check_score_gradient(right).message)
+        push = check_steepest_push(j, round(amount, 4))
+        assert push.ok and push.message == f"梯度下降的一步使位置 3 的分数上升得最多，上升了 {amount:.4f}"
+        assert check_score_gradient(lambda w, H, g: np.zeros_like(w)).message == (
+            "算例：在位置 1 上你给出的是 0.000000，应为 0.328996。"
+        )
+    assert check_score_gradient(lambda w, H, g: np.zeros_like(w)).message == (
+        "On the worked example: at position 1 you give 0.000000, expected 0.328996."
+    )

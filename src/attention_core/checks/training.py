@@ -2,7 +2,8 @@
 
 Each check runs the reader's answer against the core and returns the book's shared
 :class:`~attention_core.checks.state.CheckResult`: ``ok`` and a message that says what, specifically, is off.
-A wrong answer never raises; an exception inside the reader's function is reported as a failed check.
+A wrong answer never raises; an exception inside the reader's function is reported as a failed check. Every
+message, the names of the cases included, comes from the module's :class:`~attention_core.lang.Catalog`.
 """
 
 from __future__ import annotations
@@ -13,8 +14,75 @@ import numpy as np
 
 from ..example import H_EXAMPLE, STATE_A, worked_example
 from ..gradients import score_gradient
+from ..lang import Catalog
 from ..reading import attend
 from .base import CheckResult, run_reader
+
+TEXT = Catalog(
+    {
+        # check_score_gradient: where the answer failed, then what is wrong there
+        "worked_example": {"en": "the worked example", "zh": "算例"},
+        "random_case": {
+            "en": "random case {k} (T = {T}, d_h = {d_h})",
+            "zh": "随机例子 {k}（T = {T}, d_h = {d_h}）",
+        },
+        "failed": {"en": "On {where}: {failure}.", "zh": "{where}：{failure}"},
+        "shape": {
+            "en": "On {where}: expected one number per source position, shape {want}, got shape {got}.",
+            "zh": "{where}：每个源位置应当对应一个数，即形状 {want}，你得到的形状是 {got}。",
+        },
+        "sign": {
+            "en": "On {where}: the sign is flipped; dL/de_j = + alpha_j g^T (h_j - c).",
+            "zh": "{where}：符号反了；dL/de_j = + alpha_j g^T (h_j - c)。",
+        },
+        "no_alpha": {
+            "en": "On {where}: the factor alpha_j is missing; a position with little weight must get a small gradient.",
+            "zh": "{where}：缺了因子 alpha_j；权重很小的位置，梯度也必须很小。",
+        },
+        "no_c": {
+            "en": "On {where}: c is not subtracted; use g^T (h_j - c), not g^T h_j. "
+            "Without it the gradients do not sum to zero.",
+            "zh": "{where}：没有减去 c；应当用 g^T (h_j - c)，而不是 g^T h_j。不减去 c，各梯度之和就不为零。",
+        },
+        "not_zero_sum": {
+            "en": "On {where}: your gradients sum to {total:.6f}, but they must sum to 0: "
+            "raising every score by the same amount does not change the weights.",
+            "zh": "{where}：你的梯度之和是 {total:.6f}，但它们之和必须为 0：把每个分数都加上同一个数，权重不会改变。",
+        },
+        "position_off": {
+            "en": "On {where}: at position {j} you give {got:.6f}, expected {want:.6f}.",
+            "zh": "{where}：在位置 {j} 上你给出的是 {got:.6f}，应为 {want:.6f}。",
+        },
+        "gradient_ok": {
+            "en": "dL/de_j = alpha_j g^T (h_j - c) on the worked example and on two random reads",
+            "zh": "在算例和两次随机读取上都满足 dL/de_j = alpha_j g^T (h_j - c)",
+        },
+        # check_steepest_push
+        "push_position_kind": {
+            "en": "position must be 1, 2 or 3 (I, like, cats); got {position!r}.",
+            "zh": "位置必须是 1、2 或 3（I, like, cats）；你给的是 {position!r}。",
+        },
+        "push_other_position": {
+            "en": "Not position {position}. A descent step moves e_j by -dL/de_j; look for the "
+            "most negative dL/de_j, i.e. the annotation that moves c against g.",
+            "zh": "不是位置 {position}。梯度下降的一步让 e_j 改变 -dL/de_j；找出最负的 dL/de_j，"
+            "也就是能让 c 朝 g 的反方向移动的那个注释向量。",
+        },
+        "push_sign": {
+            "en": "Right position, wrong sign: the push is -dL/de_j, which is positive here.",
+            "zh": "位置对了，符号错了：推动量是 -dL/de_j，在这里是正的。",
+        },
+        "push_amount": {
+            "en": "Right position; the amount {amount:.4f} is off. Compute alpha_j g^T (h_j - c) "
+            "at state A and flip its sign.",
+            "zh": "位置对了，但数值 {amount:.4f} 不对。在状态 A 下计算 alpha_j g^T (h_j - c)，再取相反数。",
+        },
+        "push_ok": {
+            "en": "one descent step raises the score of position {position} most, by {amount:.4f}",
+            "zh": "梯度下降的一步使位置 {position} 的分数上升得最多，上升了 {amount:.4f}",
+        },
+    }
+)
 
 
 def _cases():
@@ -34,31 +102,27 @@ def check_score_gradient(fn: Callable) -> CheckResult:
     ``weights`` ``(T,)``, ``H`` ``(T, d_h)``, ``g = dL/dc`` ``(d_h,)``; ``fn`` must return ``(T,)``.
     """
     for k, (w, H, g) in enumerate(_cases()):
-        where = "the worked example" if k == 0 else f"random case {k} (T = {H.shape[0]}, d_h = {H.shape[1]})"
+        where = TEXT("worked_example") if k == 0 else TEXT("random_case", k=k, T=H.shape[0], d_h=H.shape[1])
         want = score_gradient(w, H, g)  # (T,)
         got, failure = run_reader(fn, w.copy(), H.copy(), g.copy(), numeric=True)
         if failure:
-            return CheckResult(False, f"On {where}: {failure}.")
+            return CheckResult(False, TEXT("failed", where=where, failure=failure))
         if got.shape != want.shape:
-            return CheckResult(False, f"On {where}: expected one number per source position, shape {want.shape}, "
-                                 f"got shape {got.shape}.")  # fmt: skip
+            return CheckResult(False, TEXT("shape", where=where, want=want.shape, got=got.shape))
         if np.allclose(got, want, atol=1e-8):
             continue
         c = w @ H  # (d_h,)
         if np.allclose(got, -want, atol=1e-8):
-            return CheckResult(False, f"On {where}: the sign is flipped; dL/de_j = + alpha_j g^T (h_j - c).")
+            return CheckResult(False, TEXT("sign", where=where))
         if np.allclose(got, (H - c) @ g, atol=1e-8):
-            return CheckResult(False, f"On {where}: the factor alpha_j is missing; a position with little weight "
-                                 "must get a small gradient.")  # fmt: skip
+            return CheckResult(False, TEXT("no_alpha", where=where))
         if np.allclose(got, w * (H @ g), atol=1e-8):
-            return CheckResult(False, f"On {where}: c is not subtracted; use g^T (h_j - c), not g^T h_j. "
-                                 "Without it the gradients do not sum to zero.")  # fmt: skip
+            return CheckResult(False, TEXT("no_c", where=where))
         if not np.isclose(got.sum(), 0.0, atol=1e-8):
-            return CheckResult(False, f"On {where}: your gradients sum to {got.sum():.6f}, but they must sum to 0: "
-                                 "raising every score by the same amount does not change the weights.")  # fmt: skip
+            return CheckResult(False, TEXT("not_zero_sum", where=where, total=got.sum()))
         j = int(np.argmax(np.abs(got - want)))
-        return CheckResult(False, f"On {where}: at position {j + 1} you give {got[j]:.6f}, expected {want[j]:.6f}.")
-    return CheckResult(True, "dL/de_j = alpha_j g^T (h_j - c) on the worked example and on two random reads")
+        return CheckResult(False, TEXT("position_off", where=where, j=j + 1, got=got[j], want=want[j]))
+    return CheckResult(True, TEXT("gradient_ok"))
 
 
 def steepest_push_answer(g=(1.0, 1.0)) -> tuple[int, float]:
@@ -73,13 +137,11 @@ def check_steepest_push(position: int, amount: float) -> CheckResult:
     """Check the answer to exercise 2: ``position`` (1, 2 or 3) and ``amount = -dL/de_j`` to 4 decimals."""
     want_j, want_amount = steepest_push_answer()
     if position not in (1, 2, 3):
-        return CheckResult(False, f"position must be 1, 2 or 3 (I, like, cats); got {position!r}.")
+        return CheckResult(False, TEXT("push_position_kind", position=position))
     if position != want_j:
-        return CheckResult(False, f"Not position {position}. A descent step moves e_j by -dL/de_j; look for the "
-                             "most negative dL/de_j, i.e. the annotation that moves c against g.")  # fmt: skip
+        return CheckResult(False, TEXT("push_other_position", position=position))
     if abs(amount) == abs(round(want_amount, 4)) and np.sign(amount) != np.sign(want_amount):
-        return CheckResult(False, "Right position, wrong sign: the push is -dL/de_j, which is positive here.")
+        return CheckResult(False, TEXT("push_sign"))
     if abs(amount - want_amount) > 5e-5:
-        return CheckResult(False, f"Right position; the amount {amount:.4f} is off. Compute alpha_j g^T (h_j - c) "
-                             "at state A and flip its sign.")  # fmt: skip
-    return CheckResult(True, f"one descent step raises the score of position {want_j} most, by {want_amount:.4f}")
+        return CheckResult(False, TEXT("push_amount", amount=amount))
+    return CheckResult(True, TEXT("push_ok", position=want_j, amount=want_amount))
