@@ -75,7 +75,7 @@ def test_every_figure_draws_chinese_under_zh_with_every_glyph(caplog):
                 "one vector, fixed width;\nthe source positions\nare not revisited",
                 "weights from $s_{t-1}$\nover every $h_j$",
                 "Architecture sketch, not a trained alignment",
-                "wǒ",
+                "我",
             ],
         ),
         (
@@ -96,11 +96,12 @@ def test_every_figure_draws_chinese_under_zh_with_every_glyph(caplog):
 def test_english_text_is_unchanged(make, expected):
     drawn = texts(make())
     assert all(text in drawn for text in expected), drawn
-    assert not any(has_cjk(t) for t in drawn)
+    data = {"我", "喜欢", "猫"}  # the sketch's Chinese target sentence is data, the same in both editions
+    assert not any(has_cjk(t) for t in drawn if t not in data)
 
 
-def test_the_chinese_sketch_keeps_its_symbols_and_the_pinyin_targets():
+def test_the_chinese_sketch_keeps_its_symbols_and_its_tokens():
     with language("zh"):
         drawn = texts(plot_architecture_sketch())
     assert "固定摘要：每一步都用 c = h_T" in drawn and "由 sₜ₋₁ 决定\n每个 hⱼ 的权重" in drawn
-    assert {"wǒ", "xǐhuan", "māo", "I", "like", "cats"} <= set(drawn)  # tokens are data, not translated
+    assert {"我", "喜欢", "猫", "I", "like", "cats"} <= set(drawn)  # tokens are data, not translated
