@@ -14,7 +14,7 @@ import time
 import numpy as np
 
 from attention_core import worked_example
-from attention_core.widgets import state_explorer
+from attention_core.explorers.state import state_explorer
 
 
 def median_seconds(fn, repeat: int, number: int = 1) -> float:

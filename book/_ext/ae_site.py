@@ -9,7 +9,7 @@
   other widget (a finished progress bar) by its text. No widget manager or require.js is loaded.
 - **Live explorers.** On pages holding ``<div class="ae-explorer" data-explorer="...">``, adds our explorer
   script and style and, as an inline JSON script, the parameters exported by
-  :func:`attention_core.export.site_parameters` (one source for the numbers; works from ``file://`` too).
+  :func:`attention_core.explorers.site.site_parameters` (one source for the numbers; works from ``file://`` too).
 - **Light pages.** Drops sphinx-thebe's scripts (no live-kernel button) and duplicated inline scripts, the
   theme's Font Awesome script (1.45 MiB; the icons come from the Font Awesome webfont the theme's stylesheet
   already declares), source maps and assets that no page loads.
@@ -288,7 +288,7 @@ def _add_explorers(app, pagename, templatename, context, doctree):
     body = context.get("body", "")
     if 'class="ae-explorer"' not in body:
         return
-    from attention_core.export import site_parameters_json  # imported here: only explorer pages need it
+    from attention_core.explorers.site import site_parameters_json  # imported here: only explorer pages need it
 
     def named(match):  # the notes link to the twin by id
         tag, kind = match.group(0), match.group(1)

@@ -4,6 +4,7 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from attention_core import H_EXAMPLE, TOKENS
+from attention_core.explorers.reading import question_explorer, score_triangle_explorer
 from attention_core.figures.reading import (
     TriangleRead,
     WeightBars,
@@ -14,7 +15,6 @@ from attention_core.figures.reading import (
     plot_versus_length,
     plot_weight_panels,
 )
-from attention_core.widgets_reading import question_explorer, score_triangle_explorer
 
 
 def test_figures_build():

@@ -5,6 +5,7 @@ import pytest
 from matplotlib.figure import Figure
 
 from attention_core import TOKENS, worked_example
+from attention_core.explorers.scoring import ablation_explorer
 from attention_core.figures.scoring import (
     StateWeightsPlot,
     ablation_curves_figure,
@@ -13,7 +14,6 @@ from attention_core.figures.scoring import (
     weights_heatmap_figure,
 )
 from attention_core.self_attention import causal_mask
-from attention_core.widgets_scoring import ablation_explorer
 
 GRID = np.linspace(-4, 4, 11)
 

@@ -7,7 +7,7 @@ import pytest
 
 import attention_core as ac
 from attention_core.example import H_TRIANGLE
-from attention_core.export import site_parameters, site_parameters_json
+from attention_core.explorers.site import site_parameters, site_parameters_json
 
 
 def _read_like_the_browser(p: dict, s: float, with_tanh: bool = True):

@@ -3,8 +3,8 @@
 import numpy as np
 
 from attention_core import worked_example
+from attention_core.explorers.state import state_explorer
 from attention_core.figures.state import StateReadFigure, weight_curves_figure
-from attention_core.widgets import state_explorer
 
 
 def test_weight_curves_figure_draws_one_curve_per_position():

@@ -12,11 +12,11 @@ import html
 import ipywidgets as widgets
 import numpy as np
 
-from .example import H_EXAMPLE, SCORE_RANGE, SCORE_STEP, TOKENS
-from .figures.display import figure_png, img_tag
-from .figures.reading import TriangleRead, WeightBars
-from .reading import attend
-from .toy_sentences import FELIX, FELIX_NEGATED, QUERIES, read_with_query
+from ..example import H_EXAMPLE, SCORE_RANGE, SCORE_STEP, TOKENS
+from ..figures.display import figure_png, img_tag
+from ..figures.reading import TriangleRead, WeightBars
+from ..reading import attend
+from ..toy_sentences import FELIX, FELIX_NEGATED, QUERIES, read_with_query
 
 
 def _table(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> str:

@@ -12,10 +12,10 @@ import html
 import ipywidgets as widgets
 import numpy as np
 
-from .example import S_RANGE, TOKENS, worked_example
-from .figures.display import figure_png, img_tag
-from .figures.scoring import StateWeightsPlot
-from .widgets import state_slider
+from ..example import S_RANGE, TOKENS, worked_example
+from ..figures.display import figure_png, img_tag
+from ..figures.scoring import StateWeightsPlot
+from .state import state_slider
 
 _GRID_POINTS = 1001  # states on the curve, s in S_RANGE
 

@@ -14,7 +14,7 @@ import json
 
 import numpy as np
 
-from .example import (
+from ..example import (
     B_EXAMPLE,
     H_EXAMPLE,
     H_TRIANGLE,
@@ -29,7 +29,7 @@ from .example import (
     W_H_EXAMPLE,
     W_S_EXAMPLE,
 )
-from .toy_sentences import FEATURES, FELIX, FELIX_NEGATED, QUERIES
+from ..toy_sentences import FEATURES, FELIX, FELIX_NEGATED, QUERIES
 
 SCHEMA = 2  # bumped when the dictionary's layout changes; the script checks it
 SCORE_START = (0.0, 0.0, 0.0)  # the score explorer's first scores: equal, so equal weights
@@ -123,8 +123,8 @@ def alignment_examples(lengths: tuple[int, ...] = ALIGNMENT_LENGTHS) -> dict:
     of each target word of the reference translation. Nothing is trained here: the parameters are the
     committed ones (:func:`attention_core.models.trained.load_trained`), and the page only looks rows up.
     """
-    from .models import data  # imported here: only the lesson-07 explorer needs the model
-    from .models.trained import LESSON07, load_trained
+    from ..models import data  # imported here: only the lesson-07 explorer needs the model
+    from ..models.trained import LESSON07, load_trained
 
     splits = data.make_splits(seed=0)
     model = load_trained(LESSON07)

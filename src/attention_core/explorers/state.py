@@ -3,7 +3,7 @@
 State lives in the returned widget (its controls and a per-widget figure), never in module globals. They need
 a running kernel (``make lab``). The static website has none: its build replaces each stored widget with a
 note and the page's live explorer (``book/_assets/ae-explorers.js``), which computes the same read in the
-browser from :mod:`attention_core.export`.
+browser from :mod:`attention_core.explorers.site`.
 """
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from __future__ import annotations
 import ipywidgets as widgets
 import numpy as np
 
-from .example import S_RANGE, S_STEP, TOKENS
-from .figures.display import BlitRenderer, img_tag
-from .figures.state import StateReadFigure
+from ..example import S_RANGE, S_STEP, TOKENS
+from ..figures.display import BlitRenderer, img_tag
+from ..figures.state import StateReadFigure
 
 
 def _readout(read) -> str:
