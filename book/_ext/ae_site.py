@@ -133,10 +133,10 @@ def _math_css(app, pagename, templatename, context, doctree):
 
 # The notebook explorers and the live twin of each on the website (ae-explorers.js): a call in the cell's
 # source -> (data-explorer kind, extra attributes of the twin's placeholder).
-TWINS = {
+TWINS = {  # the first call found in the cell decides
     "question_explorer(": ("question", ""),
     "score_triangle_explorer(": ("score", ""),
-    "ablation_explorer(": ("state", ' data-tanh-switch="true"'),
+    "tanh_switch=True": ("state", ' data-tanh-switch="true"'),  # lesson 05: state_explorer(..., tanh_switch=True)
     "state_explorer(": ("state", ""),
 }
 

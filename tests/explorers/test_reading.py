@@ -57,3 +57,26 @@ def test_triangle_explorer_redraws_and_is_independent():
     assert a.image.value != png and "0.7870" in a.readout.value
     assert 'alt="Bars of the weights 0.7870' in a.image.value
     assert b.sliders[0].value == 0.0 and "0.3333" in b.readout.value
+
+
+def test_the_lesson_04_explorer_reads_the_same_triangle_as_the_website():
+    from attention_core.explorers.reading import score_triangle_explorer
+    from attention_core.explorers.site import site_parameters
+
+    site_H = np.asarray(site_parameters()["score"]["H"])
+    np.testing.assert_array_equal(score_triangle_explorer().H, site_H)
+    assert np.linalg.matrix_rank(site_H[1:] - site_H[0]) == 2  # a real triangle, not three points on a line
+
+
+def test_the_question_explorer_follows_the_edition():
+    from attention_core.explorers.reading import question_explorer
+    from attention_core.lang import language
+    from attention_core.toy_sentences import FELIX, FELIX_ZH
+
+    english = question_explorer()
+    assert english.sentence.value == FELIX.text and english.question.description == "Question"
+    with language("zh"):
+        chinese = question_explorer()
+    assert chinese.sentence.value == FELIX_ZH.text and chinese.question.description == "问题"
+    assert all(any("\u4e00" <= ch <= "\u9fff" for ch in name) for name in chinese.question.options)
+    assert "会议室" in chinese.readout.value or "蓝色" in chinese.readout.value  # the Chinese tokens are read

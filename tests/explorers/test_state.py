@@ -1,31 +1,12 @@
-"""The lesson-06 figure and explorer: what is drawn is what the core computes, and each explorer owns its state."""
+"""The one state explorer of the worked example (lessons 05 and 06): slider, optional tanh switch, readout."""
+
+from __future__ import annotations
 
 import numpy as np
 
 from attention_core import worked_example
 from attention_core.explorers.state import state_explorer
-from attention_core.figures.state import StateReadFigure, weight_curves_figure
-
-
-def test_weight_curves_figure_draws_one_curve_per_position():
-    grid = np.linspace(-4, 4, 11)
-    fig = weight_curves_figure(grid, worked_example(grid).weights, marks=[("A", -1.0)])
-    (ax,) = fig.axes
-    assert len(ax.get_lines()) == 3 + 1  # three curves and the mark
-    np.testing.assert_allclose(ax.get_lines()[2].get_ydata(), worked_example(grid).weights[:, 2])
-    assert "not a time step" in ax.get_xlabel()
-
-
-def test_state_read_figure_draws_the_read():
-    figure = StateReadFigure(-1.0)
-    read = figure.update(1.0)
-    np.testing.assert_allclose([bar.get_height() for bar in figure.bars], worked_example(1.0).weights)
-    x, y = figure.point.get_data()
-    np.testing.assert_allclose([x[0], y[0]], worked_example(1.0).context)
-    assert figure.marker.get_xdata()[0] == 1.0
-    assert "0.1491, 0.3095, 0.5414" in figure.alt_text(read)
-    flat = StateReadFigure(0.0, nonlinearity=None).update(0.0)
-    np.testing.assert_allclose(flat.weights, 1 / 3)
+from attention_core.lang import language
 
 
 def test_state_explorer_follows_its_slider_and_owns_its_state():
@@ -39,3 +20,36 @@ def test_state_explorer_follows_its_slider_and_owns_its_state():
     assert b.slider.value == -1.0 and "0.5414" in b.table.value.split("<tr>")[2]  # b did not move
     a.set_state(0.5)
     assert a.slider.value == 0.5 and float(a.read.s) == 0.5
+
+
+def test_lesson_06_shows_no_switch_and_lesson_05_does():
+    assert state_explorer(-1.0).children[0].description == "state s"  # the slider alone
+    with_switch = state_explorer(-1.0, tanh_switch=True)
+    slider, switch = with_switch.children[0].children
+    assert switch.description == "tanh in the scorer" and switch.value is True
+
+
+def test_the_tanh_switch_flattens_the_weights_and_the_curves():
+    explorer = state_explorer(2.25, tanh_switch=True)
+    with_tanh = explorer.read.weights.copy()
+    explorer.set_tanh(False)  # what unticking does
+    flat = worked_example(2.25, nonlinearity=None).weights
+    np.testing.assert_allclose(explorer.read.weights, flat)
+    assert not np.allclose(with_tanh, flat)
+    assert "s = 2.25, tanh removed (linear scorer)" in explorer.table.value  # the readout says what is drawn
+    assert explorer.figure.ax_curve.get_title() == "weights over s: flat without tanh"
+    curve = explorer.figure.lines[0].get_ydata()
+    assert np.ptp(curve) < 1e-12  # without tanh the weight of I does not depend on s
+    explorer.set_state(-1.0)
+    np.testing.assert_allclose(explorer.read.weights, worked_example(-1.0, nonlinearity=None).weights)
+    explorer.set_tanh(True)
+    np.testing.assert_allclose(explorer.read.weights, worked_example(-1.0).weights)
+
+
+def test_the_explorer_speaks_chinese_in_the_chinese_edition():
+    with language("zh"):
+        explorer = state_explorer(-1.0, tanh_switch=True)
+        explorer.set_tanh(False)
+    slider, switch = explorer.children[0].children
+    assert slider.description == "状态 s" and switch.description == "评分函数里保留 tanh"
+    assert "去掉 tanh（线性评分）" in explorer.table.value and "上下文向量 c" in explorer.table.value

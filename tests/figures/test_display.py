@@ -7,6 +7,7 @@ import pytest
 from matplotlib.figure import Figure
 from PIL import Image
 
+from attention_core import worked_example
 from attention_core.figures.display import BlitRenderer, FigureDisplay, figure_png, img_tag, show_figure
 from attention_core.figures.state import StateReadFigure
 from attention_core.lang import language
@@ -49,12 +50,15 @@ def test_img_tag_escapes_alt():
 
 
 def test_blitted_frame_equals_a_full_redraw():
-    moving = StateReadFigure(-1.0)
+    curve = worked_example(np.linspace(-4, 4, 101))
+    moving = StateReadFigure(curve)
+    moving.update(worked_example(-1.0))
     renderer = BlitRenderer(moving.fig, moving.moving_artists(), dpi=80)
-    moving.update(1.0)
+    moving.update(worked_example(1.0))
     blitted = pixels(renderer.png())
 
-    fresh = StateReadFigure(1.0)  # drawn once, from scratch, at the same state and size
+    fresh = StateReadFigure(curve)  # drawn once, from scratch, at the same state and size
+    fresh.update(worked_example(1.0))
     fresh.fig.set_dpi(80)
     full = pixels(figure_png(fresh.fig, dpi=80))
     assert blitted.shape == full.shape

@@ -11,7 +11,6 @@ from matplotlib.text import Text
 from attention_core import TOKENS, worked_example
 from attention_core.figures.display import figure_png
 from attention_core.figures.scoring import (
-    StateWeightsPlot,
     ablation_curves_figure,
     family_weights_figure,
     weights_heatmap_figure,
@@ -32,9 +31,7 @@ def has_cjk(text: str) -> bool:
 
 def figures():
     flat = worked_example(GRID, nonlinearity=None).weights  # every curve coincides: the note is drawn
-    read = worked_example(-1.0)
     return [
-        StateWeightsPlot(GRID, flat, -1.0, read.weights, TOKENS).fig,
         ablation_curves_figure(GRID, worked_example(GRID).weights, flat, TOKENS),
         family_weights_figure({"dot": np.ones(3) / 3, "additive": np.ones(3) / 3}, ["1", "2", "3"]),
         weights_heatmap_figure([(np.tril(np.ones((3, 3))) / np.arange(1, 4)[:, None], "t")], ["a", "b", "c"]),
@@ -53,14 +50,15 @@ def test_every_figure_draws_chinese_under_zh_with_every_glyph(caplog):
             figure_png(fig)
         assert not [w for w in caught if "missing from font" in str(w.message)]
         assert "does not have a glyph" not in caplog.text
-    assert "所有位置的曲线重合" in texts(figs[0]) and "权重 αᵢⱼ" in texts(figs[3])
+    assert "所有位置的曲线重合" in texts(figs[0]) and "权重 αᵢⱼ" in texts(figs[2])
 
 
 def test_english_text_is_unchanged():
-    state, ablation, family, heatmap = (texts(fig) for fig in figures())
+    ablation, family, heatmap = (texts(fig) for fig in figures())
     axis = "reading state s (a chosen value, not a time step)"
-    assert {r"weight $\alpha_j$", r"weight $\alpha_j(s)$", axis, "the lines of all positions coincide"} <= set(state)
-    assert {"with tanh", "tanh removed", axis, r"weight $\alpha_j(s)$"} <= set(ablation)
+    assert {"with tanh", "tanh removed", axis, r"weight $\alpha_j(s)$", "the lines of all positions coincide"} <= set(
+        ablation
+    )
     assert r"weight $\alpha_j$" in family
     assert {"position read (j)", "position reading (i)", r"weight $\alpha_{ij}$"} <= set(heatmap)
-    assert not any(has_cjk(t) for t in state + ablation + family + heatmap)
+    assert not any(has_cjk(t) for t in ablation + family + heatmap)

@@ -12,11 +12,45 @@ import html
 import ipywidgets as widgets
 import numpy as np
 
-from ..example import H_EXAMPLE, SCORE_RANGE, SCORE_STEP, TOKENS
+from ..example import H_TRIANGLE, SCORE_RANGE, SCORE_STEP, TOKENS
 from ..figures.display import figure_png, img_tag
 from ..figures.reading import TriangleRead, WeightBars
+from ..lang import Catalog, get_language
 from ..reading import attend
-from ..toy_sentences import FELIX, FELIX_NEGATED, QUERIES, read_with_query
+from ..toy_sentences import FELIX, FELIX_NEGATED, FELIX_NEGATED_ZH, FELIX_ZH, QUERIES, read_with_query
+
+TEXT = Catalog(
+    {
+        "question": {"en": "Question", "zh": "问题"},
+        "sentence": {"en": "Sentence", "zh": "句子"},
+        "title": {"en": "“{question}” read over the same tokens", "zh": "用“{question}”读取同样的 token"},
+        "top": {
+            "en": "top three of {n} positions (together {share:.3f} of the weight)",
+            "zh": "{n} 个位置中权重最大的三个（合计占权重的 {share:.3f}）",
+        },
+        "token": {"en": "token", "zh": "token"},
+        "score": {"en": "score", "zh": "分数"},
+        "weight": {"en": "weight", "zh": "权重"},
+        "bars_alt": {
+            "en": "Bar chart of the attention weight on each of the {n} tokens of the sentence for the question "
+            "{question}; the three largest: {top}.",
+            "zh": "柱状图：针对问题{question}，句子中 {n} 个 token 各自得到的注意力权重；最大的三个：{top}。",
+        },
+        "position": {"en": "position", "zh": "位置"},
+        "score_j": {"en": "score e_j", "zh": "分数 e_j"},
+        "weight_j": {"en": "weight α_j", "zh": "权重 α_j"},
+        "sums": {
+            "en": "sum of weights = {w:.4f}; context c = ({c0:.4f}, {c1:.4f}), whose components sum to {cs:.4f}",
+            "zh": "权重之和 = {w:.4f}；上下文向量 c = ({c0:.4f}, {c1:.4f})，其分量之和为 {cs:.4f}",
+        },
+        "triangle_alt": {
+            "en": "Bars of the weights {weights} and the context point ({c0:.4f}, {c1:.4f}) drawn among the "
+            "annotations {annotations}.",
+            "zh": "权重 {weights} 的柱状图，以及画在注释向量 {annotations} 之间的上下文向量点 ({c0:.4f}, {c1:.4f})。",
+        },
+    }
+)
+DEFAULT_SENTENCES = {"en": (FELIX, FELIX_NEGATED), "zh": (FELIX_ZH, FELIX_NEGATED_ZH)}  # lesson 01, by edition
 
 
 def _table(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> str:
@@ -31,11 +65,11 @@ class QuestionExplorer(widgets.VBox):
     """Lesson 01: pick a question (and a sentence); the same tokens get different weights."""
 
     def __init__(self, sentences=None, queries=None):
-        self.sentences = {s.text: s for s in (sentences or (FELIX, FELIX_NEGATED))}
-        self.queries = dict(queries or QUERIES)
-        self.question = widgets.ToggleButtons(options=list(self.queries), description="Question")
+        self.sentences = {s.text: s for s in (sentences or DEFAULT_SENTENCES[get_language()])}
+        self.queries = {name: QUERIES[name] for name in QUERIES} if queries is None else dict(queries)
+        self.question = widgets.ToggleButtons(options=list(self.queries), description=TEXT("question"))
         self.sentence = widgets.Dropdown(
-            options=list(self.sentences), description="Sentence", layout=widgets.Layout(width="auto")
+            options=list(self.sentences), description=TEXT("sentence"), layout=widgets.Layout(width="auto")
         )
         self.readout = widgets.HTML()
         read = self._read()
@@ -54,21 +88,19 @@ class QuestionExplorer(widgets.VBox):
         return read_with_query(self.sentence_obj, self.queries[self.question.value])
 
     def _title(self) -> str:
-        return f"“{self.question.value}” read over the same tokens"
+        return TEXT("title", question=self.question.value)
 
     def _show(self, read) -> None:
         order = np.argsort(-read.weights)[:3]  # the three largest weights
         rows = [(self.sentence_obj.tokens[j], f"{read.scores[j]:.2f}", f"{read.weights[j]:.3f}") for j in order]
         self.readout.value = (
-            f"<b>{html.escape(self.question.value)}</b> — top three of {len(read.weights)} positions "
-            f"(together {read.weights[order].sum():.3f} of the weight)" + _table(("token", "score", "weight"), rows)
+            f"<b>{html.escape(self.question.value)}</b> — "
+            + html.escape(TEXT("top", n=len(read.weights), share=read.weights[order].sum()))
+            + _table((TEXT("token"), TEXT("score"), TEXT("weight")), rows)
         )
         tokens = self.sentence_obj.tokens
         top = ", ".join(f"{tokens[j]} {read.weights[j]:.3f}" for j in order)
-        alt = (
-            f"Bar chart of the attention weight on each of the {len(tokens)} tokens of the sentence for the "
-            f"question {self.question.value!r}; the three largest: {top}."
-        )
+        alt = TEXT("bars_alt", n=len(tokens), question=repr(self.question.value), top=top)
         self.image.value = img_tag(figure_png(self.bars.fig), alt)
 
     def _on_change(self, _change) -> None:
@@ -86,7 +118,7 @@ class ScoreTriangleExplorer(widgets.VBox):
     """Lesson 04: three score sliders; the weights as bars, the context as a point among the ``h_j``."""
 
     def __init__(self, H=None, tokens=None, start=(0.0, 0.0, 0.0)):
-        self.H = np.asarray(H_EXAMPLE if H is None else H, dtype=float)  # (T, 2)
+        self.H = np.asarray(H_TRIANGLE if H is None else H, dtype=float)  # (T, 2): the website's triangle too
         self.tokens = tuple(tokens or TOKENS)
         if len(self.tokens) != self.H.shape[0] or len(start) != self.H.shape[0]:
             raise ValueError(f"need one token and one start score per row of H {self.H.shape}")
@@ -124,17 +156,15 @@ class ScoreTriangleExplorer(widgets.VBox):
             (f"h_{j + 1} ({tok})", f"{e:.1f}", f"{w:.4f}")
             for j, (tok, e, w) in enumerate(zip(self.tokens, self.scores, weights, strict=True))
         ]
-        self.readout.value = (
-            _table(("position", "score e_j", "weight α_j"), rows)
-            + f"sum of weights = {weights.sum():.4f}; context c = ({context[0]:.4f}, {context[1]:.4f}), "
-            f"whose components sum to {context.sum():.4f}"
+        self.readout.value = _table((TEXT("position"), TEXT("score_j"), TEXT("weight_j")), rows) + TEXT(
+            "sums", w=weights.sum(), c0=context[0], c1=context[1], cs=context.sum()
         )
-        alt = (
-            "Bars of the weights "
-            + ", ".join(f"{w:.4f}" for w in weights)
-            + f" and the context point ({context[0]:.4f}, {context[1]:.4f}) drawn among the annotations "
-            + ", ".join(f"h_{j + 1} = ({h[0]:g}, {h[1]:g})" for j, h in enumerate(self.H))
-            + "."
+        alt = TEXT(
+            "triangle_alt",
+            weights=", ".join(f"{w:.4f}" for w in weights),
+            c0=context[0],
+            c1=context[1],
+            annotations=", ".join(f"h_{j + 1} = ({h[0]:g}, {h[1]:g})" for j, h in enumerate(self.H)),
         )
         self.image.value = img_tag(figure_png(self.figure.fig), alt)
 
@@ -145,5 +175,5 @@ class ScoreTriangleExplorer(widgets.VBox):
 
 
 def score_triangle_explorer(H=None, tokens=None, start=(0.0, 0.0, 0.0)) -> ScoreTriangleExplorer:
-    """Build the lesson-04 explorer on the worked example's annotations (or your own ``H`` of shape (3, 2))."""
+    """Build the lesson-04 explorer on the triangle ``H_TRIANGLE`` the website's twin uses (or your ``H`` (3, 2))."""
     return ScoreTriangleExplorer(H, tokens, start)

@@ -1,32 +1,41 @@
-"""Interactive explorers for the worked example (lesson 06). Each builder returns one ipywidgets container.
+"""The state explorer of the worked example (lessons 05 and 06): one ipywidgets container, one builder.
 
-State lives in the returned widget (its controls and a per-widget figure), never in module globals. They need
-a running kernel (``make lab``). The static website has none: its build replaces each stored widget with a
-note and the page's live explorer (``book/_assets/ae-explorers.js``), which computes the same read in the
-browser from :mod:`attention_core.explorers.site`.
+A slider for the reading state ``s``, and on request (lesson 05) a switch that takes the tanh out of the
+scorer. The explorer computes each read with :func:`attention_core.worked_example` and hands it to
+:class:`~attention_core.figures.state.StateReadFigure`, which only draws. State lives in the returned widget,
+never in module globals. It needs a running kernel (``make lab``); the static website replaces the stored widget
+with its live twin (``book/_assets/ae-explorers.js``), which computes the same read in the browser from the
+parameters of :mod:`attention_core.explorers.site`.
 """
 
 from __future__ import annotations
 
+import html
+
 import ipywidgets as widgets
 import numpy as np
 
-from ..example import S_RANGE, S_STEP, TOKENS
+from ..example import S_RANGE, S_STEP, TOKENS, worked_example
 from ..figures.display import BlitRenderer, img_tag
 from ..figures.state import StateReadFigure
+from ..lang import Catalog
 
-
-def _readout(read) -> str:
-    rows = "".join(
-        f"<tr><td>{token}</td><td>{read.scores[j]:.4f}</td><td>{read.weights[j]:.4f}</td></tr>"
-        for j, token in enumerate(TOKENS)
-    )
-    c = read.context
-    return (
-        f'<table class="ae-readout"><caption>Read at s = {float(read.s):.2f}</caption>'
-        f"<tr><th>position</th><th>score e_j</th><th>weight α_j</th></tr>{rows}</table>"
-        f"<p>context c = ({c[0]:.6f}, {c[1]:.6f})</p>"
-    )
+TEXT = Catalog(
+    {
+        "slider": {"en": "state s", "zh": "状态 s"},
+        "switch": {"en": "tanh in the scorer", "zh": "评分函数里保留 tanh"},
+        "caption": {"en": "Read at s = {s:.2f}, {mode}", "zh": "s = {s:.2f} 时的读取，{mode}"},
+        "with": {"en": "with tanh", "zh": "有 tanh"},
+        "without": {"en": "tanh removed (linear scorer)", "zh": "去掉 tanh（线性评分）"},
+        "position": {"en": "position", "zh": "位置"},
+        "score": {"en": "score e_j", "zh": "分数 e_j"},
+        "weight": {"en": "weight α_j", "zh": "权重 α_j"},
+        "context": {"en": "context c = ({c0:.6f}, {c1:.6f})", "zh": "上下文向量 c = ({c0:.6f}, {c1:.6f})"},
+        "curves_with": {"en": "weights over s (with tanh)", "zh": "权重随 s 的变化（有 tanh）"},
+        "curves_without": {"en": "weights over s: flat without tanh", "zh": "权重随 s 的变化：去掉 tanh 后是平的"},
+    }
+)
+_GRID_POINTS = 401  # states on each precomputed curve
 
 
 def state_slider(s: float, **layout) -> widgets.FloatSlider:
@@ -36,43 +45,81 @@ def state_slider(s: float, **layout) -> widgets.FloatSlider:
         min=S_RANGE[0],
         max=S_RANGE[1],
         step=S_STEP,
-        description="state s",
+        description=TEXT("slider"),
         continuous_update=True,
         readout_format=".2f",
         **layout,
     )
 
 
-class StateExplorer(widgets.VBox):
-    """A slider for the reading state ``s`` that redraws the weights, the context point and the curve marker.
+def _readout(read, with_tanh: bool) -> str:
+    rows = "".join(
+        f"<tr><td>{html.escape(token)}</td><td>{read.scores[j]:.4f}</td><td>{read.weights[j]:.4f}</td></tr>"
+        for j, token in enumerate(TOKENS)
+    )
+    c = read.context
+    mode = TEXT("with" if with_tanh else "without")
+    return (
+        f'<table class="ae-readout"><caption>{html.escape(TEXT("caption", s=float(read.s), mode=mode))}</caption>'
+        f"<tr><th>{TEXT('position')}</th><th>{TEXT('score')}</th><th>{TEXT('weight')}</th></tr>{rows}</table>"
+        f"<p>{TEXT('context', c0=c[0], c1=c[1])}</p>"
+    )
 
-    ``explorer.set_state(s)`` does what dragging the slider does; ``explorer.read`` is the last read drawn.
+
+class StateExplorer(widgets.VBox):
+    """A slider for ``s`` (and, with ``tanh_switch``, a tanh on/off switch) over the worked example.
+
+    Every change computes the read with the core and redraws the bars, the context point and the curve marker.
+    ``explorer.set_state(s)`` does what dragging the slider does, ``explorer.set_tanh(flag)`` what the switch
+    does; ``explorer.read`` is the last read drawn.
     """
 
-    def __init__(self, s: float = -1.0, nonlinearity=np.tanh):
+    def __init__(self, s: float = -1.0, tanh_switch: bool = False):
+        grid = np.linspace(*S_RANGE, _GRID_POINTS)  # (N,)
+        self.curves = {True: worked_example(grid), False: worked_example(grid, nonlinearity=None)}  # one call each
         self.slider = state_slider(s, layout=widgets.Layout(width="28em"))
-        self.figure = StateReadFigure(s, nonlinearity=nonlinearity)
+        self.switch = widgets.Checkbox(value=True, description=TEXT("switch"), indent=False)
+        self.figure = StateReadFigure(self.curves[True], TEXT("curves_with"))
         self.renderer = BlitRenderer(self.figure.fig, self.figure.moving_artists(), dpi=80)
         self.image = widgets.HTML()  # an <img> with alt text; an ipywidgets Image cannot carry alt text
         self.table = widgets.HTML()
-        super().__init__([self.slider, self.image, self.table])
-        self.slider.observe(self._on_change, names="value")
-        self.set_state(s)
+        controls = widgets.HBox([self.slider, self.switch]) if tanh_switch else self.slider
+        super().__init__([controls, self.image, self.table])
+        self.slider.observe(lambda change: self._draw(), names="value")
+        self.switch.observe(lambda change: self._switch_curves(), names="value")
+        self._draw()
 
-    def _on_change(self, change):
-        self.set_state(change["new"])
+    @property
+    def with_tanh(self) -> bool:
+        return bool(self.switch.value)
+
+    def _switch_curves(self) -> None:
+        title = TEXT("curves_with" if self.with_tanh else "curves_without")
+        self.figure.set_curves(self.curves[self.with_tanh], title)
+        self.renderer = BlitRenderer(self.figure.fig, self.figure.moving_artists(), dpi=80)  # new background
+        self._draw()
+
+    def _draw(self):
+        s = float(self.slider.value)
+        self.read = worked_example(s, nonlinearity=np.tanh if self.with_tanh else None)
+        self.figure.update(self.read)
+        self.image.value = img_tag(self.renderer.png(), self.figure.alt_text(self.read))
+        self.table.value = _readout(self.read, self.with_tanh)
+        return self.read
 
     def set_state(self, s: float):
-        """Redraw for state ``s`` (also moves the slider) and return the read."""
+        """Move the slider to ``s`` (which redraws) and return the read."""
         if self.slider.value != s:
-            self.slider.value = s  # triggers _on_change, which redraws
+            self.slider.value = s  # the observer redraws
             return self.read
-        self.read = self.figure.update(s)
-        self.image.value = img_tag(self.renderer.png(), self.figure.alt_text(self.read))
-        self.table.value = _readout(self.read)
+        return self._draw()
+
+    def set_tanh(self, on: bool):
+        """Turn the scorer's tanh on or off (which redraws) and return the read."""
+        self.switch.value = bool(on)
         return self.read
 
 
-def state_explorer(s: float = -1.0) -> StateExplorer:
-    """The lesson-06 explorer: drag ``s`` and watch the same three annotations be read differently."""
-    return StateExplorer(s)
+def state_explorer(s: float = -1.0, tanh_switch: bool = False) -> StateExplorer:
+    """The worked example's explorer: drag ``s``; with ``tanh_switch`` (lesson 05) also take the tanh out."""
+    return StateExplorer(s, tanh_switch=tanh_switch)

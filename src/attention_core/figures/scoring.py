@@ -55,66 +55,6 @@ def _check_curves(s_grid, curves, tokens) -> tuple[np.ndarray, np.ndarray]:
     return s_grid, curves
 
 
-class StateWeightsPlot:
-    """Weights at one state (bars with values) beside the weight curves over a range of states (marker at s).
-
-    Holds one figure and its artists; :meth:`update` moves them in place (``set_height``, ``set_data``), so a
-    widget can redraw quickly. ``fig`` is the :class:`~matplotlib.figure.Figure`.
-    """
-
-    def __init__(self, s_grid, curves, s_now: float, weights_now, tokens: Sequence[str], title: str = ""):
-        s_grid, curves = _check_curves(s_grid, curves, tokens)
-        self.tokens = tuple(tokens)
-        self.fig = Figure(figsize=(8.4, 3.3), layout="constrained")
-        self.ax_bars, self.ax_curves = self.fig.subplots(1, 2, gridspec_kw={"width_ratios": [1, 1.6]})
-        x = np.arange(len(self.tokens))
-        self.bars = self.ax_bars.bar(x, weights_now, color=[_colour(j) for j in x])
-        self.labels = [
-            self.ax_bars.text(j, w + 0.02, f"{w:.4f}", ha="center", va="bottom", fontsize=9)
-            for j, w in enumerate(weights_now)
-        ]
-        self.ax_bars.set_xticks(x, [f"{t}\n(j={j + 1})" for j, t in enumerate(self.tokens)])
-        self.ax_bars.set_ylim(0, 1.1)
-        self.ax_bars.set_ylabel(TEXT("weight"))
-        self.lines = [
-            self.ax_curves.plot(s_grid, curves[:, j], color=_colour(j), label=t)[0] for j, t in enumerate(self.tokens)
-        ]
-        self.markers = [
-            self.ax_curves.plot([s_now], [weights_now[j]], "o", color=_colour(j), markersize=7)[0]
-            for j in range(len(self.tokens))
-        ]
-        self.vline = self.ax_curves.axvline(s_now, color="0.4", linestyle="--", linewidth=1)
-        self.ax_curves.set_xlim(s_grid[0], s_grid[-1])
-        self.ax_curves.set_ylim(0, 1)
-        self.ax_curves.set_xlabel(TEXT("state_axis"))
-        self.ax_curves.set_ylabel(TEXT("weight_s"))
-        self.ax_curves.legend(loc="upper center", ncol=len(self.tokens), fontsize=9, frameon=False)
-        self.note = self.ax_curves.text(0.5, 0.12, TEXT("coincide"), transform=self.ax_curves.transAxes, ha="center")
-        self.note.set_visible(_coincide(curves))
-        self.title = self.fig.suptitle(title, fontsize=11)
-
-    def update(self, s_now: float, weights_now, curves=None, title: str | None = None) -> None:
-        """Move the bars, value labels and markers to state ``s_now``; optionally swap the curves and title."""
-        if curves is not None:
-            curves = np.asarray(curves, dtype=float)
-            for j, line in enumerate(self.lines):
-                line.set_ydata(curves[:, j])
-            self.note.set_visible(_coincide(curves))
-        for j, w in enumerate(weights_now):
-            self.bars[j].set_height(w)
-            self.labels[j].set_position((j, w + 0.02))
-            self.labels[j].set_text(f"{w:.4f}")
-            self.markers[j].set_data([s_now], [w])
-        self.vline.set_xdata([s_now, s_now])
-        if title is not None:
-            self.title.set_text(title)
-
-
-def state_weights_figure(s_grid, curves, s_now: float, weights_now, tokens: Sequence[str], title: str = "") -> Figure:
-    """A :class:`StateWeightsPlot` as a plain figure (bars at ``s_now``, curves over ``s_grid``)."""
-    return StateWeightsPlot(s_grid, curves, s_now, weights_now, tokens, title).fig
-
-
 def ablation_curves_figure(s_grid, curves_tanh, curves_linear, tokens: Sequence[str]) -> Figure:
     """Weight curves over the state with the tanh scorer (left) and with tanh removed (right), same axes."""
     s_grid, curves_tanh = _check_curves(s_grid, curves_tanh, tokens)

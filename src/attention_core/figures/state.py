@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.figure import Figure
 
-from ..example import H_EXAMPLE, S_RANGE, TOKENS, worked_example
+from ..example import H_EXAMPLE, S_RANGE, TOKENS
 from ..lang import Catalog
 
 TEXT = Catalog(
@@ -64,16 +64,15 @@ def weight_curves_figure(s_values, weights, *, marks=(), title=None):
 class StateReadFigure:
     """Three panels for one reading state: weights as bars, the context point among h_1..h_3, and the curves.
 
-    Built once; :meth:`update` moves the bars, the point and the marker for a new ``s`` so that a widget can
-    redraw quickly. ``nonlinearity=None`` draws the linear ablation of lesson 05.
+    It draws results and computes none: ``curve`` is the read of the worked example over a grid of states
+    (an :class:`~attention_core.example.ExampleRead` with ``s`` of shape ``(N,)``), ``update(read)`` moves the
+    bars, the point and the marker to one computed read, and ``set_curves(curve, title)`` swaps the curves (the
+    explorer's tanh switch). Built once, so that a widget can redraw quickly.
     """
 
-    def __init__(self, s: float = -1.0, nonlinearity=np.tanh, n_curve: int = 401):
-        self.nonlinearity = nonlinearity
-        grid = np.linspace(*S_RANGE, n_curve)  # (n_curve,)
-        curve = worked_example(grid, nonlinearity=nonlinearity)  # weights (n_curve, 3): one call
+    def __init__(self, curve, title: str | None = None):
         self.fig = Figure(figsize=(10.5, 3.4), layout="constrained")
-        ax_bar, ax_plane, ax_curve = self.fig.subplots(1, 3, width_ratios=[1, 1.1, 1.5])
+        ax_bar, ax_plane, self.ax_curve = self.fig.subplots(1, 3, width_ratios=[1, 1.1, 1.5])
         self.bars = ax_bar.bar(range(3), np.zeros(3), color=COLORS, tick_label=list(TOKENS))
         self.bar_labels = [ax_bar.text(j, 0, "", ha="center", va="bottom") for j in range(3)]
         ax_bar.set(ylim=(0, 1.12), ylabel=TEXT("weight"), title=TEXT("bars_title"))
@@ -84,25 +83,31 @@ class StateReadFigure:
             h = H_EXAMPLE[j]
             ax_plane.scatter(*h, color=COLORS[j], s=60, zorder=3)
             ax_plane.annotate(f"h_{j + 1} ({token})", h, xytext=(6, 4), textcoords="offset points")
-        ax_plane.plot(curve.context[:, 0], curve.context[:, 1], color="0.5", lw=1, ls=":", zorder=2)
+        (self.trace,) = ax_plane.plot([], [], color="0.5", lw=1, ls=":", zorder=2)  # c(s) over the grid
         (self.point,) = ax_plane.plot([], [], "k*", ms=14, zorder=4)
         ax_plane.set(xlim=(-0.6, 3.0), ylim=(-2.5, 0.7), aspect="equal", title=TEXT("context_title"))
-        for j in range(3):
-            ax_curve.plot(grid, curve.weights[:, j], color=COLORS[j], lw=2, label=TOKENS[j])
-        self.marker = ax_curve.axvline(0, color="k", lw=1)
-        ax_curve.set(xlabel=TEXT("state"), ylabel="α_j(s)", ylim=(0, 1.02), title=TEXT("curves_panel"))
-        ax_curve.legend(loc="center left", frameon=False, fontsize="small")
-        ax_curve.grid(alpha=0.3)
-        self.update(s)
+        self.lines = [self.ax_curve.plot([], [], color=COLORS[j], lw=2, label=TOKENS[j])[0] for j in range(3)]
+        self.marker = self.ax_curve.axvline(0, color="k", lw=1)
+        self.ax_curve.set(xlabel=TEXT("state"), ylabel="α_j(s)", xlim=S_RANGE, ylim=(0, 1.02))
+        self.ax_curve.legend(loc="center left", frameon=False, fontsize="small")
+        self.ax_curve.grid(alpha=0.3)
+        self.set_curves(curve, title)
 
-    def update(self, s: float):
-        """Redraw for state ``s`` and return the read (scores, weights, context) that was drawn."""
-        read = worked_example(float(s), nonlinearity=self.nonlinearity)
+    def set_curves(self, curve, title: str | None = None) -> None:
+        """Draw the weight curves and the context trace of ``curve`` (a read over a grid of states)."""
+        for j, line in enumerate(self.lines):
+            line.set_data(curve.s, curve.weights[:, j])
+        self.trace.set_data(curve.context[:, 0], curve.context[:, 1])
+        self.ax_curve.set_title(TEXT("curves_panel") if title is None else title)
+
+    def update(self, read):
+        """Move the bars, the context point and the marker to ``read`` (one state); return ``read``."""
         for bar, label, w in zip(self.bars, self.bar_labels, read.weights, strict=True):
             bar.set_height(w)
             label.set_y(w + 0.01)
             label.set_text(f"{w:.4f}")
         self.point.set_data([read.context[0]], [read.context[1]])
+        s = float(read.s)
         self.marker.set_xdata([s, s])
         return read
 
