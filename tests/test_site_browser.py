@@ -115,3 +115,15 @@ def test_figures_follow_the_dark_scheme(chromium_browser, server):
     assert "invert" in style[0], "figures drawn dark-on-white are shown light-on-dark"
     assert style[1] in ("rgba(0, 0, 0, 0)", "transparent"), f"no light card behind a figure: {style[1]}"
     context.close()
+
+
+def test_a_table_that_scrolls_fades_at_the_edge_where_more_hides(visit):
+    v = visit.make(width=390)
+    page = v.open("book/notation.html")
+    box = page.locator(".pst-scrollable-table-container").first
+    assert box.evaluate("e => e.scrollWidth > e.clientWidth"), "expected the notation table to scroll at 390 px"
+    fade = "e => getComputedStyle(e).getPropertyValue('--ae-fade-right')"
+    assert box.evaluate(fade) == "48px"  # the right edge fades: more of the table is there
+    box.evaluate("e => { e.scrollLeft = e.scrollWidth; }")
+    page.wait_for_timeout(200)
+    assert box.evaluate(fade) == "0px"  # scrolled to the end: nothing more to the right
