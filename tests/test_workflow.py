@@ -77,3 +77,10 @@ def test_tests_run_on_an_x86_64_and_an_arm64_runner():
     assert job["strategy"]["fail-fast"] is False, "one architecture failing must not hide the other's result"
     upload = next(s for s in job["steps"] if s.get("uses", "").startswith("actions/upload-artifact@"))
     assert "matrix.arch" in upload["with"]["name"], "one artifact per architecture"
+
+
+def test_the_screenshots_are_kept_as_artifacts_even_when_a_test_fails():
+    job = _workflow()["jobs"]["test"]
+    upload = next(s for s in job["steps"] if s.get("uses", "").startswith("actions/upload-artifact@"))
+    assert upload["if"] == "always()"
+    assert "_build/screenshots/" in upload["with"]["path"]
