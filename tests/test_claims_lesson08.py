@@ -39,7 +39,7 @@ def test_which_state_reads_is_the_decoder_order_not_the_score(name, reads_with_n
 @pytest.mark.slow  # evaluates three committed models on 2,000 sentences
 def test_the_score_not_the_order_buys_the_cleaner_alignment_on_this_task():
     test = data.make_splits(0).test
-    align = {name: evaluate(load_trained(saved), test).alignment_accuracy()
-             for name, saved in (("Bahdanau", LESSON07), ("swapped", LESSON08_SWAPPED), ("Luong", LESSON08_LUONG))}  # fmt: skip
+    saved = {"Bahdanau": LESSON07, "swapped": LESSON08_SWAPPED, "Luong": LESSON08_LUONG}
+    align = {name: evaluate(load_trained(path), test).alignment_accuracy() for name, path in saved.items()}
     assert align["swapped"] - align["Bahdanau"] > 0.01
     assert abs(align["Luong"] - align["swapped"]) < 0.001
