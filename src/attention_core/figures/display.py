@@ -5,6 +5,10 @@ A figure returned by :mod:`attention_core.figures.state` is displayed with :func
 ``text/plain`` fallback that is the alt text itself, so no output ever reads ``<Figure size 640x480 ...>``.
 The PNG bytes are embedded as a data URI; the notebook tests replace them with a placeholder before comparing
 (``tests/nbval_sanitize.cfg``), so only the alt text and caption are compared as text.
+
+Figures are rendered at twice their CSS size (``DPI`` = 2 x ``CSS_DPI``) and the ``<img>`` states that CSS size
+in ``width``/``height``, so phones and high-density screens get sharp text while the layout box stays the size the
+figure was drawn for (one inch of figure = 100 CSS px).
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from __future__ import annotations
 import base64
 import html
 import io
+import struct
 
 import numpy as np
 
@@ -24,33 +29,54 @@ TEXT = Catalog(
 )
 
 
-def figure_png(fig, dpi: int = 100) -> bytes:
+CSS_DPI = 100  # CSS pixels per inch of figure: the size a figure is laid out at
+DPI = 2 * CSS_DPI  # pixels per inch in the PNG: two device pixels per CSS pixel
+
+
+def figure_png(fig, dpi: int = CSS_DPI) -> bytes:
     """Render a matplotlib figure to PNG bytes, without a timestamp or version in the file's metadata."""
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=dpi, metadata={"Software": None})
     return buf.getvalue()
 
 
-def img_tag(png: bytes, alt: str) -> str:
-    """An HTML ``<img>`` holding ``png`` as a data URI, with alt text, scaled to the width available."""
+def png_size(png: bytes) -> tuple[int, int]:
+    """``(width, height)`` in pixels, read from the PNG header."""
+    if png[:8] != b"\x89PNG\r\n\x1a\n" or png[12:16] != b"IHDR":
+        raise ValueError("not a PNG")
+    return struct.unpack(">II", png[16:24])
+
+
+def img_tag(png: bytes, alt: str, scale: float | None = None) -> str:
+    """An HTML ``<img>`` holding ``png`` as a data URI, with alt text, scaled to the width available.
+
+    With ``scale``, ``width``/``height`` give the CSS size, the PNG's pixels divided by ``scale`` (2 for a figure
+    rendered at ``DPI``), so the browser reserves the box and draws two device pixels per CSS pixel where it can.
+    Without it (the explorers' frames) the image is shown at its pixel size.
+    """
     data = base64.b64encode(png).decode("ascii")
-    return f'<img src="data:image/png;base64,{data}" alt="{html.escape(alt)}" style="max-width:100%;height:auto">'
+    size = ""
+    if scale is not None:
+        width, height = png_size(png)
+        size = f' width="{round(width / scale)}" height="{round(height / scale)}"'
+    return f'<img src="data:image/png;base64,{data}" alt="{html.escape(alt)}"{size} style="max-width:100%;height:auto">'
 
 
 class FigureDisplay:
     """A rendered figure with its alt text and caption, displayed by Jupyter as HTML."""
 
-    def __init__(self, fig, alt: str, caption: str, dpi: int = 100):
+    def __init__(self, fig, alt: str, caption: str, dpi: int = DPI):
         if not alt or not alt.strip():
             raise ValueError("alt must describe what the figure shows; got an empty string")
         if not caption or not caption.strip():
             raise ValueError("caption must say what is fixed and what varies; got an empty string")
         self.alt, self.caption = alt.strip(), caption.strip()
+        self.dpi = dpi
         self.png = figure_png(fig, dpi=dpi)
 
     def _repr_html_(self) -> str:
         return (
-            f'<figure class="ae-figure">{img_tag(self.png, self.alt)}'
+            f'<figure class="ae-figure">{img_tag(self.png, self.alt, scale=self.dpi / CSS_DPI)}'
             f"<figcaption>{html.escape(self.caption)}</figcaption></figure>"
         )
 
@@ -58,7 +84,7 @@ class FigureDisplay:
         return TEXT("plain", alt=self.alt)
 
 
-def show_figure(fig, alt: str, caption: str, dpi: int = 100) -> FigureDisplay:
+def show_figure(fig, alt: str, caption: str, dpi: int = DPI) -> FigureDisplay:
     """Return a displayable figure; make it the last expression of a cell (or pass it to ``display``).
 
     ``alt`` describes what the image shows for a reader who cannot see it; ``caption`` says what is fixed

@@ -85,9 +85,13 @@ class WeightBars:
 
 
 def plot_weight_panels(panels: Sequence[tuple[str, Sequence[str], np.ndarray]], suptitle: str = "") -> Figure:
-    """One bar chart of weights per panel, side by side; ``panels`` holds ``(title, tokens, weights (T,))``."""
-    fig = Figure(figsize=(5.2 * len(panels), 3.4), layout="constrained")
-    axes = fig.subplots(1, len(panels), squeeze=False)[0]
+    """One bar chart of weights per panel, stacked top to bottom; ``panels`` holds ``(title, tokens, weights (T,))``.
+
+    Stacked, not side by side: the figure stays 5.2 in (520 CSS px) wide, so on a 390 px phone its 10 pt labels
+    still read at about 10 CSS px.
+    """
+    fig = Figure(figsize=(5.2, 3.0 * len(panels) + 0.4), layout="constrained")
+    axes = fig.subplots(len(panels), 1, squeeze=False)[:, 0]
     for ax, (title, tokens, weights) in zip(axes, panels, strict=True):
         _bars(ax, tokens, weights, title)
     if suptitle:
@@ -161,8 +165,8 @@ def plot_architecture_sketch(source=("I", "like", "cats"), target=("我", "喜�
 
     Lesson 03. A drawing of data flow only: no numbers are computed, and it is not a trained alignment.
     """
-    fig = Figure(figsize=(10.0, 4.2), layout="constrained")
-    axes = fig.subplots(1, 2)
+    fig = Figure(figsize=(5.4, 7.6), layout="constrained")  # stacked: 540 CSS px wide, 9 pt text >= 9 px at 390
+    axes = fig.subplots(2, 1)
     T, U = len(source), len(target)
     for ax, title in zip(axes, (TEXT("sketch_fixed"), TEXT("sketch_reread")), strict=True):
         ax.set_xlim(-0.8, max(T, U) * 1.6 + 0.9)
@@ -189,7 +193,7 @@ def plot_architecture_sketch(source=("I", "like", "cats"), target=("我", "喜�
     _arrow(left, (last + 0.65, 0.75), (last + 1.3, 1.65))
     for t in range(U):
         _arrow(left, (last + 1.2, 2.05), (t * 1.6 + 0.2, 2.92), colour=GREY)
-    left.text(-0.6, 1.9, TEXT("sketch_fixed_note"), fontsize=8, va="center")
+    left.text(-0.6, 1.9, TEXT("sketch_fixed_note"), fontsize=9, va="center")
     for t in range(U):
         xt = t * 1.6
         _box(right, (xt + 0.55, 2.05), f"$c_{t + 1}$", colour="#fff4c2", width=0.7, height=0.45)
@@ -198,7 +202,7 @@ def plot_architecture_sketch(source=("I", "like", "cats"), target=("我", "喜�
             _arrow(right, (xt - 1.3, 2.92), (xt + 0.3, 2.3), colour=ACCENT, style="-|>", lw=0.8)
         for j in range(T):
             _arrow(right, (j * 1.6, 0.9), (xt + 0.5, 1.8), colour=GREY, style="-", lw=0.6)
-    right.text(last + 0.75, 1.25, TEXT("sketch_reread_note"), fontsize=8, color=ACCENT)
+    right.text(last + 0.75, 1.25, TEXT("sketch_reread_note"), fontsize=9, color=ACCENT)
     fig.suptitle(TEXT("sketch_title"), fontsize=10, color="#555")
     return fig
 

@@ -75,22 +75,30 @@ def alignment_heatmap(weights, src_words: Sequence[str], tgt_words: Sequence[str
     """
     w = np.asarray(weights, dtype=float)
     U, T = w.shape
-    fig = Figure(figsize=(0.28 * T + 2.0, 0.28 * U + 1.6), layout="constrained")
+    # Cells of 0.2 in and 12 pt text: a 27-column grid is 7 in (700 CSS px) wide, so on a 390 px phone every
+    # label still reads at about 9.3 CSS px; the colour bar lies under the grid instead of widening it.
+    fig = Figure(figsize=(HEATMAP_CELL * T + 1.6, HEATMAP_CELL * U + 2.0), layout="constrained")
     ax = fig.add_subplot()
     im = ax.imshow(w, cmap="gray_r", vmin=0.0, vmax=1.0, aspect="equal")
     if true_align is not None:
         for i, j in enumerate(np.asarray(true_align)):
             ax.add_patch(_square(j, i))
-    ax.set_xticks(np.arange(T), list(src_words), rotation=90, fontsize=8)
-    ax.set_yticks(np.arange(U), list(tgt_words), fontsize=8)
+    ax.set_xticks(np.arange(T), list(src_words), rotation=90, fontsize=HEATMAP_FONT)
+    ax.set_yticks(np.arange(U), list(tgt_words), fontsize=HEATMAP_FONT)
     ax.xaxis.tick_top()
-    ax.set_xlabel(TEXT("source_token"))
+    ax.set_xlabel(TEXT("source_token"), fontsize=HEATMAP_FONT)
     ax.xaxis.set_label_position("top")
-    ax.set_ylabel(TEXT("target_token"))
+    ax.set_ylabel(TEXT("target_token"), fontsize=HEATMAP_FONT)
     if title:
-        ax.set_title(title, fontsize=9)
-    fig.colorbar(im, ax=ax, shrink=0.6, label=TEXT("weight"))
+        ax.set_title(title, fontsize=HEATMAP_FONT)
+    bar = fig.colorbar(im, ax=ax, location="bottom", shrink=0.6, aspect=30)
+    bar.set_label(TEXT("weight"), fontsize=HEATMAP_FONT)
+    bar.ax.tick_params(labelsize=HEATMAP_FONT)
     return fig
+
+
+HEATMAP_CELL = 0.2  # inches per grid cell
+HEATMAP_FONT = 12  # points: every label of the alignment grid
 
 
 def _square(j, i):

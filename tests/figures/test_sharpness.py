@@ -1,0 +1,114 @@
+"""Figures are sharp on phones and high-density screens, and their text stays readable at 390 px.
+
+A figure is rendered at ``DPI`` (200: two device pixels per CSS pixel) and its ``<img>`` states the CSS size
+(the figure's inches x 100) in ``width``/``height``, keeping ``max-width:100%;height:auto`` so it still shrinks to
+the column. On a 390 CSS px phone a figure wider than 390 px is scaled by 390 / width; the worst figures (lesson
+07's 28 x 27 alignment grid, lesson 01's bar panels, lesson 03's sketch) must keep every text at >= 9 CSS px.
+"""
+
+from __future__ import annotations
+
+import configparser
+import pathlib
+import re
+
+import numpy as np
+import pytest
+from matplotlib.figure import Figure
+from matplotlib.text import Text
+
+from attention_core.figures.display import CSS_DPI, DPI, figure_png, img_tag, png_size, show_figure
+from attention_core.figures.reading import plot_architecture_sketch, plot_weight_panels
+from attention_core.figures.training import alignment_heatmap
+from attention_core.lang import language
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+PHONE = 390  # CSS px
+MIN_TEXT = 9.0  # CSS px
+
+
+def small_figure(width=3.0, height=2.0):
+    fig = Figure(figsize=(width, height))
+    fig.add_subplot().plot([0, 1], [1, 0])
+    return fig
+
+
+def img_attrs(html: str) -> dict[str, str]:
+    tag = re.search(r"<img [^>]*>", html).group(0)
+    return dict(re.findall(r'(\w[\w-]*)="([^"]*)"', tag))
+
+
+def test_figures_are_rendered_at_twice_their_css_size():
+    assert DPI == 200 and CSS_DPI == 100
+    shown = show_figure(small_figure(3.0, 2.0), alt="a line", caption="Fixed: x. Varies: y.")
+    assert png_size(shown.png) == (600, 400)  # 3 x 2 in at 200 dpi
+    attrs = img_attrs(shown._repr_html_())
+    assert (attrs["width"], attrs["height"]) == ("300", "200")  # the CSS size: half the pixels
+    assert attrs["style"] == "max-width:100%;height:auto"  # still shrinks to the column, keeping its aspect
+
+
+def test_a_figure_at_another_dpi_keeps_its_css_size():
+    shown = show_figure(small_figure(3.0, 2.0), alt="a line", caption="Fixed: x. Varies: y.", dpi=300)
+    assert png_size(shown.png) == (900, 600)
+    attrs = img_attrs(shown._repr_html_())
+    assert (attrs["width"], attrs["height"]) == ("300", "200")
+
+
+def test_explorer_frames_keep_their_pixel_size():
+    """``img_tag`` without a scale (the explorers' frames) states no size: unchanged behaviour."""
+    attrs = img_attrs(img_tag(figure_png(small_figure()), "frame"))
+    assert "width" not in attrs and "height" not in attrs
+    assert png_size(figure_png(small_figure(3.0, 2.0))) == (300, 200)  # figure_png's default stays 100 dpi
+
+
+def test_the_notebook_sanitizer_blanks_the_whole_data_uri():
+    cfg = configparser.ConfigParser()
+    cfg.read(ROOT / "tests" / "nbval_sanitize.cfg")
+    rules = [(cfg[s]["regex"], cfg[s]["replace"]) for s in cfg.sections()]
+    html = show_figure(small_figure(), alt="a line", caption="Fixed: x. Varies: y.")._repr_html_()
+    for regex, replace in rules:
+        html = re.sub(regex, replace, html)
+    assert '<img src="data:image/png;base64,PNG" alt="a line" width="300" height="200" ' in html
+
+
+def smallest_text_on_a_phone(fig: Figure) -> tuple[float, str]:
+    """The smallest text of ``fig`` in CSS px when the figure is shown on a 390 px wide screen, and its text."""
+    figure_png(fig)  # lay the figure out, so every text artist exists
+    css_width = fig.get_figwidth() * CSS_DPI
+    scale = min(1.0, PHONE / css_width)
+    texts = [t for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip()]
+    smallest = min(texts, key=lambda t: t.get_fontsize())
+    return smallest.get_fontsize() * CSS_DPI / 72 * scale, smallest.get_text()
+
+
+def long_alignment():
+    rng = np.random.default_rng(0)
+    weights = rng.dirichlet(np.ones(27), size=28)  # (28, 27): lesson 07's long test sentence
+    src = [f"source{j:02d}" for j in range(27)]
+    tgt = [f"target{i:02d}" for i in range(27)] + ["</s>"]
+    return alignment_heatmap(weights, src, tgt, true_align=list(range(27)))
+
+
+def bar_panels():
+    tokens = ["Felix", "left", "the", "blue", "notebook", "in", "the", "meeting room", "yesterday"]
+    panel = np.full(len(tokens), 1 / len(tokens))
+    return plot_weight_panels([("query: where?", tokens, panel), ("query: which colour?", tokens, panel)], "title")
+
+
+WORST = {"lesson 07 alignment 28x27": long_alignment, "lesson 01 bar panels": bar_panels}
+WORST["lesson 03 sketch"] = plot_architecture_sketch
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("name", list(WORST))
+def test_text_stays_readable_on_a_phone(name, lang):
+    with language(lang):
+        fig = WORST[name]()
+    size, text = smallest_text_on_a_phone(fig)
+    assert size >= MIN_TEXT, f"{name}: {text!r} is {size:.1f} CSS px at {PHONE} px"
+
+
+def test_bar_panels_are_stacked():
+    fig = bar_panels()
+    (top, bottom) = fig.axes
+    assert top.get_position().y0 > bottom.get_position().y1  # one above the other, not side by side
