@@ -57,7 +57,7 @@ OVERFLOW = """
 
 def _pages(site):
     pages = (p.relative_to(site) for p in site.rglob("*.html"))
-    return sorted(str(p) for p in pages if p.parts[0] not in ("_static", "_sources") and p.name != "index.html")
+    return sorted(str(p) for p in pages if not {"_static", "_sources"} & set(p.parts) and p.name != "index.html")
 
 
 @pytest.mark.parametrize("scheme", SCHEMES)
