@@ -20,6 +20,25 @@
 
   var SVG_NS = "http://www.w3.org/2000/svg";
   var counter = 0; // makes element ids unique when a page holds several explorers
+  // Every word the explorers show comes from the page's edition (params.labels, exported from
+  // attention_core.explorers.site.LABELS in English or Chinese); only the numbers are computed here.
+  var LABELS = {};
+
+  // A label with its {placeholders} filled from vals (strings or numbers).
+  function t(key, vals) {
+    return String(LABELS[key] === undefined ? key : LABELS[key]).replace(/\{(\w+)\}/g, function (m, name) {
+      return vals && vals[name] !== undefined ? String(vals[name]) : m;
+    });
+  }
+
+  // A label as nodes: its placeholders may be DOM nodes (e.g. a <span data-ae-out> the tests read) or text.
+  function tNodes(key, vals) {
+    return String(LABELS[key]).split(/(\{\w+\})/).filter(Boolean).map(function (part) {
+      var m = /^\{(\w+)\}$/.exec(part);
+      var v = m && vals[m[1]] !== undefined ? vals[m[1]] : part;
+      return typeof v === "object" ? v : document.createTextNode(String(v));
+    });
+  }
 
   // ---------------------------------------------------------------------------------------------------
   // The math (plain loops over tiny arrays; the shapes are those of the core: H is (T, d_h) as rows).
@@ -262,10 +281,10 @@
     function drawAxes() {
       axes.textContent = "";
       var ticks = [];
-      for (var t = Math.ceil(lo); t <= hi; t += 2) ticks.push(t);
-      ticks.forEach(function (t) {
-        svg("line", { x1: X(t), x2: X(t), y1: Hpx - m.bottom, y2: Hpx - m.bottom + 4, class: "ae-x-axis" }, axes);
-        svg("text", { x: X(t), y: Hpx - m.bottom + 16, "text-anchor": "middle" }, axes).textContent = String(t);
+      for (var tick = Math.ceil(lo); tick <= hi; tick += 2) ticks.push(tick);
+      ticks.forEach(function (tick) {
+        svg("line", { x1: X(tick), x2: X(tick), y1: Hpx - m.bottom, y2: Hpx - m.bottom + 4, class: "ae-x-axis" }, axes);
+        svg("text", { x: X(tick), y: Hpx - m.bottom + 16, "text-anchor": "middle" }, axes).textContent = String(tick);
       });
       [0, yMax / 2, yMax].forEach(function (w) {
         svg("line", { x1: m.left, x2: W - m.right, y1: Y(w), y2: Y(w), class: "ae-x-grid" }, axes);
@@ -276,8 +295,8 @@
         svg("line", { x1: X(s), x2: X(s), y1: m.top, y2: Hpx - m.bottom, class: "ae-x-mark" }, axes);
         svg("text", { x: X(s) + 3, y: m.top + 10 }, axes).textContent = name;
       });
-      svg("text", { x: W - m.right, y: Hpx - 2, "text-anchor": "end" }, axes).textContent = "state s →";
-      svg("text", { x: 2, y: 10, "text-anchor": "start" }, axes).textContent = "weight α";
+      svg("text", { x: W - m.right, y: Hpx - 2, "text-anchor": "end" }, axes).textContent = t("curves_x");
+      svg("text", { x: 2, y: 10, "text-anchor": "start" }, axes).textContent = t("curves_y");
     }
 
     return {
@@ -313,9 +332,9 @@
     var table = html("table", { class: "ae-x-table" });
     var caption = html("caption");
     var head = append(html("tr"), [
-      html("th", { scope: "col" }, "position"),
+      html("th", { scope: "col" }, t("position")),
       withSubs(html("th", { scope: "col" }), scoreHeader),
-      withSubs(html("th", { scope: "col" }), "weight α_j"),
+      withSubs(html("th", { scope: "col" }), t("weight_j")),
     ]);
     var body = html("tbody");
     var cells = tokens.map(function (token, j) {
@@ -328,14 +347,7 @@
     var cx = html("span", { "data-ae-out": "context-0" });
     var cy = html("span", { "data-ae-out": "context-1" });
     var sum = html("span", { "data-ae-out": "weight-sum" });
-    var foot = append(html("td", { colspan: "3" }), [
-      document.createTextNode("context c = ("),
-      cx,
-      document.createTextNode(", "),
-      cy,
-      document.createTextNode("); weights sum to "),
-      sum,
-    ]);
+    var foot = append(html("td", { colspan: "3" }), tNodes("table_foot", { c0: cx, c1: cy, sum: sum }));
     append(table, [caption, append(html("thead"), [head]), body, append(html("tfoot"), [append(html("tr"), [foot])])]);
     return {
       table: table,
@@ -358,20 +370,12 @@
 
   // Screen readers hear this sentence after each change (polite: it waits until the reader is idle).
   function liveSummary(tokens, r, prefix) {
-    return (
-      prefix +
-      ": weights " +
-      tokens
-        .map(function (t, j) {
-          return t + " " + fmt(r.weights[j]);
-        })
-        .join(", ") +
-      "; context (" +
-      fmt(r.context[0]) +
-      ", " +
-      fmt(r.context[1]) +
-      ")."
-    );
+    var weights = tokens
+      .map(function (token, j) {
+        return token + " " + fmt(r.weights[j]);
+      })
+      .join(t("list_sep"));
+    return t("live", { title: prefix, weights: weights, c0: fmt(r.context[0]), c1: fmt(r.context[1]) });
   }
 
   // ---------------------------------------------------------------------------------------------------
@@ -394,12 +398,12 @@
     }
     var curves = { true: curvesFor(true), false: hasSwitch ? curvesFor(false) : null };
 
-    var s = slider("ae-s-" + n, "Reading state s", st.s_range, st.s_step, st.s_start, 2);
+    var s = slider("ae-s-" + n, t("state_slider"), st.s_range, st.s_step, st.s_start, 2);
     var controls = append(html("div", { class: "ae-x-controls" }), [s.row]);
     var tanhBox = null;
     if (hasSwitch) {
       tanhBox = html("input", { type: "checkbox", id: "ae-tanh-" + n, role: "switch", checked: "" });
-      controls.appendChild(append(html("div", { class: "ae-x-switch" }), [tanhBox, html("label", { for: "ae-tanh-" + n }, "tanh in the scorer")]));
+      controls.appendChild(append(html("div", { class: "ae-x-switch" }), [tanhBox, html("label", { for: "ae-tanh-" + n }, t("tanh_switch"))]));
     }
     function snap(value, withTanh) {
       return function () {
@@ -411,23 +415,23 @@
     controls.appendChild(
       buttons(
         [
-          ["State A (s = " + fmt(st.marks.A, 0).replace("-", "−") + ")", snap(st.marks.A)],
-          ["State B (s = " + fmt(st.marks.B, 0).replace("-", "−") + ")", snap(st.marks.B)],
-          ["Reset", snap(st.s_start, true)],
+          [t("state_button", { name: "A", s: fmt(st.marks.A, 0).replace("-", "−") }), snap(st.marks.A)],
+          [t("state_button", { name: "B", s: fmt(st.marks.B, 0).replace("-", "−") }), snap(st.marks.B)],
+          [t("reset"), snap(st.s_start, true)],
         ],
-        "Jump to a state"
+        t("jump")
       )
     );
 
-    var pBars = panel("ae-bars-" + n, "Weights α_j at the current s");
-    var pPlane = panel("ae-plane-" + n, "Context c = Σ α_j h_j (diamond) beside h_1, h_2, h_3");
-    var pCurves = panel("ae-curves-" + n, "Weights over s; the vertical line is the current s");
+    var pBars = panel("ae-bars-" + n, t("state_bars"));
+    var pPlane = panel("ae-plane-" + n, t("state_plane"));
+    var pCurves = panel("ae-curves-" + n, t("state_curves"));
     var updateBars = makeBars(pBars, tokens);
     var updatePlane = makePlane(pPlane, st.H, tokens, "ae-plane-" + n);
     var curvePlot = makeCurves(pCurves, st, tokens, "ae-curves-" + n);
     curvePlot.attach();
     pCurves.appendChild(curveLegend(tokens));
-    var table = makeTable(tokens, "score e_j(s)");
+    var table = makeTable(tokens, t("state_score"));
     var live = html("p", { class: "ae-x-live", "aria-live": "polite" });
 
     root.textContent = "";
@@ -447,7 +451,7 @@
       updateBars(r.weights);
       updatePlane(r.context);
       curvePlot.update(sv, r.weights);
-      var title = "Read at s = " + fmt(sv, 2) + (withTanh ? ", with tanh" : ", tanh removed");
+      var title = t(withTanh ? "state_title_tanh" : "state_title_linear", { s: fmt(sv, 2) });
       table.update(title, r);
       live.textContent = liveSummary(tokens, r, title);
     }
@@ -464,7 +468,7 @@
     var tokens = params.tokens;
     var n = ++counter;
     var sliders = tokens.map(function (token, j) {
-      return slider("ae-e-" + n + "-" + j, "score e_" + (j + 1) + " (" + token + ")", sc.e_range, sc.e_step, sc.e_start[j], 1);
+      return slider("ae-e-" + n + "-" + j, t("score_slider", { j: j + 1, token: token }), sc.e_range, sc.e_step, sc.e_start[j], 1);
     });
     var sets = sc.annotations || [{ name: "H_TRIANGLE", H: sc.H }];
     var H = sets[0].H;
@@ -476,14 +480,14 @@
       return x.row;
     });
     if (sets.length > 1) {
-      rows.push(append(html("div", { class: "ae-x-select" }), [html("label", { for: "ae-h-" + n }, "Annotations"), choose]));
+      rows.push(append(html("div", { class: "ae-x-select" }), [html("label", { for: "ae-h-" + n }, t("annotations")), choose]));
     }
     var controls = append(html("div", { class: "ae-x-controls" }), rows);
     controls.appendChild(
       buttons(
         [
           [
-            "Reset",
+            t("reset"),
             function () {
               sliders.forEach(function (x, j) {
                 x.input.value = String(sc.e_start[j]);
@@ -492,11 +496,11 @@
             },
           ],
         ],
-        "Scores"
+        t("scores_group")
       )
     );
-    var pBars = panel("ae-bars-" + n, "Weights α = softmax(e)");
-    var pPlane = panel("ae-plane-" + n, "Context c = Σ α_j h_j (diamond) in the hull of h_1, h_2, h_3");
+    var pBars = panel("ae-bars-" + n, t("score_bars"));
+    var pPlane = panel("ae-plane-" + n, t("score_plane"));
     var updateBars = makeBars(pBars, tokens);
     var updatePlane = null;
     function drawPlane() {
@@ -506,7 +510,7 @@
       updatePlane = makePlane(pPlane, H, tokens, "ae-plane-" + n);
     }
     drawPlane();
-    var table = makeTable(tokens, "score e_j");
+    var table = makeTable(tokens, t("score_score"));
     var live = html("p", { class: "ae-x-live", "aria-live": "polite" });
 
     root.textContent = "";
@@ -522,9 +526,13 @@
       var r = { scores: scores, weights: weights, context: weightedSum(weights, H) };
       updateBars(weights);
       updatePlane(r.context);
-      var title = "Read of the scores (" + scores.map(function (e) {
-        return fmt(e, 1);
-      }).join(", ") + ")";
+      var title = t("score_title", {
+        scores: scores
+          .map(function (e) {
+            return fmt(e, 1);
+          })
+          .join(", "),
+      });
       table.update(title, r);
       live.textContent = liveSummary(tokens, r, title);
     }
@@ -559,8 +567,8 @@
     qp.sentences.forEach(function (s, i) {
       sentenceSel.appendChild(html("option", { value: String(i) }, s.text));
     });
-    var sentenceRow = append(html("div", { class: "ae-x-select" }), [html("label", { for: "ae-sent-" + n }, "Sentence"), sentenceSel]);
-    var questionSet = append(html("fieldset", { class: "ae-x-radios" }), [html("legend", {}, "Question")]);
+    var sentenceRow = append(html("div", { class: "ae-x-select" }), [html("label", { for: "ae-sent-" + n }, t("sentence")), sentenceSel]);
+    var questionSet = append(html("fieldset", { class: "ae-x-radios" }), [html("legend", {}, t("question"))]);
     var radios = qp.queries.map(function (query, i) {
       var id = "ae-q-" + n + "-" + i;
       var input = html("input", { type: "radio", name: "ae-q-" + n, id: id, value: String(i) });
@@ -570,7 +578,7 @@
     });
     var controls = append(html("div", { class: "ae-x-controls" }), [sentenceRow, questionSet]);
 
-    var pBars = panel("ae-qbars-" + n, "Weight α_j on each token (bars to scale from 0 to 1; the three largest in bold, in the second colour)");
+    var pBars = panel("ae-qbars-" + n, t("question_bars"));
     var bars = html("div", { class: "ae-x-bars ae-x-qbars", "aria-hidden": "true" });
     pBars.appendChild(bars);
     var table = html("table", { class: "ae-x-table" });
@@ -581,9 +589,9 @@
       append(html("thead"), [
         append(html("tr"), [
           html("th", { scope: "col" }, "j"),
-          html("th", { scope: "col" }, "token"),
-          withSubs(html("th", { scope: "col" }), "score e_j"),
-          withSubs(html("th", { scope: "col" }), "weight α_j"),
+          html("th", { scope: "col" }, t("token")),
+          withSubs(html("th", { scope: "col" }), t("score_score")),
+          withSubs(html("th", { scope: "col" }), t("weight_j")),
         ]),
       ]),
       body,
@@ -636,16 +644,18 @@
       var names = order.map(function (j) {
         return sentence.tokens[j] + " " + fmt(r.weights[j]);
       });
-      caption.textContent = "“" + query.name + "” read over “" + sentence.text + "”";
+      var listed = names.join(t("list_sep"));
+      caption.textContent = t("question_caption", { question: query.name, sentence: sentence.text });
       top.textContent = "";
-      append(top, [
-        html("strong", {}, "Top " + qp.top + " of " + sentence.tokens.length + " positions: "),
-        html("span", { "data-ae-text": "top" }, names.join(", ")),
-        document.createTextNode(" (together "),
-        html("span", { "data-ae-out": "top-sum" }, fmt(together)),
-        document.createTextNode(" of the weight)"),
-      ]);
-      live.textContent = "Question “" + query.name + "”: the three largest weights are " + names.join(", ") + ".";
+      append(top, [html("strong", {}, t("top_head", { k: qp.top, n: sentence.tokens.length }))]);
+      append(
+        top,
+        tNodes("top_rest", {
+          list: html("span", { "data-ae-text": "top" }, listed),
+          sum: html("span", { "data-ae-out": "top-sum" }, fmt(together)),
+        })
+      );
+      live.textContent = t("question_live", { question: query.name, list: listed });
     }
     sentenceSel.addEventListener("change", render);
     radios.forEach(function (r) {
@@ -663,12 +673,12 @@
     var n = ++counter;
     var select = html("select", { id: "ae-al-sent-" + n });
     al.examples.forEach(function (ex, i) {
-      select.appendChild(html("option", { value: String(i) }, ex.source.length + " source words: " + ex.source.join(" ")));
+      select.appendChild(html("option", { value: String(i) }, t("al_option", { n: ex.source.length, words: ex.source.join(" ") })));
     });
     var controls = append(html("div", { class: "ae-x-controls" }), [
-      append(html("div", { class: "ae-x-select" }), [html("label", { for: "ae-al-sent-" + n }, "Test sentence"), select]),
+      append(html("div", { class: "ae-x-select" }), [html("label", { for: "ae-al-sent-" + n }, t("al_select")), select]),
     ]);
-    var outLabel = html("p", { class: "ae-x-rowlabel", id: "ae-al-out-" + n }, "Words the model produced (choose one):");
+    var outLabel = html("p", { class: "ae-x-rowlabel", id: "ae-al-out-" + n }, t("al_outputs"));
     var outputs = html("div", { class: "ae-x-words", role: "toolbar", "aria-labelledby": "ae-al-out-" + n });
     var srcLabel = html("p", { class: "ae-x-rowlabel", id: "ae-al-src-" + n });
     var sources = html("div", { class: "ae-x-words ae-x-sources", role: "list", "aria-labelledby": "ae-al-src-" + n });
@@ -685,14 +695,14 @@
       ex = al.examples[parseInt(select.value, 10) || 0];
       outputs.textContent = "";
       sources.textContent = "";
-      outButtons = ex.output.map(function (word, t) {
+      outButtons = ex.output.map(function (word, step) {
         var b = html("button", { type: "button", class: "ae-x-word", "aria-pressed": "false", tabindex: "-1" });
-        append(b, [html("span", { class: "ae-x-idx" }, String(t + 1)), document.createTextNode(" " + word)]);
+        append(b, [html("span", { class: "ae-x-idx" }, String(step + 1)), document.createTextNode(" " + word)]);
         b.addEventListener("click", function () {
-          show(t);
+          show(step);
         });
         b.addEventListener("mouseenter", function () {
-          show(t);
+          show(step);
         });
         b.addEventListener("keydown", onKey);
         outputs.appendChild(b);
@@ -724,31 +734,30 @@
       show(next, true);
     }
 
-    function show(t, focus) {
-      current = t;
-      var row = ex.weights[t];
+    function show(step, focus) {
+      current = step;
+      var row = ex.weights[step];
       outButtons.forEach(function (b, i) {
-        b.setAttribute("aria-pressed", i === t ? "true" : "false");
-        b.setAttribute("tabindex", i === t ? "0" : "-1");
+        b.setAttribute("aria-pressed", i === step ? "true" : "false");
+        b.setAttribute("tabindex", i === step ? "0" : "-1");
       });
-      if (focus) outButtons[t].focus();
+      if (focus) outButtons[step].focus();
       var best = 0;
       row.forEach(function (w, j) {
         if (w > row[best]) best = j;
       });
-      var truth = t < ex.true_source.length ? ex.true_source[t] : -1;
+      var truth = step < ex.true_source.length ? ex.true_source[step] : -1;
       cells.forEach(function (c, j) {
         c.fill.style.width = (100 * row[j]).toFixed(2) + "%";
         c.value.textContent = fmt(row[j]);
         c.cell.classList.toggle("ae-x-true", j === truth);
         c.cell.classList.toggle("ae-x-best", j === best);
       });
-      var word = ex.output[t];
-      srcLabel.textContent = "Source words, with the weight output word " + (t + 1) + " “" + word + "” puts on each:";
+      var word = ex.output[step];
+      srcLabel.textContent = t("al_sources", { t: step + 1, word: word });
       summary.textContent =
-        "Output word " + (t + 1) + " “" + word + "” reads most from source word " + (best + 1) + " “" + ex.source[best] +
-        "” (weight " + fmt(row[best]) + ")" +
-        (truth >= 0 ? "; the reference word’s true source is word " + (truth + 1) + " “" + ex.source[truth] + "”." : "; it is the end symbol, past the reference.");
+        t("al_summary", { t: step + 1, word: word, j: best + 1, src: ex.source[best], w: fmt(row[best]) }) +
+        (truth >= 0 ? t("al_truth", { k: truth + 1, ks: ex.source[truth] }) : t("al_end"));
     }
 
     select.addEventListener("change", function () {
@@ -766,11 +775,12 @@
     if (!roots.length) return;
     var source = document.getElementById("ae-params");
     var params = source ? JSON.parse(source.textContent) : null;
+    if (params && params.labels) LABELS = params.labels;
     var builders = { state: stateExplorer, score: scoreExplorer, question: questionExplorer, alignment: alignmentExplorer };
     Array.prototype.forEach.call(roots, function (root) {
       var build = builders[root.getAttribute("data-explorer")];
-      if (!params || params.schema !== 2 || !build) {
-        root.textContent = "This live explorer could not start: its parameters are missing from the page.";
+      if (!params || params.schema !== 3 || !build) {
+        root.textContent = params && params.labels ? params.labels.missing : "This live explorer could not start: its parameters are missing from the page.";
         return;
       }
       root.classList.add("ae-x-ready");

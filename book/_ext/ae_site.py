@@ -43,7 +43,52 @@ MATHJAX = ROOT / "_vendor" / "node" / "mathjax"  # the npm package, used by Node
 FONT_DIR = "mathjax-fonts"  # under _static/: the CommonHTML woff fonts (from _vendor/static/)
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
-NEEDS_JS = "This live explorer needs JavaScript in your browser."
+# What the site writes around the explorers, in each edition (``ae_edition`` in _config.yml / zh/_config.yml).
+# The explorers' own labels are exported with their parameters (attention_core.explorers.site.LABELS).
+TEXT = {
+    "en": {
+        "needs_js": "This live explorer needs JavaScript in your browser.",
+        "note": (
+            "<strong>Notebook explorer.</strong> In the notebook this cell shows controls that recompute with "
+            "Python, so they need a running kernel: run <code>make lab</code> and open this lesson. On this page, "
+            'use the <a href="#ae-live-{kind}">live explorer {where}</a>: it computes the same read in your browser.'
+        ),
+        "below": "just below",
+        "above": "earlier on this page",
+        "alignment_intro": (
+            "<strong>Live explorer: runs in your browser on this page.</strong> The trained model above, reading "
+            "four test sentences: move through the words it produces (hover, tap, or focus the list and use the "
+            "arrow keys) to light up the source positions each one reads, with the weights as numbers. The reads "
+            "were computed when the site was built, from the committed parameters; nothing on this page trains. "
+            "A square outline marks the true source position of the reference word."
+        ),
+    },
+    "zh": {
+        "needs_js": "这个实时探索器需要浏览器启用 JavaScript。",
+        "note": (
+            "<strong>Notebook 探索器。</strong>在 notebook 中，这个单元格显示的控件要用 Python 重新计算，"
+            "所以需要一个运行中的内核（kernel）：运行 <code>make lab</code>，再打开本课。在本页上，请使用"
+            '<a href="#ae-live-{kind}">{where}的实时探索器</a>：它在你的浏览器里计算同样的读取。'
+        ),
+        "below": "紧接在下方",
+        "above": "本页前面",
+        "alignment_intro": (
+            "<strong>实时探索器：直接在本页、在你的浏览器中运行。</strong>上面训练好的模型读取四个测试句子："
+            "逐个浏览它生成的词（鼠标悬停、轻点，或让列表获得焦点后按方向键），就会亮出每个词读取的源位置，"
+            "并以数字给出读取权重。这些读取是在构建网站时根据提交的参数算出的；本页不做任何训练。"
+            "方框标出参考译文中这个词真正对应的源位置。"
+        ),
+    },
+}
+
+
+def _edition(app) -> str:
+    """The page's edition: ``ae_edition`` (set by ae_lang), else the Sphinx ``language``."""
+    edition = getattr(app.config, "ae_edition", None)
+    if edition not in TEXT:
+        edition = "zh" if str(app.config.language or "").startswith("zh") else "en"
+    return edition
+
 
 # ---------------------------------------------------------------------------------------------------------
 # Math: typeset at build time
@@ -188,31 +233,23 @@ def _widget_text(state: dict, model_id: str) -> str:
     return ""
 
 
-def _note(kind: str, here: bool) -> str:
-    where = "just below" if here else "earlier on this page"
-    return (
-        '<div class="ae-notebook-note" role="note"><p><strong>Notebook explorer.</strong> In the notebook this '
-        "cell shows controls that recompute with Python, so they need a running kernel: run <code>make lab</code> "
-        "and open this lesson. On this page, use the "
-        f'<a href="#ae-live-{kind}">live explorer {where}</a>: it computes the same read in your browser.</p></div>'
-    )
+def _note(kind: str, here: bool, edition: str = "en") -> str:
+    text = TEXT[edition]
+    where = text["below"] if here else text["above"]
+    return f'<div class="ae-notebook-note" role="note"><p>{text["note"].format(kind=kind, where=where)}</p></div>'
+
+
+def _needs_js(edition: str) -> str:
+    return f"<p>{TEXT[edition]['needs_js']}</p>"
 
 
 # Live explorers without a notebook widget: inserted after the output of the first cell calling ...
-AFTER_CELL = {
-    "alignment_heatmap(": (
-        "alignment",
-        "<p><strong>Live explorer: runs in your browser on this page.</strong> The trained model above, reading "
-        "four test sentences: move through the words it produces (hover, tap, or focus the list and use the "
-        "arrow keys) to light up the source positions each one reads, with the weights as numbers. The reads "
-        "were computed when the site was built, from the committed parameters; nothing on this page trains. "
-        "A square outline marks the true source position of the reference word.</p>",
-    ),
-}
+AFTER_CELL = {"alignment_heatmap(": ("alignment", "alignment_intro")}  # -> (kind, its introduction in TEXT)
 
 
 def _replace_widgets(app, doctree, docname):
     """Replace every stored widget view, and add the live explorers a page lacks (doctree-resolved)."""
+    edition = _edition(app)
     body_has = {k: False for k, _ in TWINS.values()}
     body_has.update({kind: False for kind, _ in AFTER_CELL.values()})
     for raw in doctree.findall(nodes.raw):
@@ -227,11 +264,11 @@ def _replace_widgets(app, doctree, docname):
         twin = next((v for call, v in TWINS.items() if call in source), None)
         if twin is not None:
             kind, attrs = twin
-            markup = _note(kind, not body_has[kind])
+            markup = _note(kind, not body_has[kind], edition)
             if not body_has[kind]:
                 markup += (
                     f'<div class="ae-explorer" id="ae-live-{kind}" data-explorer="{kind}"{attrs}>'
-                    f"<p>{NEEDS_JS}</p></div>"
+                    f"{_needs_js(edition)}</div>"
                 )
                 body_has[kind] = True
         else:
@@ -251,8 +288,9 @@ def _replace_widgets(app, doctree, docname):
                 cell = cell.parent
             if cell is None or call not in block.astext() or "cell_output" in _classes_up(block):
                 continue
-            twin = f'<div class="ae-explorer" id="ae-live-{kind}" data-explorer="{kind}"><p>{NEEDS_JS}</p></div>'
-            cell.parent.insert(cell.parent.index(cell) + 1, nodes.raw("", intro + twin, format="html"))
+            twin = f'<div class="ae-explorer" id="ae-live-{kind}" data-explorer="{kind}">{_needs_js(edition)}</div>'
+            intro_html = f"<p>{TEXT[edition][intro]}</p>"
+            cell.parent.insert(cell.parent.index(cell) + 1, nodes.raw("", intro_html + twin, format="html"))
             body_has[kind] = True
             break
 
@@ -298,7 +336,8 @@ def _add_explorers(app, pagename, templatename, context, doctree):
     kinds = set(re.findall(r'<div class="ae-explorer"[^>]*data-explorer="(\w+)"', body))
     parts = tuple(sorted({EXPLORER_PARTS[k] for k in kinds if k in EXPLORER_PARTS}))  # only what the page needs
     app.add_css_file("ae-explorers.css")
-    app.add_js_file(None, body=site_parameters_json(parts), type="application/json", id="ae-params")
+    edition = _edition(app)  # the labels and lesson 01's sentences of the page's language; the same numbers
+    app.add_js_file(None, body=site_parameters_json(parts, edition), type="application/json", id="ae-params")
     app.add_js_file("ae-explorers.js", defer="defer")
 
 
