@@ -1,25 +1,26 @@
 """Accessibility of every reader-facing page of the built site: an axe-core scan in Chromium.
 
-No serious or critical violation on any page (and, for the pages with live explorers, in the dark theme too),
-and every image in a page's main content has meaningful alt text. No axe rule is disabled.
+No serious or critical violation on any page of either edition (and, for the pages with live explorers, in the
+dark theme too), and every image in a page's main content has meaningful alt text. No axe rule is disabled.
 """
 
 from __future__ import annotations
 
 IMPACTS = ("serious", "critical")
-EXPLORER_PAGES = (
+EXPLORER_LESSONS = (
     "notebooks/01_reading_on_demand.html",
     "notebooks/04_from_scores_to_weights.html",
     "notebooks/05_additive_score.html",
     "notebooks/06_same_content_different_state.html",
     "notebooks/07_learning_without_labels.html",
 )
+EXPLORER_PAGES = EXPLORER_LESSONS + tuple(f"zh/{path}" for path in EXPLORER_LESSONS)  # both editions
 
 
 def _pages(site):
     """Every reader-facing page (not the theme's template fragments under _static/ or the sources)."""
     pages = (p.relative_to(site) for p in site.rglob("*.html"))
-    return sorted(str(p) for p in pages if p.parts[0] not in ("_static", "_sources"))
+    return sorted(str(p) for p in pages if not {"_static", "_sources"} & set(p.parts))
 
 
 def _serious(axe, page, label: str) -> list[str]:

@@ -1,0 +1,353 @@
+"""The Chinese edition of the website (``_build/html/zh``) beside the English one, in a real browser.
+
+Both editions are built by ``scripts/build_book.py`` (the ``book_build`` fixture). Every page declares its
+language; every page has a language switch that is a keyboard-focusable, named link to the same page in the other
+edition (and carries the ``#section``); the Chinese explorers show the article's numbers with Chinese labels;
+Chinese pages request nothing outside the site and log no console error; the Chinese search finds the lessons
+for 注意力, 上下文向量 and 评分函数; screenshots of a Chinese lesson at 390 and 1280 px go to ``_build/screenshots``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import re
+import urllib.parse
+
+import numpy as np
+import pytest
+
+import attention_core as ac
+from attention_core.example import H_TRIANGLE
+from attention_core.lang import language
+from attention_core.toy_sentences import FELIX_NEGATED_ZH, FELIX_ZH, QUERIES, read_with_query
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+SHOTS = pathlib.Path(os.environ.get("AE_SCREENSHOTS", ROOT / "_build" / "screenshots"))
+ZH_01 = "zh/notebooks/01_reading_on_demand.html"
+ZH_04 = "zh/notebooks/04_from_scores_to_weights.html"
+ZH_05 = "zh/notebooks/05_additive_score.html"
+ZH_06 = "zh/notebooks/06_same_content_different_state.html"
+ZH_07 = "zh/notebooks/07_learning_without_labels.html"
+SEARCH_TERMS = ("注意力", "上下文向量", "评分函数")
+# Latin words an explorer may show in Chinese: the running example's tokens, symbols and code names.
+LATIN_OK = {"like", "cats", "tanh", "softmax", "token", "H_TRIANGLE", "H_EXAMPLE", "Felix"}
+
+
+def _pages(site):
+    """Every reader-facing page of both editions (not the redirecting index.html, _static/ or _sources/)."""
+    pages = (p.relative_to(site) for p in pathlib.Path(site).rglob("*.html"))
+    return sorted(str(p) for p in pages if not {"_static", "_sources"} & set(p.parts) and p.name != "index.html")
+
+
+def _chinese_pages(site):
+    return [p for p in _pages(site) if p.startswith("zh/")]
+
+
+def _counterpart(path: str) -> str:
+    return path.removeprefix("zh/") if path.startswith("zh/") else f"zh/{path}"
+
+
+def _english_words(text: str) -> set[str]:
+    """Latin words of two letters or more that are not tokens, symbols or code names (untranslated text)."""
+    return {w for w in re.findall(r"[A-Za-z_]{2,}", text) if w not in LATIN_OK}
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Language attributes and the switch
+
+
+def test_every_page_declares_its_language(site):
+    pages = _pages(site)
+    assert len(_chinese_pages(site)) >= 14 and len(pages) >= 2 * 14, f"expected both editions, found {pages}"
+    wrong = []
+    for path in pages:
+        head = (pathlib.Path(site) / path).read_text(encoding="utf-8")[:2000]
+        lang = re.search(r'<html[^>]*\blang="([^"]+)"', head)
+        want = "zh-CN" if path.startswith("zh/") else "en"
+        if not lang or lang.group(1) != want:
+            wrong.append(f"{path}: <html lang={lang.group(1) if lang else None!r}>, expected {want!r}")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_every_page_has_a_named_focusable_switch_to_its_counterpart(site, visit):
+    problems = []
+    for path in _pages(site):
+        v = visit.make()
+        page = v.open(path, settle_ms=100)
+        zh = path.startswith("zh/")
+        name = "Read this page in English" if zh else "阅读本页的中文版"
+        link = page.get_by_role("link", name=name, exact=True)
+        if link.count() != 1:
+            problems.append(f"{path}: {link.count()} links named {name!r}")
+            v.close()
+            continue
+        link.focus()  # an <a href> in the tab order: the keyboard reaches it
+        focused = page.evaluate("document.activeElement.classList.contains('ae-lang-switch')")
+        tab_index = link.evaluate("a => a.tabIndex")
+        if not focused or tab_index < 0 or not link.is_visible():
+            problems.append(f"{path}: the switch is not keyboard-focusable and visible")
+        if link.get_attribute("lang") != ("en" if zh else "zh-CN"):
+            problems.append(f"{path}: the switch is not marked with the other language")
+        target = link.evaluate("a => a.href")
+        rel = urllib.parse.unquote(urllib.parse.urlparse(target).path).lstrip("/")
+        if rel != _counterpart(path):
+            problems.append(f"{path}: the switch goes to {rel}, expected {_counterpart(path)}")
+        elif not (pathlib.Path(site) / rel).is_file():
+            problems.append(f"{path}: the switch goes to {rel}, which does not exist")
+        v.close()
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize(
+    "start,anchor",
+    [
+        ("zh/notebooks/05_additive_score.html", "shared-scorer"),
+        ("notebooks/05_additive_score.html", "shared-scorer"),
+        ("zh/notebooks/04_from_scores_to_weights.html", "equation-eq-softmax"),
+    ],
+)
+def test_switch_lands_on_the_same_section(visit, server, start, anchor):
+    page = visit.open(f"{start}#{anchor}", settle_ms=300)
+    switch = page.locator("a.ae-lang-switch")
+    switch.focus()
+    page.keyboard.press("Enter")  # the keyboard follows the link
+    page.wait_for_load_state("load")
+    page.wait_for_timeout(300)
+    assert page.url == f"{server}/{_counterpart(start)}#{anchor}"
+    target = page.locator(f"[id='{anchor}']")
+    assert target.count() == 1, f"{anchor} is missing from {_counterpart(start)}"
+    top = target.evaluate("e => e.getBoundingClientRect().top")
+    assert -5 <= top < 900, f"the page did not scroll to #{anchor} (its top is at {top} px)"
+    assert visit.console_errors() == []
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The Chinese explorers: the same numbers, Chinese labels
+
+
+def open_explorer(visit, path: str, kind: str):
+    page = visit.open(path)
+    root = page.locator(f'.ae-explorer.ae-x-ready[data-explorer="{kind}"]')
+    root.first.wait_for(timeout=10000)
+    assert root.count() == 1, f"{path}: expected one {kind} explorer"
+    return page, root
+
+
+def set_range(slider, value: float) -> None:
+    slider.evaluate("(el, v) => { el.value = String(v); el.dispatchEvent(new Event('input', {bubbles: true})) }", value)
+
+
+def shown(root) -> dict[str, float]:
+    cells = root.locator("[data-ae-out]")
+    return {cells.nth(i).get_attribute("data-ae-out"): float(cells.nth(i).inner_text()) for i in range(cells.count())}
+
+
+def assert_read_matches(root, weights, context, scores=None) -> None:
+    numbers = shown(root)
+    np.testing.assert_allclose([numbers[f"weight-{j}"] for j in range(3)], np.round(weights, 4), atol=1e-9)
+    np.testing.assert_allclose([numbers["context-0"], numbers["context-1"]], np.round(context, 4), atol=1e-9)
+    if scores is not None:
+        np.testing.assert_allclose([numbers[f"score-{j}"] for j in range(3)], np.round(scores, 4), atol=1e-9)
+    assert numbers["weight-sum"] == 1.0
+
+
+def all_text(root) -> str:
+    """Everything the explorer says: its text (SVG labels and menu options included) and its aria labels."""
+    return root.evaluate(
+        """el => {
+          const parts = [];
+          const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+          while (walk.nextNode()) parts.push(walk.currentNode.data);
+          for (const e of el.querySelectorAll("[aria-label]")) parts.push(e.getAttribute("aria-label"));
+          return parts.join(" ");
+        }"""
+    )
+
+
+@pytest.mark.parametrize("path", [ZH_05, ZH_06])
+def test_chinese_state_explorer_gives_the_articles_numbers(visit, path):
+    page, root = open_explorer(visit, path, "state")
+    slider = root.get_by_label("读取状态 s", exact=True)
+    assert slider.count() == 1 and float(slider.input_value()) == ac.STATE_A
+    assert [shown(root)[f"weight-{j}"] for j in range(3)] == [0.5414, 0.3095, 0.1491]  # the article's numbers
+    ref = ac.worked_example(ac.STATE_A)
+    assert tuple(np.round(ref.context, 6)) == (1.392334, -0.607666)  # c_A
+    assert_read_matches(root, ref.weights, ref.context, ref.scores)
+    for s in (ac.STATE_B, -3.5, 0.0, 2.25):
+        set_range(slider, s)
+        ref = ac.worked_example(s)
+        assert_read_matches(root, ref.weights, ref.context, ref.scores)
+    root.get_by_role("button", name="状态 A（s = −1）", exact=True).click()
+    assert [shown(root)[f"weight-{j}"] for j in range(3)] == [0.5414, 0.3095, 0.1491]
+    root.get_by_role("button", name="状态 B（s = 1）", exact=True).focus()
+    page.keyboard.press("Enter")
+    assert float(slider.input_value()) == ac.STATE_B
+    root.get_by_role("button", name="重置", exact=True).click()
+    assert float(slider.input_value()) == ac.STATE_A
+    # Chinese labels: table headers, axis labels, live region; no untranslated English words
+    headers = root.locator("th[scope=col]").all_inner_texts()
+    assert headers == ["位置", "分数 ej(s)", "读取权重 αj"], headers
+    labels = root.locator("svg.ae-x-curves text").evaluate_all("els => els.map(e => e.textContent)")
+    assert "状态 s →" in labels and "读取权重 α" in labels
+    live = root.locator("[aria-live=polite]").inner_text()
+    assert (
+        live.startswith("s = -1.00 时的读取") and "读取权重 I 0.5414" in live and "上下文向量 (1.3923, -0.6077)" in live
+    )
+    assert "上下文向量 c = (1.3923, -0.6077)；权重之和为 1.0000" in root.locator("tfoot").inner_text()
+    assert not _english_words(all_text(root)), _english_words(all_text(root))
+    if path == ZH_05:
+        switch = root.get_by_label("评分函数里保留 tanh", exact=True)
+        switch.uncheck()
+        ref = ac.worked_example(2.25, nonlinearity=None)
+        set_range(slider, 2.25)
+        assert_read_matches(root, ref.weights, ref.context, ref.scores)
+        assert "去掉 tanh" in root.locator("caption").inner_text()
+    assert visit.outside_requests() == []
+    assert visit.console_errors() == []
+
+
+def test_chinese_score_explorer_equals_softmax(visit):
+    page, root = open_explorer(visit, ZH_04, "score")
+    sliders = [root.get_by_label(f"分数 e{j + 1}（{token}）", exact=True) for j, token in enumerate(ac.TOKENS)]
+    assert all(s.count() == 1 for s in sliders)
+    assert_read_matches(root, np.full(3, 1 / 3), H_TRIANGLE.mean(axis=0))
+    for scores in ([2.0, -1.0, 0.5], [3.7, 3.6, -2.2]):
+        for slider, e in zip(sliders, scores, strict=True):
+            set_range(slider, e)
+        weights, context = ac.attend(np.array(scores), H_TRIANGLE)
+        assert_read_matches(root, weights, context, scores)
+    choose = root.get_by_label("注释向量", exact=True)
+    assert choose.locator("option").all_inner_texts() == ["一个三角形：H_TRIANGLE", "贯穿示例：H_EXAMPLE（三点共线）"]
+    choose.select_option("1")
+    root.get_by_role("button", name="重置", exact=True).click()
+    assert_read_matches(root, np.full(3, 1 / 3), ac.H_EXAMPLE.mean(axis=0))
+    assert root.locator("figcaption").first.inner_text() == "读取权重 α = softmax(e)"
+    assert not _english_words(all_text(root)), _english_words(all_text(root))
+    assert visit.outside_requests() == []
+    assert visit.console_errors() == []
+
+
+def test_chinese_question_explorer_reads_the_chinese_sentence(visit):
+    page, root = open_explorer(visit, ZH_01, "question")
+    with language("zh"):
+        names = list(QUERIES)
+    sentence = root.get_by_label("句子", exact=True)
+    assert sentence.locator("option").all_inner_texts() == [FELIX_ZH.text, FELIX_NEGATED_ZH.text]
+    assert FELIX_ZH.text == "Felix昨天把蓝色笔记本留在会议室"
+    for name in names:
+        root.get_by_label(name, exact=True).check()
+        ref = read_with_query(FELIX_ZH, QUERIES[name])
+        numbers = shown(root)
+        T = len(FELIX_ZH.tokens)
+        np.testing.assert_allclose([numbers[f"weight-{j}"] for j in range(T)], np.round(ref.weights, 4), atol=1e-9)
+        top = np.argsort(-ref.weights, kind="stable")[:3]
+        listed = root.locator('[data-ae-text="top"]').inner_text()
+        assert listed == "，".join(f"{FELIX_ZH.tokens[j]} {ref.weights[j]:.4f}" for j in top)
+    sentence.select_option("1")
+    ref = read_with_query(FELIX_NEGATED_ZH, QUERIES[names[-1]])
+    T = len(FELIX_NEGATED_ZH.tokens)
+    np.testing.assert_allclose([shown(root)[f"weight-{j}"] for j in range(T)], np.round(ref.weights, 4), atol=1e-9)
+    assert root.locator("legend").inner_text() == "问题"
+    assert root.locator(".ae-x-top strong").inner_text().startswith(f"{T} 个位置中权重最大的 3 个")
+    assert not _english_words(all_text(root)), _english_words(all_text(root))
+    assert visit.console_errors() == []
+
+
+def test_chinese_alignment_explorer_speaks_chinese(visit):
+    page, root = open_explorer(visit, ZH_07, "alignment")
+    menu = root.get_by_label("测试句子", exact=True)
+    assert menu.count() == 1 and menu.locator("option").first.inner_text().split("：")[0].endswith("个源词")
+    root.locator(".ae-x-word").nth(1).click()
+    assert root.locator(".ae-x-top").inner_text().startswith("第 2 个输出词")
+    assert "模型生成的词" in root.inner_text()
+    assert visit.console_errors() == []
+
+
+@pytest.mark.parametrize("path,kind", [(ZH_01, "question"), (ZH_04, "score"), (ZH_05, "state"), (ZH_06, "state")])
+def test_chinese_notes_replace_the_stored_widgets(visit, path, kind):
+    page = visit.open(path)
+    note = page.locator(".ae-notebook-note")
+    assert note.count() == 1
+    text = note.inner_text()
+    assert "make lab" in text and "运行中的内核" in text and "实时探索器" in text, text
+    assert note.locator("a").get_attribute("href") == f"#ae-live-{kind}"
+    assert page.locator(f"#ae-live-{kind}.ae-x-ready").count() == 1
+    assert page.locator(".widget-slider, .jupyter-widgets, script[type*='jupyter.widget']").count() == 0
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Every Chinese page: local, error-free; screenshots of a Chinese lesson
+
+
+def test_every_chinese_page_is_local_and_error_free(site, visit):
+    problems = []
+    pages = _chinese_pages(site)
+    assert len(pages) >= 14
+    for path in pages:
+        v = visit.make()
+        v.open(path, settle_ms=300)
+        if v.outside_requests():
+            problems.append(f"{path}: requests {v.outside_requests()}")
+        if v.console_errors():
+            problems.append(f"{path}: console errors {v.console_errors()}")
+        if v.failed:
+            problems.append(f"{path}: failed requests {v.failed}")
+        v.close()
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_screenshots_of_a_chinese_lesson(visit, width):
+    """Saved for a person to look at (CJK glyphs, not tofu boxes); the page must not scroll sideways."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    v = visit.make(width=width, height=900)
+    page = v.open(ZH_06)
+    page.screenshot(path=str(SHOTS / f"zh-lesson-06-top-{width}.png"))
+    root = page.locator(".ae-explorer.ae-x-ready")
+    root.first.scroll_into_view_if_needed()
+    page.wait_for_timeout(200)
+    page.screenshot(path=str(SHOTS / f"zh-lesson-06-explorer-{width}.png"))
+    scroll, client = page.evaluate("[document.scrollingElement.scrollWidth, document.scrollingElement.clientWidth]")
+    assert scroll <= client + 1, f"{ZH_06} scrolls sideways at {width}px"
+    # the text is drawn with a CJK font the page names, not a fallback box
+    family = page.locator("main h1").first.evaluate("e => getComputedStyle(e).fontFamily")
+    assert family
+    assert v.console_errors() == []
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Chinese search
+
+
+def _index(site) -> dict:
+    text = (pathlib.Path(site) / "zh" / "searchindex.js").read_text(encoding="utf-8")
+    return json.loads(text[text.index("(") + 1 : text.rindex(")")])
+
+
+@pytest.mark.parametrize("term", SEARCH_TERMS)
+def test_chinese_search_index_maps_each_term_to_lessons(site, term):
+    """The search page looks a Chinese query up as one word (it does not split it), so the index must hold
+    each term whole: the glossary's terms are given to jieba as a user dictionary (book/_ext/ae_lang.py)."""
+    index = _index(site)
+    docs = set()
+    for kind in ("terms", "titleterms"):
+        found = index[kind].get(term)
+        docs |= {found} if isinstance(found, int) else set(found or ())
+    names = {index["docnames"][i] for i in docs}
+    lessons = {n for n in names if n.startswith("notebooks/")}
+    assert len(lessons) >= 3, f"{term} maps to {sorted(names)}"
+    if term != "注意力":
+        assert "notebooks/04_from_scores_to_weights" in names or "notebooks/05_additive_score" in names
+
+
+@pytest.mark.parametrize("term", SEARCH_TERMS)
+def test_chinese_search_page_lists_lessons(visit, term):
+    page = visit.open(f"zh/search.html?q={urllib.parse.quote(term)}", settle_ms=200)
+    results = page.locator("#search-results li")
+    results.first.wait_for(timeout=10000)
+    links = page.locator("#search-results li a").evaluate_all("els => els.map(a => a.getAttribute('href'))")
+    assert sum("notebooks/" in (h or "") for h in links) >= 3, links
+    assert visit.outside_requests() == []
+    assert visit.console_errors() == []
