@@ -77,8 +77,9 @@ def test_slider_ranges_contain_their_start_and_the_marked_states():
 
 def test_pages_get_only_the_sections_they_need():
     p = site_parameters(("state",))
-    assert set(p) == {"schema", "tokens", "state"}
-    assert json.loads(site_parameters_json(("question", "score"))).keys() == {"schema", "tokens", "question", "score"}
+    assert set(p) == {"schema", "lang", "labels", "tokens", "state"}
+    both = {"schema", "lang", "labels", "tokens", "question", "score"}
+    assert json.loads(site_parameters_json(("question", "score"))).keys() == both
     with pytest.raises(ValueError, match="unknown explorer sections"):
         site_parameters(("nope",))
 
@@ -113,3 +114,25 @@ def test_alignment_section_is_the_trained_models_greedy_reads():
         np.testing.assert_array_equal(np.array(ex["weights"]), weights[0].astype(float))
         np.testing.assert_allclose(np.array(ex["weights"]).sum(axis=1), 1.0, atol=1e-5)
         assert ex["true_source"] == [int(j) for j in pair.align] and all(0 <= j < T for j in ex["true_source"])
+
+
+def test_labels_follow_the_edition_and_the_numbers_do_not():
+    from attention_core.explorers.site import LABELS, labels
+    from attention_core.lang import language
+    from attention_core.toy_sentences import FELIX_NEGATED_ZH, FELIX_ZH, QUERIES
+
+    en, zh = site_parameters(lang="en"), site_parameters(lang="zh")
+    assert en["lang"] == "en" and zh["lang"] == "zh"
+    assert en["labels"] == labels("en") and zh["labels"] == labels("zh")
+    assert set(en["labels"]) == set(zh["labels"]) == set(LABELS.entries)
+    assert zh["labels"]["state_slider"] == "读取状态 s" and zh["labels"]["reset"] == "重置"
+    assert en["labels"]["state_slider"] == "Reading state s"
+    for section in ("state", "alignment"):
+        assert en[section] == zh[section]
+    assert [a["H"] for a in en["score"]["annotations"]] == [a["H"] for a in zh["score"]["annotations"]]
+    assert [s["text"] for s in zh["question"]["sentences"]] == [FELIX_ZH.text, FELIX_NEGATED_ZH.text]
+    with language("zh"):
+        assert [q["name"] for q in zh["question"]["queries"]] == list(QUERIES)
+    assert [q["name"] for q in en["question"]["queries"]] == list(QUERIES)  # the caller's language is unchanged
+    with pytest.raises(ValueError, match="language must be one of"):
+        site_parameters(("state",), lang="fr")
