@@ -2,8 +2,9 @@
 
 A figure is rendered at ``DPI`` (200: two device pixels per CSS pixel) and its ``<img>`` states the CSS size
 (the figure's inches x 100) in ``width``/``height``, keeping ``max-width:100%;height:auto`` so it still shrinks to
-the column. On a 390 CSS px phone a figure wider than 390 px is scaled by 390 / width; the worst figures (lesson
-07's 28 x 27 alignment grid, lesson 01's bar panels, lesson 03's sketch) must keep every text at >= 9 CSS px.
+the column. On a 390 CSS px phone a figure wider than 390 px is scaled by 390 / width; every text must stay
+>= 9 CSS px there. The worst figures (lesson 07's 28 x 27 alignment grid, lesson 01's bar panels, lesson 03's
+sketch) are drawn so by design (stacked panels, larger fonts); show_figure enlarges what any other figure lacks.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import pytest
 from matplotlib.figure import Figure
 from matplotlib.text import Text
 
-from attention_core.figures.display import CSS_DPI, DPI, figure_png, img_tag, png_size, show_figure
+from attention_core.figures.display import CSS_DPI, DPI, figure_png, img_tag, min_font_points, png_size, show_figure
 from attention_core.figures.reading import plot_architecture_sketch, plot_weight_panels
 from attention_core.figures.training import alignment_heatmap
 from attention_core.lang import language
@@ -112,3 +113,24 @@ def test_bar_panels_are_stacked():
     fig = bar_panels()
     (top, bottom) = fig.axes
     assert top.get_position().y0 > bottom.get_position().y1  # one above the other, not side by side
+
+
+def test_show_figure_enlarges_text_too_small_for_a_phone():
+    """Any figure shown with show_figure, however it was drawn, keeps its text >= 9 CSS px at 390 px."""
+    fig = Figure(figsize=(8.0, 3.0), layout="constrained")  # 800 CSS px: shrunk by 390 / 800 on a phone
+    ax = fig.add_subplot()
+    ax.plot([1, 10, 100], [1, 2, 3], label="a curve")
+    ax.set_xscale("log")
+    ax.set_title("title", fontsize=8)
+    ax.legend(fontsize=7)
+    ax.text(10, 2, "note", fontsize=6)
+    assert smallest_text_on_a_phone(fig)[0] < MIN_TEXT
+    show_figure(fig, alt="a curve", caption="Fixed: x. Varies: y.")
+    size, text = smallest_text_on_a_phone(fig)
+    assert size >= MIN_TEXT - 1e-9, f"{text!r} is {size:.2f} CSS px"
+    assert min_font_points(fig) == pytest.approx(9 * 0.72 * 800 / 390)
+
+
+def test_text_in_a_figure_narrower_than_a_phone_needs_9_px_only():
+    fig = small_figure(3.0, 2.0)  # 300 CSS px: never shrunk
+    assert min_font_points(fig) == pytest.approx(9 * 0.72)

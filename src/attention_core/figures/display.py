@@ -40,6 +40,40 @@ def figure_png(fig, dpi: int = CSS_DPI) -> bytes:
     return buf.getvalue()
 
 
+PHONE_WIDTH = 390  # CSS px: the narrow screen a figure must stay readable on
+MIN_TEXT_PX = 9.0  # CSS px: the smallest text a figure may show there
+
+
+def min_font_points(fig, width: float = PHONE_WIDTH, min_px: float = MIN_TEXT_PX) -> float:
+    """The smallest font size (points) that still shows as ``min_px`` CSS px when ``fig`` is shrunk to ``width``.
+
+    A figure ``W`` inches wide is laid out at ``W * CSS_DPI`` CSS px and scaled by ``width / (W * CSS_DPI)`` when
+    that is wider than the screen; one point is ``CSS_DPI / 72`` CSS px before scaling.
+    """
+    css_width = fig.get_figwidth() * CSS_DPI
+    return min_px * 72 / CSS_DPI / min(1.0, width / css_width)
+
+
+def readable_on_phones(fig, width: float = PHONE_WIDTH, min_px: float = MIN_TEXT_PX):
+    """Raise every text of ``fig`` smaller than ``min_px`` CSS px on a ``width`` px screen to that size.
+
+    Titles, labels, tick labels, legends and annotations: the constrained layout makes room for them when the
+    figure is drawn. Returns ``fig``.
+    """
+    from matplotlib.text import Text
+
+    floor = min_font_points(fig, width, min_px)
+    fig.draw_without_rendering()  # tick labels exist only once the figure is laid out
+    for text in fig.findobj(Text):
+        if text.get_text() and text.get_fontsize() < floor:
+            text.set_fontsize(floor)
+    for ax in fig.axes:  # tick labels made later (on the next draw) take the axis' label size
+        for axis in (ax.xaxis, ax.yaxis):
+            size = axis.get_ticklabels()[0].get_fontsize() if axis.get_ticklabels() else floor
+            axis.set_tick_params(which="both", labelsize=max(size, floor))
+    return fig
+
+
 def png_size(png: bytes) -> tuple[int, int]:
     """``(width, height)`` in pixels, read from the PNG header."""
     if png[:8] != b"\x89PNG\r\n\x1a\n" or png[12:16] != b"IHDR":
@@ -72,7 +106,7 @@ class FigureDisplay:
             raise ValueError("caption must say what is fixed and what varies; got an empty string")
         self.alt, self.caption = alt.strip(), caption.strip()
         self.dpi = dpi
-        self.png = figure_png(fig, dpi=dpi)
+        self.png = figure_png(readable_on_phones(fig), dpi=dpi)
 
     def _repr_html_(self) -> str:
         return (
@@ -88,7 +122,8 @@ def show_figure(fig, alt: str, caption: str, dpi: int = DPI) -> FigureDisplay:
     """Return a displayable figure; make it the last expression of a cell (or pass it to ``display``).
 
     ``alt`` describes what the image shows for a reader who cannot see it; ``caption`` says what is fixed
-    and what varies. The matplotlib figure is closed afterwards so that it is not drawn twice.
+    and what varies. Text too small to read on a 390 px phone is enlarged first (:func:`readable_on_phones`).
+    The matplotlib figure is closed afterwards so that it is not drawn twice.
     """
     shown = FigureDisplay(fig, alt, caption, dpi=dpi)
     try:
