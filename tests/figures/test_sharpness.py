@@ -19,7 +19,7 @@ from matplotlib.figure import Figure
 from matplotlib.text import Text
 
 from attention_core.figures.display import CSS_DPI, DPI, figure_png, img_tag, min_font_points, png_size, show_figure
-from attention_core.figures.reading import plot_architecture_sketch, plot_weight_panels
+from attention_core.figures.reading import plot_architecture_sketch, plot_perturbation_trace, plot_weight_panels
 from attention_core.figures.training import alignment_heatmap
 from attention_core.lang import language
 
@@ -134,3 +134,19 @@ def test_show_figure_enlarges_text_too_small_for_a_phone():
 def test_text_in_a_figure_narrower_than_a_phone_needs_9_px_only():
     fig = small_figure(3.0, 2.0)  # 300 CSS px: never shrunk
     assert min_font_points(fig) == pytest.approx(9 * 0.72)
+
+
+def test_lesson_02_position_labels_do_not_overlap():
+    """Slanted labels clear each other when the gap between ticks, across the slant, exceeds the text's height."""
+    tokens = "the cat that my neighbour feeds every morning sleeps on our porch".split()
+    fig = plot_perturbation_trace(tokens, np.linspace(3.0, 0.0, len(tokens)), "title")
+    show_figure(fig, alt="a falling line", caption="Fixed: x. Varies: y.")  # the size a reader sees
+    ax = fig.axes[0]
+    labels = [t for t in ax.get_xticklabels() if t.get_text()]
+    assert len(labels) == len(tokens)
+    angle = np.deg2rad(labels[0].get_rotation())
+    assert angle > 0, "twelve words side by side overlap: the labels must slant"
+    ticks = ax.transData.transform(np.column_stack([ax.get_xticks(), np.zeros(len(tokens))]))[:, 0]  # px
+    gap = np.diff(ticks).min() * np.sin(angle)  # distance between neighbouring labels, across the slant
+    height = labels[0].get_fontsize() * fig.dpi / 72
+    assert gap > height, f"{gap:.1f} px between labels of {height:.1f} px"

@@ -105,7 +105,8 @@ def plot_perturbation_trace(tokens: Sequence[str], diff_norms, title: str) -> Fi
     ax = fig.add_subplot()
     x = np.arange(1, len(tokens) + 1)  # (T,): positions 1..T
     ax.plot(x, diff_norms, "o-", color=ACCENT)
-    ax.set_xticks(x, [f"{j}\n{t}" for j, t in zip(x, tokens, strict=True)])
+    # "position token", slanted: twelve words side by side overlap once the text is large enough for a phone
+    ax.set_xticks(x, [f"{j} {t}" for j, t in zip(x, tokens, strict=True)], rotation=35, ha="right")
     ax.set_xlabel(TEXT("position"))
     ax.set_ylabel("‖h_j − h′_j‖")
     ax.set_ylim(bottom=0)
