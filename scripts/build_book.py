@@ -9,7 +9,9 @@ if either build fails; the log of both builds goes to standard output.
 
 from __future__ import annotations
 
+import html as html_lib
 import pathlib
+import re
 import shutil
 import subprocess
 import sys
@@ -37,7 +39,32 @@ def build(out: pathlib.Path) -> tuple[int, str]:
     if zh_html.exists() and html.exists():
         shutil.rmtree(html / "zh", ignore_errors=True)
         shutil.copytree(zh_html, html / "zh")
+    for page, lang in ((html / "index.html", "en"), (html / "zh" / "index.html", "zh-CN")):
+        _complete_redirect(page, lang)
     return code, "\n".join(logs)
+
+
+REDIRECT = re.compile(r'^\s*<meta http-equiv="Refresh" content="0; url=([^"]+)"\s*/?>\s*$')
+
+
+def _complete_redirect(page: pathlib.Path, lang: str) -> None:
+    """Jupyter Book writes each edition's index.html as a bare meta refresh; make it a small page with its
+    language, a title, a link for readers without redirects, and the site's icon (so the browser does not ask
+    for a missing /favicon.ico)."""
+    if not page.exists():
+        return
+    match = REDIRECT.match(page.read_text(encoding="utf-8"))
+    if not match:
+        return
+    target = html_lib.escape(match.group(1))
+    title = "可执行的注意力" if lang.startswith("zh") else "Attention, executable"
+    page.write_text(
+        f'<!DOCTYPE html>\n<html lang="{lang}"><head><meta charset="utf-8"><title>{title}</title>'
+        f'<link rel="icon" href="_static/favicon.svg">'
+        f'<meta http-equiv="Refresh" content="0; url={target}"></head>'
+        f'<body><p><a href="{target}">{title}</a></p></body></html>\n',
+        encoding="utf-8",
+    )
 
 
 def main() -> None:
