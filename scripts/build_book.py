@@ -49,8 +49,8 @@ REDIRECT = re.compile(r'^\s*<meta http-equiv="Refresh" content="0; url=([^"]+)"\
 
 def _complete_redirect(page: pathlib.Path, lang: str) -> None:
     """Jupyter Book writes each edition's index.html as a bare meta refresh; make it a small page with its
-    language, a title, a link for readers without redirects, and the site's icon (so the browser does not ask
-    for a missing /favicon.ico)."""
+    language, a title, a link for readers without redirects, and an empty inline icon (so the browser neither asks
+    for a missing /favicon.ico nor starts a request that the redirect aborts)."""
     if not page.exists():
         return
     match = REDIRECT.match(page.read_text(encoding="utf-8"))
@@ -60,7 +60,7 @@ def _complete_redirect(page: pathlib.Path, lang: str) -> None:
     title = "可执行的注意力" if lang.startswith("zh") else "Attention, executable"
     page.write_text(
         f'<!DOCTYPE html>\n<html lang="{lang}"><head><meta charset="utf-8"><title>{title}</title>'
-        f'<link rel="icon" href="_static/favicon.svg">'
+        '<link rel="icon" href="data:,">'
         f'<meta http-equiv="Refresh" content="0; url={target}"></head>'
         f'<body><p><a href="{target}">{title}</a></p></body></html>\n',
         encoding="utf-8",
