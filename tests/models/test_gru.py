@@ -5,27 +5,13 @@ from __future__ import annotations
 import numpy as np
 
 from attention_core.gradients import finite_difference
-from attention_core.models import data
 from attention_core.models.gru import gru_step, gru_step_backward
-from attention_core.models.seq2seq import ModelConfig
-
-TINY = ModelConfig(d_emb=3, d_enc=3, d_dec=4, d_att=3, dtype="float64")
 
 
 def rel_error(a, b) -> float:
     """Relative error of two gradient tensors: ||a - b|| / (||a|| + ||b||)."""
     den = np.linalg.norm(a) + np.linalg.norm(b)
     return float(np.linalg.norm(a - b) / den) if den > 0 else 0.0
-
-
-def tiny_batch(length: int = 6, n: int = 2, seed: int = 5) -> data.Batch:
-    rng = np.random.default_rng(seed)
-    pairs = []
-    while len(pairs) < n:
-        src, tgt, align = data.sample_sentence(data.Draws(rng))
-        if len(src) == length:
-            pairs.append(data.encode(src, tgt, align))
-    return data.stack(pairs)
 
 
 def test_gru_step_backward_matches_finite_differences():
