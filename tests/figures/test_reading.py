@@ -2,15 +2,10 @@
 
 from __future__ import annotations
 
-import logging
-import warnings
-
 import numpy as np
 import pytest
-from matplotlib.text import Text
 
 from attention_core import H_EXAMPLE, TOKENS
-from attention_core.figures.display import figure_png
 from attention_core.figures.reading import (
     TriangleRead,
     WeightBars,
@@ -21,15 +16,6 @@ from attention_core.figures.reading import (
     plot_versus_length,
 )
 from attention_core.lang import language
-
-
-def texts(fig) -> list[str]:
-    """Every string the figure draws: titles, axis labels, tick labels, legends, annotations."""
-    return [t.get_text() for t in fig.findobj(Text) if t.get_text()]
-
-
-def has_cjk(text: str) -> bool:
-    return any("\u4e00" <= ch <= "\u9fff" for ch in text)
 
 
 def figures():
@@ -45,16 +31,12 @@ def figures():
     ]
 
 
-def test_every_figure_draws_chinese_under_zh_with_every_glyph(caplog):
+def test_every_figure_draws_chinese_under_zh_with_every_glyph(figtext):
     with language("zh"):
         figs = figures()
     for fig in figs:
-        assert any(has_cjk(t) for t in texts(fig)), texts(fig)
-        with warnings.catch_warnings(record=True) as caught, caplog.at_level(logging.WARNING, logger="matplotlib"):
-            warnings.simplefilter("always")
-            figure_png(fig)
-        assert not [w for w in caught if "missing from font" in str(w.message)]
-        assert "does not have a glyph" not in caplog.text  # mathtext ($...$) has no CJK glyphs
+        assert any(figtext.has_cjk(t) for t in figtext.texts(fig)), figtext.texts(fig)
+        figtext.render_every_glyph(fig)
 
 
 @pytest.mark.parametrize(
@@ -93,15 +75,15 @@ def test_every_figure_draws_chinese_under_zh_with_every_glyph(caplog):
         ),
     ],
 )
-def test_english_text_is_unchanged(make, expected):
-    drawn = texts(make())
+def test_english_text_is_unchanged(make, expected, figtext):
+    drawn = figtext.texts(make())
     assert all(text in drawn for text in expected), drawn
     data = {"我", "喜欢", "猫"}  # the sketch's Chinese target sentence is data, the same in both editions
-    assert not any(has_cjk(t) for t in drawn if t not in data)
+    assert not any(figtext.has_cjk(t) for t in drawn if t not in data)
 
 
-def test_the_chinese_sketch_keeps_its_symbols_and_its_tokens():
+def test_the_chinese_sketch_keeps_its_symbols_and_its_tokens(figtext):
     with language("zh"):
-        drawn = texts(plot_architecture_sketch())
+        drawn = figtext.texts(plot_architecture_sketch())
     assert "固定摘要：每一步都用 c = h_T" in drawn and "由 sₜ₋₁ 决定\n每个 hⱼ 的权重" in drawn
     assert {"我", "喜欢", "猫", "I", "like", "cats"} <= set(drawn)  # tokens are data, not translated
