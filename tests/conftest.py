@@ -11,6 +11,7 @@ import shutil
 import socketserver
 import threading
 
+import numpy as np
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -150,3 +151,48 @@ def visit(chromium_browser, server):
     yield default
     for v in opened:
         v.close()
+
+
+class LiveExplorer:
+    """Driving a live explorer of the website: open its page, move a range input, read the numbers it shows."""
+
+    @staticmethod
+    def open_explorer(visit, path: str, kind: str):
+        page = visit.open(path)
+        root = page.locator(f'.ae-explorer.ae-x-ready[data-explorer="{kind}"]')
+        root.first.wait_for(timeout=10000)
+        assert root.count() == 1, f"{path}: expected one {kind} explorer"
+        return page, root
+
+    @staticmethod
+    def set_range(slider, value: float) -> None:
+        """What dragging does: set the native range input's value and fire 'input'."""
+        slider.evaluate(
+            "(el, v) => { el.value = String(v); el.dispatchEvent(new Event('input', {bubbles: true})) }", value
+        )
+
+    @staticmethod
+    def shown(root) -> dict[str, float]:
+        """The numbers the explorer shows as text (its table), keyed by their data-ae-out name."""
+        cells = root.locator("[data-ae-out]")
+        return {
+            cells.nth(i).get_attribute("data-ae-out"): float(cells.nth(i).inner_text()) for i in range(cells.count())
+        }
+
+    @staticmethod
+    def assert_read_matches(root, weights, context, scores=None) -> None:
+        numbers = LiveExplorer.shown(root)
+        got_w = [numbers[f"weight-{j}"] for j in range(3)]
+        got_c = [numbers["context-0"], numbers["context-1"]]
+        # shown to 4 decimals: equal to the core's value rounded to 4 decimals
+        np.testing.assert_allclose(got_w, np.round(weights, 4), atol=1e-9)
+        np.testing.assert_allclose(got_c, np.round(context, 4), atol=1e-9)
+        if scores is not None:
+            np.testing.assert_allclose([numbers[f"score-{j}"] for j in range(3)], np.round(scores, 4), atol=1e-9)
+        assert numbers["weight-sum"] == 1.0
+
+
+@pytest.fixture
+def live():
+    """The :class:`LiveExplorer` helpers (shared by tests/test_explorers.py and tests/test_site_chinese.py)."""
+    return LiveExplorer

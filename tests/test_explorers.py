@@ -28,56 +28,25 @@ ALL_PAGES = [LESSON_01, LESSON_04, LESSON_05, LESSON_06, "notebooks/07_learning_
 ALL_PAGES += [f"zh/{path}" for path in ALL_PAGES]  # the Chinese edition's explorers fit too
 
 
-def open_explorer(visit, path: str, kind: str):
-    page = visit.open(path)
-    root = page.locator(f'.ae-explorer.ae-x-ready[data-explorer="{kind}"]')
-    root.first.wait_for(timeout=10000)
-    assert root.count() == 1, f"{path}: expected one {kind} explorer"
-    return page, root
-
-
-def set_range(slider, value: float) -> None:
-    """What dragging does: set the native range input's value and fire 'input'."""
-    slider.evaluate("(el, v) => { el.value = String(v); el.dispatchEvent(new Event('input', {bubbles: true})) }", value)
-
-
-def shown(root) -> dict[str, float]:
-    """The numbers the explorer shows as text (its table), keyed by their data-ae-out name."""
-    cells = root.locator("[data-ae-out]")
-    return {cells.nth(i).get_attribute("data-ae-out"): float(cells.nth(i).inner_text()) for i in range(cells.count())}
-
-
-def assert_read_matches(root, weights, context, scores=None) -> None:
-    numbers = shown(root)
-    got_w = [numbers[f"weight-{j}"] for j in range(3)]
-    got_c = [numbers["context-0"], numbers["context-1"]]
-    # shown to 4 decimals: equal to the core's value rounded to 4 decimals
-    np.testing.assert_allclose(got_w, np.round(weights, 4), atol=1e-9)
-    np.testing.assert_allclose(got_c, np.round(context, 4), atol=1e-9)
-    if scores is not None:
-        np.testing.assert_allclose([numbers[f"score-{j}"] for j in range(3)], np.round(scores, 4), atol=1e-9)
-    assert numbers["weight-sum"] == 1.0
-
-
 @pytest.mark.parametrize("path", STATE_PAGES)
-def test_state_explorer_shows_the_cores_read(visit, path):
-    page, root = open_explorer(visit, path, "state")
+def test_state_explorer_shows_the_cores_read(visit, path, live):
+    page, root = live.open_explorer(visit, path, "state")
     slider = root.locator('input[type="range"]')
     assert float(slider.input_value()) == ac.STATE_A
     for s in (ac.STATE_A, ac.STATE_B, -3.5, 0.0, 2.25):
-        set_range(slider, s)
+        live.set_range(slider, s)
         ref = ac.worked_example(s)
-        assert_read_matches(root, ref.weights, ref.context, ref.scores)
+        live.assert_read_matches(root, ref.weights, ref.context, ref.scores)
         assert root.locator("output").first.inner_text() == f"{s:.2f}"
-    set_range(slider, ac.STATE_A)
-    assert [shown(root)[f"weight-{j}"] for j in range(3)] == [0.5414, 0.3095, 0.1491]  # the article's numbers
+    live.set_range(slider, ac.STATE_A)
+    assert [live.shown(root)[f"weight-{j}"] for j in range(3)] == [0.5414, 0.3095, 0.1491]  # the article's numbers
     assert "0.5414" in root.locator("[aria-live=polite]").inner_text()
     assert visit.outside_requests() == []
     assert visit.console_errors() == []
 
 
-def test_state_slider_is_named_and_steps_with_the_keyboard(visit):
-    page, root = open_explorer(visit, LESSON_06, "state")
+def test_state_slider_is_named_and_steps_with_the_keyboard(visit, live):
+    page, root = live.open_explorer(visit, LESSON_06, "state")
     slider = root.get_by_label("Reading state s")
     assert slider.count() == 1, "the slider's <label for> gives it an accessible name"
     slider.focus()
@@ -85,11 +54,11 @@ def test_state_slider_is_named_and_steps_with_the_keyboard(visit):
         page.keyboard.press("ArrowRight")
     assert float(slider.input_value()) == pytest.approx(ac.STATE_B)
     ref = ac.worked_example(ac.STATE_B)
-    assert_read_matches(root, ref.weights, ref.context, ref.scores)
+    live.assert_read_matches(root, ref.weights, ref.context, ref.scores)
 
 
-def test_tanh_switch_flattens_the_weights(visit):
-    page, root = open_explorer(visit, LESSON_05, "state")
+def test_tanh_switch_flattens_the_weights(visit, live):
+    page, root = live.open_explorer(visit, LESSON_05, "state")
     switch = root.get_by_label("tanh in the scorer")
     assert switch.is_checked()
     switch.focus()
@@ -98,38 +67,38 @@ def test_tanh_switch_flattens_the_weights(visit):
     slider = root.locator('input[type="range"]')
     seen = []
     for s in (-4.0, -1.0, 0.0, 1.0, 3.3):
-        set_range(slider, s)
+        live.set_range(slider, s)
         ref = ac.worked_example(s, nonlinearity=None)
-        assert_read_matches(root, ref.weights, ref.context, ref.scores)
-        seen.append(tuple(shown(root)[f"weight-{j}"] for j in range(3)))
+        live.assert_read_matches(root, ref.weights, ref.context, ref.scores)
+        seen.append(tuple(live.shown(root)[f"weight-{j}"] for j in range(3)))
     assert len(set(seen)) == 1, f"without tanh the weights must not depend on s, got {seen}"
     switch.click()
-    set_range(slider, ac.STATE_A)
+    live.set_range(slider, ac.STATE_A)
     ref = ac.worked_example(ac.STATE_A)
-    assert_read_matches(root, ref.weights, ref.context)
+    live.assert_read_matches(root, ref.weights, ref.context)
     assert visit.console_errors() == []
 
 
-def test_state_explorer_without_switch_on_lesson_06(visit):
-    page, root = open_explorer(visit, LESSON_06, "state")
+def test_state_explorer_without_switch_on_lesson_06(visit, live):
+    page, root = live.open_explorer(visit, LESSON_06, "state")
     assert root.locator('input[type="checkbox"]').count() == 0
 
 
-def test_score_explorer_matches_softmax(visit):
-    page, root = open_explorer(visit, LESSON_04, "score")
+def test_score_explorer_matches_softmax(visit, live):
+    page, root = live.open_explorer(visit, LESSON_04, "score")
     sliders = [root.get_by_label(f"score e{j + 1} ({token})", exact=True) for j, token in enumerate(ac.TOKENS)]
     assert all(s.count() == 1 for s in sliders)
-    assert_read_matches(root, np.full(3, 1 / 3), H_TRIANGLE.mean(axis=0))
+    live.assert_read_matches(root, np.full(3, 1 / 3), H_TRIANGLE.mean(axis=0))
     for scores in ([0.0, 0.0, 0.0], [2.0, -1.0, 0.5], [-4.0, 4.0, 0.0], [3.7, 3.6, -2.2], [1.0, 1.0, 4.0]):
         for slider, e in zip(sliders, scores, strict=True):
-            set_range(slider, e)
+            live.set_range(slider, e)
         weights, context = ac.attend(np.array(scores), H_TRIANGLE)
         np.testing.assert_allclose(weights, ac.softmax(np.array(scores)))
-        assert_read_matches(root, weights, context, scores)
+        live.assert_read_matches(root, weights, context, scores)
     sliders[0].focus()
     page.keyboard.press("ArrowLeft")  # step 0.1 by keyboard
     weights, context = ac.attend(np.array([0.9, 1.0, 4.0]), H_TRIANGLE)
-    assert_read_matches(root, weights, context)
+    live.assert_read_matches(root, weights, context)
     assert visit.outside_requests() == []
     assert visit.console_errors() == []
 
@@ -159,31 +128,31 @@ def test_explorer_pages_fit_the_viewport(visit, path, width):
     assert v.console_errors() == []
 
 
-def test_state_buttons_snap_to_a_and_b_and_reset(visit):
-    page, root = open_explorer(visit, LESSON_05, "state")
+def test_state_buttons_snap_to_a_and_b_and_reset(visit, live):
+    page, root = live.open_explorer(visit, LESSON_05, "state")
     slider = root.locator('input[type="range"]')
     switch = root.get_by_label("tanh in the scorer")
     root.get_by_role("button", name="State B (s = 1)").click()  # pointer
     assert float(slider.input_value()) == ac.STATE_B
     ref = ac.worked_example(ac.STATE_B)
-    assert_read_matches(root, ref.weights, ref.context, ref.scores)
+    live.assert_read_matches(root, ref.weights, ref.context, ref.scores)
     switch.uncheck()
-    set_range(slider, 3.0)
+    live.set_range(slider, 3.0)
     button_a = root.get_by_role("button", name="State A (s = −1)")
     button_a.focus()
     page.keyboard.press("Enter")  # keyboard
     assert float(slider.input_value()) == ac.STATE_A
     ref = ac.worked_example(ac.STATE_A, nonlinearity=None)  # A keeps the switch as it is
-    assert_read_matches(root, ref.weights, ref.context, ref.scores)
+    live.assert_read_matches(root, ref.weights, ref.context, ref.scores)
     root.get_by_role("button", name="Reset").focus()
     page.keyboard.press("Space")
     assert float(slider.input_value()) == ac.STATE_A and switch.is_checked()
-    assert [shown(root)[f"weight-{j}"] for j in range(3)] == [0.5414, 0.3095, 0.1491]
+    assert [live.shown(root)[f"weight-{j}"] for j in range(3)] == [0.5414, 0.3095, 0.1491]
     assert visit.console_errors() == []
 
 
-def test_state_curves_have_axis_labels_and_a_legend(visit):
-    page, root = open_explorer(visit, LESSON_06, "state")
+def test_state_curves_have_axis_labels_and_a_legend(visit, live):
+    page, root = live.open_explorer(visit, LESSON_06, "state")
     curves = root.locator("svg.ae-x-curves")
     labels = curves.locator("text").evaluate_all("els => els.map(e => e.textContent)")
     assert "state s →" in labels and "weight α" in labels and "A" in labels and "B" in labels
@@ -191,9 +160,9 @@ def test_state_curves_have_axis_labels_and_a_legend(visit):
     assert legend == [f"α{j + 1} ({t})" for j, t in enumerate(ac.TOKENS)]
 
 
-def _question_shown(root, sentence, query):
+def _question_shown(root, sentence, query, live):
     ref = read_with_query(sentence, query)
-    numbers = shown(root)
+    numbers = live.shown(root)
     T = len(sentence.tokens)
     np.testing.assert_allclose([numbers[f"weight-{j}"] for j in range(T)], np.round(ref.weights, 4), atol=1e-9)
     np.testing.assert_allclose([numbers[f"score-{j}"] for j in range(T)], np.round(ref.scores, 4), atol=1e-9)
@@ -204,26 +173,26 @@ def _question_shown(root, sentence, query):
     assert root.locator(".ae-x-qbars .ae-x-bar").count() == T
 
 
-def test_question_explorer_matches_read_with_query(visit):
-    page, root = open_explorer(visit, LESSON_01, "question")
+def test_question_explorer_matches_read_with_query(visit, live):
+    page, root = live.open_explorer(visit, LESSON_01, "question")
     names = list(QUERIES)
     where, colour = (root.get_by_label(n, exact=True) for n in names)
     assert where.is_checked()
-    _question_shown(root, FELIX, QUERIES[names[0]])
+    _question_shown(root, FELIX, QUERIES[names[0]], live)
     colour.click()  # pointer
-    _question_shown(root, FELIX, QUERIES[names[1]])
+    _question_shown(root, FELIX, QUERIES[names[1]], live)
     colour.focus()
     page.keyboard.press("ArrowLeft")  # keyboard: arrow keys move between the radio buttons
     assert where.is_checked()
-    _question_shown(root, FELIX, QUERIES[names[0]])
+    _question_shown(root, FELIX, QUERIES[names[0]], live)
     sentence = root.get_by_label("Sentence")
     sentence.focus()
     page.keyboard.press("ArrowDown")  # keyboard on the menu
     assert sentence.input_value() == "1"
-    _question_shown(root, FELIX_NEGATED, QUERIES[names[0]])
+    _question_shown(root, FELIX_NEGATED, QUERIES[names[0]], live)
     sentence.select_option("0")
     colour.check()
-    _question_shown(root, FELIX, QUERIES[names[1]])
+    _question_shown(root, FELIX, QUERIES[names[1]], live)
     assert "meeting room" not in root.locator('[data-ae-text="top"]').inner_text().split(",")[0]
     assert visit.outside_requests() == []
     assert visit.console_errors() == []
@@ -232,11 +201,11 @@ def test_question_explorer_matches_read_with_query(visit):
 LESSON_07 = "notebooks/07_learning_without_labels.html"
 
 
-def test_alignment_explorer_shows_the_trained_models_reads(visit):
+def test_alignment_explorer_shows_the_trained_models_reads(visit, live):
     from attention_core.models import data
     from attention_core.models.trained import load_trained
 
-    page, root = open_explorer(visit, LESSON_07, "alignment")
+    page, root = live.open_explorer(visit, LESSON_07, "alignment")
     model = load_trained()
     test = data.make_splits(seed=0).test
     menu = root.get_by_label("Test sentence")
@@ -256,7 +225,7 @@ def test_alignment_explorer_shows_the_trained_models_reads(visit):
             else:
                 words.nth(t).click()  # a click or a tap
             assert words.nth(t).get_attribute("aria-pressed") == "true"
-            got = [shown(root)[f"align-{j}"] for j in range(len(pair.src))]
+            got = [live.shown(root)[f"align-{j}"] for j in range(len(pair.src))]
             np.testing.assert_allclose(got, np.round(weights[0, t], 4), atol=1e-9)
     menu.select_option("0")
     words = root.locator(".ae-x-word")
@@ -273,18 +242,18 @@ def test_alignment_explorer_shows_the_trained_models_reads(visit):
     assert visit.console_errors() == []
 
 
-def test_score_explorer_offers_the_notebooks_annotations(visit):
-    page, root = open_explorer(visit, LESSON_04, "score")
+def test_score_explorer_offers_the_notebooks_annotations(visit, live):
+    page, root = live.open_explorer(visit, LESSON_04, "score")
     sliders = [root.get_by_label(f"score e{j + 1} ({token})", exact=True) for j, token in enumerate(ac.TOKENS)]
     choose = root.get_by_label("Annotations")
     choose.select_option("1")  # the running example, as score_triangle_explorer() in the notebook
     for scores in ([0.0, 0.0, 0.0], [2.0, -1.0, 0.5]):
         for slider, e in zip(sliders, scores, strict=True):
-            set_range(slider, e)
+            live.set_range(slider, e)
         weights, context = ac.attend(np.array(scores), ac.H_EXAMPLE)
-        assert_read_matches(root, weights, context, scores)
+        live.assert_read_matches(root, weights, context, scores)
     root.get_by_role("button", name="Reset").click()
-    assert_read_matches(root, np.full(3, 1 / 3), ac.H_EXAMPLE.mean(axis=0))
+    live.assert_read_matches(root, np.full(3, 1 / 3), ac.H_EXAMPLE.mean(axis=0))
     choose.select_option("0")
-    assert_read_matches(root, np.full(3, 1 / 3), H_TRIANGLE.mean(axis=0))
+    live.assert_read_matches(root, np.full(3, 1 / 3), H_TRIANGLE.mean(axis=0))
     assert visit.console_errors() == []

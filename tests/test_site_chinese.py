@@ -127,32 +127,6 @@ def test_switch_lands_on_the_same_section(visit, server, start, anchor):
 # The Chinese explorers: the same numbers, Chinese labels
 
 
-def open_explorer(visit, path: str, kind: str):
-    page = visit.open(path)
-    root = page.locator(f'.ae-explorer.ae-x-ready[data-explorer="{kind}"]')
-    root.first.wait_for(timeout=10000)
-    assert root.count() == 1, f"{path}: expected one {kind} explorer"
-    return page, root
-
-
-def set_range(slider, value: float) -> None:
-    slider.evaluate("(el, v) => { el.value = String(v); el.dispatchEvent(new Event('input', {bubbles: true})) }", value)
-
-
-def shown(root) -> dict[str, float]:
-    cells = root.locator("[data-ae-out]")
-    return {cells.nth(i).get_attribute("data-ae-out"): float(cells.nth(i).inner_text()) for i in range(cells.count())}
-
-
-def assert_read_matches(root, weights, context, scores=None) -> None:
-    numbers = shown(root)
-    np.testing.assert_allclose([numbers[f"weight-{j}"] for j in range(3)], np.round(weights, 4), atol=1e-9)
-    np.testing.assert_allclose([numbers["context-0"], numbers["context-1"]], np.round(context, 4), atol=1e-9)
-    if scores is not None:
-        np.testing.assert_allclose([numbers[f"score-{j}"] for j in range(3)], np.round(scores, 4), atol=1e-9)
-    assert numbers["weight-sum"] == 1.0
-
-
 def all_text(root) -> str:
     """Everything the explorer says: its text (SVG labels and menu options included) and its aria labels."""
     return root.evaluate(
@@ -167,20 +141,20 @@ def all_text(root) -> str:
 
 
 @pytest.mark.parametrize("path", [ZH_05, ZH_06])
-def test_chinese_state_explorer_gives_the_articles_numbers(visit, path):
-    page, root = open_explorer(visit, path, "state")
+def test_chinese_state_explorer_gives_the_articles_numbers(visit, path, live):
+    page, root = live.open_explorer(visit, path, "state")
     slider = root.get_by_label("读取状态 s", exact=True)
     assert slider.count() == 1 and float(slider.input_value()) == ac.STATE_A
-    assert [shown(root)[f"weight-{j}"] for j in range(3)] == [0.5414, 0.3095, 0.1491]  # the article's numbers
+    assert [live.shown(root)[f"weight-{j}"] for j in range(3)] == [0.5414, 0.3095, 0.1491]  # the article's numbers
     ref = ac.worked_example(ac.STATE_A)
     assert tuple(np.round(ref.context, 6)) == (1.392334, -0.607666)  # c_A
-    assert_read_matches(root, ref.weights, ref.context, ref.scores)
+    live.assert_read_matches(root, ref.weights, ref.context, ref.scores)
     for s in (ac.STATE_B, -3.5, 0.0, 2.25):
-        set_range(slider, s)
+        live.set_range(slider, s)
         ref = ac.worked_example(s)
-        assert_read_matches(root, ref.weights, ref.context, ref.scores)
+        live.assert_read_matches(root, ref.weights, ref.context, ref.scores)
     root.get_by_role("button", name="状态 A（s = −1）", exact=True).click()
-    assert [shown(root)[f"weight-{j}"] for j in range(3)] == [0.5414, 0.3095, 0.1491]
+    assert [live.shown(root)[f"weight-{j}"] for j in range(3)] == [0.5414, 0.3095, 0.1491]
     root.get_by_role("button", name="状态 B（s = 1）", exact=True).focus()
     page.keyboard.press("Enter")
     assert float(slider.input_value()) == ac.STATE_B
@@ -191,9 +165,11 @@ def test_chinese_state_explorer_gives_the_articles_numbers(visit, path):
     assert headers == ["位置", "分数 ej(s)", "读取权重 αj"], headers
     labels = root.locator("svg.ae-x-curves text").evaluate_all("els => els.map(e => e.textContent)")
     assert "状态 s →" in labels and "读取权重 α" in labels
-    live = root.locator("[aria-live=polite]").inner_text()
+    spoken = root.locator("[aria-live=polite]").inner_text()
     assert (
-        live.startswith("s = -1.00 时的读取") and "读取权重 I 0.5414" in live and "上下文向量 (1.3923, -0.6077)" in live
+        spoken.startswith("s = -1.00 时的读取")
+        and "读取权重 I 0.5414" in spoken
+        and "上下文向量 (1.3923, -0.6077)" in spoken
     )
     assert "上下文向量 c = (1.3923, -0.6077)；权重之和为 1.0000" in root.locator("tfoot").inner_text()
     assert not _english_words(all_text(root)), _english_words(all_text(root))
@@ -201,36 +177,36 @@ def test_chinese_state_explorer_gives_the_articles_numbers(visit, path):
         switch = root.get_by_label("评分函数里保留 tanh", exact=True)
         switch.uncheck()
         ref = ac.worked_example(2.25, nonlinearity=None)
-        set_range(slider, 2.25)
-        assert_read_matches(root, ref.weights, ref.context, ref.scores)
+        live.set_range(slider, 2.25)
+        live.assert_read_matches(root, ref.weights, ref.context, ref.scores)
         assert "去掉 tanh" in root.locator("caption").inner_text()
     assert visit.outside_requests() == []
     assert visit.console_errors() == []
 
 
-def test_chinese_score_explorer_equals_softmax(visit):
-    page, root = open_explorer(visit, ZH_04, "score")
+def test_chinese_score_explorer_equals_softmax(visit, live):
+    page, root = live.open_explorer(visit, ZH_04, "score")
     sliders = [root.get_by_label(f"分数 e{j + 1}（{token}）", exact=True) for j, token in enumerate(ac.TOKENS)]
     assert all(s.count() == 1 for s in sliders)
-    assert_read_matches(root, np.full(3, 1 / 3), H_TRIANGLE.mean(axis=0))
+    live.assert_read_matches(root, np.full(3, 1 / 3), H_TRIANGLE.mean(axis=0))
     for scores in ([2.0, -1.0, 0.5], [3.7, 3.6, -2.2]):
         for slider, e in zip(sliders, scores, strict=True):
-            set_range(slider, e)
+            live.set_range(slider, e)
         weights, context = ac.attend(np.array(scores), H_TRIANGLE)
-        assert_read_matches(root, weights, context, scores)
+        live.assert_read_matches(root, weights, context, scores)
     choose = root.get_by_label("注释向量", exact=True)
     assert choose.locator("option").all_inner_texts() == ["一个三角形：H_TRIANGLE", "贯穿示例：H_EXAMPLE（三点共线）"]
     choose.select_option("1")
     root.get_by_role("button", name="重置", exact=True).click()
-    assert_read_matches(root, np.full(3, 1 / 3), ac.H_EXAMPLE.mean(axis=0))
+    live.assert_read_matches(root, np.full(3, 1 / 3), ac.H_EXAMPLE.mean(axis=0))
     assert root.locator("figcaption").first.inner_text() == "读取权重 α = softmax(e)"
     assert not _english_words(all_text(root)), _english_words(all_text(root))
     assert visit.outside_requests() == []
     assert visit.console_errors() == []
 
 
-def test_chinese_question_explorer_reads_the_chinese_sentence(visit):
-    page, root = open_explorer(visit, ZH_01, "question")
+def test_chinese_question_explorer_reads_the_chinese_sentence(visit, live):
+    page, root = live.open_explorer(visit, ZH_01, "question")
     with language("zh"):
         names = list(QUERIES)
     sentence = root.get_by_label("句子", exact=True)
@@ -239,7 +215,7 @@ def test_chinese_question_explorer_reads_the_chinese_sentence(visit):
     for name in names:
         root.get_by_label(name, exact=True).check()
         ref = read_with_query(FELIX_ZH, QUERIES[name])
-        numbers = shown(root)
+        numbers = live.shown(root)
         T = len(FELIX_ZH.tokens)
         np.testing.assert_allclose([numbers[f"weight-{j}"] for j in range(T)], np.round(ref.weights, 4), atol=1e-9)
         top = np.argsort(-ref.weights, kind="stable")[:3]
@@ -248,15 +224,15 @@ def test_chinese_question_explorer_reads_the_chinese_sentence(visit):
     sentence.select_option("1")
     ref = read_with_query(FELIX_NEGATED_ZH, QUERIES[names[-1]])
     T = len(FELIX_NEGATED_ZH.tokens)
-    np.testing.assert_allclose([shown(root)[f"weight-{j}"] for j in range(T)], np.round(ref.weights, 4), atol=1e-9)
+    np.testing.assert_allclose([live.shown(root)[f"weight-{j}"] for j in range(T)], np.round(ref.weights, 4), atol=1e-9)
     assert root.locator("legend").inner_text() == "问题"
     assert root.locator(".ae-x-top strong").inner_text().startswith(f"{T} 个位置中权重最大的 3 个")
     assert not _english_words(all_text(root)), _english_words(all_text(root))
     assert visit.console_errors() == []
 
 
-def test_chinese_alignment_explorer_speaks_chinese(visit):
-    page, root = open_explorer(visit, ZH_07, "alignment")
+def test_chinese_alignment_explorer_speaks_chinese(visit, live):
+    page, root = live.open_explorer(visit, ZH_07, "alignment")
     menu = root.get_by_label("测试句子", exact=True)
     assert menu.count() == 1 and menu.locator("option").first.inner_text().split("：")[0].endswith("个源词")
     root.locator(".ae-x-word").nth(1).click()
