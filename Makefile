@@ -1,5 +1,6 @@
 # One command for each job. Every target creates .venv and installs what it needs on first use.
-# make book     build the website into _build/html (open _build/html/index.html)
+# make book     regenerate the other editions if their sources changed, then build the website into _build/html
+# make editions merge the English into the translation files (report missing/stale), regenerate zh/, execute what changed
 # make test     run every check: lint, unit and property tests, strict nbval, the -W build, browser tests
 # make check    the inner loop (about a minute): lint, unit and property tests; no notebooks, build or browser
 # make lab      open the lessons in JupyterLab with working widgets
@@ -11,7 +12,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 NOTEBOOKS := $(wildcard notebooks/*.ipynb zh/notebooks/*.ipynb)
 
-.PHONY: book test check lab execute bench assets clean
+.PHONY: book test check lab execute bench assets clean editions
 
 $(BIN)/.installed: requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -25,7 +26,12 @@ assets: _vendor/.versions
 _vendor/.versions: scripts/fetch_assets.sh
 	bash scripts/fetch_assets.sh
 
-book: $(BIN)/.installed assets
+editions: $(BIN)/.installed
+	-$(BIN)/python scripts/editions.py update
+	$(BIN)/python scripts/editions.py generate
+	for nb in $$(cat _build/editions-*-to-execute.txt); do $(BIN)/jupyter execute --inplace "$$nb" || exit 1; done
+
+book: $(BIN)/.installed assets editions
 	$(BIN)/python scripts/build_book.py
 	@echo "Open _build/html/index.html (中文版: _build/html/zh/index.html), or serve it: $(BIN)/python -m http.server -d _build/html 8000"
 

@@ -111,7 +111,7 @@ def full_run(target: float, steps: int) -> None:
     print(f"  sentence sampler (make_splits, {len(splits.train) + len(splits.valid) + len(splits.test)} pairs): "
           f"{time.perf_counter() - start:.2f} s   (target < 1 s)")  # fmt: skip
     clock["start"] = clock["last"] = time.perf_counter()
-    result = train(cfg, splits, progress=False, callback=on_step)
+    result = train(cfg, splits, callback=on_step)
     total = time.perf_counter() - clock["start"]
     ms = 1e3 * float(np.median(step_times))
     print(f"  full run: {result.steps} steps, median step {ms:.1f} ms ({1e3 / ms:.1f} steps/s)")

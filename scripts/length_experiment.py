@@ -21,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
+from attention_core.figures.training import progress_printer
 from attention_core.models import data
 from attention_core.models.seq2seq import ModelConfig
 from attention_core.models.sweep import SWEEP_FILE
@@ -40,7 +41,7 @@ def run_point(label: str, seed: int, splits: data.Splits | None = None, progress
     cfg = TrainConfig(model=ModelConfig(attention=MODELS[label]), seed=seed)
     if splits is None:
         splits = data.make_splits(cfg.data_seed, cfg.n_train, cfg.n_valid, cfg.n_test)
-    result = train(cfg, splits, progress=progress)
+    result = train(cfg, splits, callback=progress_printer(cfg.model.attention, cfg.steps) if progress else None)
     ev = evaluate(result.model, splits.test)
     point = {
         "model": label,

@@ -18,9 +18,10 @@ import platform
 import numpy as np
 from threadpoolctl import threadpool_info
 
+from attention_core.figures.training import report
 from attention_core.models import data
 from attention_core.models.seq2seq import ModelConfig
-from attention_core.models.train import TrainConfig, evaluate, report, train
+from attention_core.models.train import TrainConfig, evaluate, train
 from attention_core.models.trained import LESSON07, LESSON08_LUONG, LESSON08_SWAPPED, TRAINED_DIR, save_trained
 
 RUNS = {  # name -> recipe: the same data, seeds, optimiser and budget; only the decoder differs

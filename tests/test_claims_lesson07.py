@@ -62,7 +62,7 @@ def test_a_retrained_fixed_summary_baseline_loses_accuracy_with_source_length():
     cfg = TrainConfig(
         model=ModelConfig(attention=False), steps=300, n_train=6000, n_valid=100, n_test=600, eval_every=0
     )
-    result = train(cfg, progress=False)
+    result = train(cfg)
     ev = evaluate(result.model, result.splits.test)
     short, middle, long = ev.token_accuracy(1, 10), ev.token_accuracy(11, 20), ev.token_accuracy(21, 30)
     assert short > middle > long

@@ -1,161 +1,158 @@
-"""The Chinese edition (zh/) and the English one never drift apart.
+"""Every edition but the English one is generated (scripts/editions.py), and what is committed is what generates.
 
-Each English page has a Chinese counterpart at the same path under zh/. For a lesson pair this test requires:
-the same cells in the same order (type and tags); code cells equal once string literals and comments are set
-aside (the Chinese notebook may differ only in what it says, plus its one `set_language("zh")` line); the same
-equation labels, section labels and cross-references in the markdown; and, in the stored outputs, the same
-figures and the same numbers printed by every cell. For the narrative pages (book/*.md) the labels and
-cross-references must match. An English change without its Chinese counterpart fails here.
+The English notebooks and pages are the one source; an edition is their copy with the text of its translation
+files (``locale/<language>/LC_MESSAGES/*.po``). These tests regenerate each edition in memory and compare it with
+the committed one, so an edition edited by hand, or one not regenerated after an English or a translation change,
+fails here with the command that mends it (``make editions``).
 """
 
 from __future__ import annotations
 
-import io
 import json
 import pathlib
-import re
-import string
-import tokenize
+import shutil
 
 import pytest
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
-ZH = ROOT / "zh"
-NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
-PAGES = sorted((ROOT / "book").glob("*.md"))
+from tests.helpers import ROOT, editions_module
 
-LABEL = re.compile(r"^\(([\w-]+)\)=\s*$", re.M)  # (section-label)=
-EQ_LABEL = re.compile(r"^\$\$\s*\(([\w-]+)\)\s*$", re.M)  # $$ (eq-label)
-XREF = re.compile(r"\{(doc|ref|eq|numref)\}`(?:[^`<]*<)?([^`>]+)>?`")  # {doc}`x`, {ref}`text <x>`
-NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?")
-
-# The one declared difference: lesson 01 reads the article's own Chinese example sentence in the Chinese edition
-# (Felix昨天把蓝色笔记本留在会议室), so it uses the Chinese toy sentences; cells that read them print other numbers.
-SUBSTITUTIONS = {"01_reading_on_demand.ipynb": {"FELIX_ZH": "FELIX", "FELIX_NEGATED_ZH": "FELIX_NEGATED"}}
+ED = editions_module()
+LANGUAGES = ED.languages()
+SOURCES = ED.sources()
+CASES = [(lang, source) for lang in LANGUAGES for source in SOURCES if not isinstance(source, ED.PackageSource)]
+MEND = "the committed edition is not what the English and its translation files generate: run `make editions`"
 
 
-def code_shape(source: str, substitutions: dict[str, str] | None = None) -> list[str]:
-    """The tokens of a code cell with every string literal and comment replaced by a placeholder.
+@pytest.mark.parametrize(("lang", "source"), CASES, ids=[f"{lang}:{s.name}" for lang, s in CASES])
+def test_the_committed_edition_is_the_generated_one(lang, source):
+    target = source.target(lang)
+    assert target.exists(), f"{target.relative_to(ROOT)} is missing: {MEND}"
+    if isinstance(source, ED.NotebookSource):
+        committed = json.loads(target.read_text(encoding="utf-8"))
+        assert ED.same_sources(committed, source.edition(lang)), f"{target.relative_to(ROOT)}: {MEND}"
+    elif isinstance(source, ED.ConfigSource):
+        assert target.read_text(encoding="utf-8") == source.edition(lang), MEND
+        assert (ROOT / lang / "_toc.yml").read_text(encoding="utf-8") == source.toc(lang), MEND
+    else:
+        assert target.read_text(encoding="utf-8") == source.edition(lang), f"{target.relative_to(ROOT)}: {MEND}"
 
-    ``substitutions`` maps a Chinese-edition identifier to the English one it stands for."""
-    substitutions = substitutions or {}
-    lines = []
-    for line in source.splitlines():  # the Chinese edition's language line and its import are not compared
-        if "set_language(" in line:
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_an_edition_holds_only_generated_files(lang):
+    generated = {source.target(lang) for source in SOURCES if not isinstance(source, ED.PackageSource)}
+    generated.add(ROOT / lang / "_toc.yml")
+    present = {p for p in (ROOT / lang).rglob("*") if p.is_file() and "_build" not in p.parts}
+    assert present == generated, (
+        f"hand-made files in {lang}/: {sorted(str(p.relative_to(ROOT)) for p in present - generated)}"
+    )
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_generated_code_differs_from_the_english_only_in_strings_comments_and_the_language(lang):
+    """The code of an edition is the English code: only string literals, comments and the language code of
+    ``set_language`` may differ (the generator never edits code)."""
+    for source in SOURCES:
+        if not isinstance(source, ED.NotebookSource):
             continue
-        line = re.sub(r",\s*set_language\b|\bset_language\s*,\s*", "", line)  # merged into another import
-        if not re.fullmatch(r"\s*from [\w.]+ import set_language\s*(#.*)?", line):
-            lines.append(line)
+        english = json.loads(source.path.read_text(encoding="utf-8"))
+        for a, b in zip(english["cells"], source.edition(lang)["cells"], strict=True):
+            assert (a["cell_type"], a["id"], a["metadata"].get("tags")) == (
+                b["cell_type"],
+                b["id"],
+                b["metadata"].get("tags"),
+            )
+            if a["cell_type"] == "code":
+                assert _code_shape("".join(a["source"])) == _code_shape("".join(b["source"])), (
+                    f"{source.name} {a['id']}"
+                )
+
+
+def _code_shape(source: str) -> list[str]:
+    import io
+    import tokenize
+
     shape = []
-    try:
-        tokens = list(tokenize.generate_tokens(io.StringIO("\n".join(lines) + "\n").readline))
-    except (tokenize.TokenError, IndentationError, SyntaxError):  # cell magics and the like: compare the text
-        return lines
-    for tok in tokens:
-        if tok.type == tokenize.COMMENT or tok.type in (tokenize.NL, tokenize.NEWLINE):
+    for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+        name = tokenize.tok_name[tok.type]
+        if tok.type in (tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE) or name.startswith("FSTRING"):
             continue
-        if tok.type == tokenize.STRING or tok.type in _FSTRING_TYPES:
-            if not shape or shape[-1] != "<str>":
-                shape.append("<str>")
-            if tok.type == tokenize.STRING:
-                shape.extend(_fstring_fields(tok.string, substitutions))
-            continue
-        shape.append(substitutions.get(tok.string, tok.string) if tok.type == tokenize.NAME else tok.string)
-    return shape
+        shape.append("<str>" if tok.type == tokenize.STRING else tok.string)
+    out = []
+    for item in shape:  # implicitly concatenated pieces count as one string
+        if not (item == "<str>" and out and out[-1] == "<str>"):
+            out.append(item)
+    return out
 
 
-def _fstring_fields(literal: str, substitutions: dict[str, str]) -> list:
-    """The replacement fields ``{expr!conv:spec}`` of an f-string literal, each expression compared as code.
+def test_a_changed_english_sentence_is_reported_stale(tmp_path):
+    """Change one English sentence, run the update command: the translation of that sentence is reported stale,
+    by file and cell, and the other entries stay valid."""
+    english = ROOT / "notebooks" / "04_from_scores_to_weights.ipynb"
+    nb = json.loads(english.read_text(encoding="utf-8"))
+    cell = next(c for c in nb["cells"] if c["cell_type"] == "markdown" and "".join(c["source"]).strip())
+    cell["source"] = ["".join(cell["source"]).replace(".", ", really.", 1)]
+    changed = tmp_path / "notebooks" / english.name
+    changed.parent.mkdir()
+    changed.write_text(json.dumps(nb), encoding="utf-8")
+    po = tmp_path / "copy.po"
+    shutil.copy(ED.NotebookSource(english).po_path(LANGUAGES[0]), po)
 
-    The literal text around the fields may differ between editions; the expressions (string literals inside them
-    aside), conversions and format specs may not."""
-    prefix = literal[: len(literal) - len(literal.lstrip("rRbBuUfF"))]
-    if "f" not in prefix.lower():
-        return []
-    body = literal[len(prefix) :].strip("'\"")
-    try:
-        parsed = list(string.Formatter().parse(body))
-    except ValueError:
-        return [body]
-    return [(code_shape(name, substitutions), conv, spec) for _, name, spec, conv in parsed if name is not None]
+    source = ED.NotebookSource.__new__(ED.NotebookSource)
+    source.path, source.name = changed, "notebooks/" + english.name
+    source.po_path = lambda lang: po
+    before = ED.status(source, LANGUAGES[0])
+    assert before.missing == [(cell["id"], "".join(cell["source"]))] and before.unused  # not yet merged
+    after = ED.update(source, LANGUAGES[0])
+    assert after.stale == [(cell["id"], "".join(cell["source"]))] and not after.missing and not after.unused
 
 
-_FSTRING_TYPES = {
-    getattr(tokenize, name) for name in ("FSTRING_START", "FSTRING_MIDDLE", "FSTRING_END") if hasattr(tokenize, name)
-}
-
-
-def markdown_refs(text: str) -> dict[str, list]:
-    return {
-        "labels": sorted(LABEL.findall(text)),
-        "equations": sorted(EQ_LABEL.findall(text)),
-        "xrefs": sorted(XREF.findall(text)),
-        "display math": text.count("$$"),
+def test_the_generator_keeps_code_and_translates_only_text():
+    code = (
+        'print(f"{name:>8}: most weight on h_{j + 1}", sweep["mean"], pad("token", 9))  # a comment\n'
+        'set_language("en")\n'
+        'x = load("lesson07", kind="additive", alt="two bars "\n'
+        '         "side by side")\n'
+    )
+    found = {lit.text: ED.translatable(lit) for lit in ED._code_literals(code)}
+    assert found == {
+        "{0}: most weight on h_{1}": True,  # an f-string: its fields become placeholders
+        "mean": False,  # a subscript key is a name
+        "token": True,  # a header passed to pad is text
+        "a comment": True,
+        "en": False,  # the language code: replaced, not translated
+        "lesson07": False,  # a one-word argument is a name
+        "additive": False,
+        "two bars side by side": True,  # implicitly concatenated pieces: one entry
     }
+    table = {
+        "{0}: most weight on h_{1}": "{0}：权重最大的是 h_{1}",
+        "token": "词元",
+        "a comment": "注释",
+        "two bars side by side": "并排的两个柱子",
+    }
+    out = ED.translate_code(code, table.get, "zh")
+    assert out == (
+        'print(f"{name:>8}：权重最大的是 h_{j + 1}", sweep["mean"], pad("词元", 9))  # 注释\n'
+        'set_language("zh")\n'
+        'x = load("lesson07", kind="additive", alt="并排的两个柱子")\n'
+    )
+    assert ED.translate_code(code, lambda text: None, "en") == code  # nothing translated: the code, byte for byte
+    with pytest.raises(ValueError, match="placeholders"):
+        ED.translate_code(code, {"{0}: most weight on h_{1}": "{0} only"}.get, "zh")
 
 
-def printed_numbers(cell: dict) -> list[str]:
-    text = []
-    for out in cell.get("outputs", []):
-        if out["output_type"] == "stream":
-            text.append("".join(out["text"]))
-        elif "data" in out and not _is_figure(out):
-            text.append("".join(out["data"].get("text/plain", "")))
-    return NUMBER.findall("\n".join(text))
+def test_pages_cut_into_sections_and_glossary_entries_that_join_back_exactly():
+    for path in sorted((ROOT / "book").glob("*.md")):
+        text = path.read_text(encoding="utf-8")
+        pieces = ED.page_sections(text)
+        assert "".join(body for _, _, body in pieces) == text
+        contexts = [context for context, _, _ in pieces]
+        assert len(contexts) == len(set(contexts)), path.name
+    glossary = ED.page_sections((ROOT / "book" / "glossary.md").read_text(encoding="utf-8"))
+    assert any(context == "term:context vector" for context, _, _ in glossary)
 
 
-def _is_figure(out: dict) -> bool:
-    data = out.get("data", {})
-    return "<figure" in "".join(data.get("text/html", "")) or "".join(data.get("text/plain", "")).startswith("Figure")
-
-
-def figures(cell: dict) -> int:
-    return sum(_is_figure(out) for out in cell.get("outputs", []) if "data" in out)
-
-
-def _pair(path: pathlib.Path) -> tuple[dict, dict]:
-    zh = ZH / path.relative_to(ROOT)
-    assert zh.exists(), f"{path.relative_to(ROOT)} has no Chinese counterpart at {zh.relative_to(ROOT)}"
-    return json.loads(path.read_text(encoding="utf-8")), json.loads(zh.read_text(encoding="utf-8"))
-
-
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
-def test_lesson_pairs_have_the_same_cells_code_and_labels(path):
-    en, zh = _pair(path)
-    assert len(en["cells"]) == len(zh["cells"]), "different numbers of cells"
-    for k, (a, b) in enumerate(zip(en["cells"], zh["cells"], strict=True)):
-        where = f"{path.name} cell {k}"
-        assert a["cell_type"] == b["cell_type"], where
-        assert sorted(a.get("metadata", {}).get("tags", [])) == sorted(b.get("metadata", {}).get("tags", [])), where
-        if a["cell_type"] == "code":
-            subs = SUBSTITUTIONS.get(path.name, {})
-            assert code_shape("".join(a["source"])) == code_shape("".join(b["source"]), subs), f"{where}: code differs"
-        else:
-            assert markdown_refs("".join(a["source"])) == markdown_refs("".join(b["source"])), where
-    first = next(c for c in zh["cells"] if c["cell_type"] == "code")
-    assert 'set_language("zh")' in "".join(first["source"]), "the Chinese notebook must speak Chinese first"
-
-
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
-def test_lesson_pairs_print_the_same_numbers_and_figures(path):
-    en, zh = _pair(path)
-    for k, (a, b) in enumerate(zip(en["cells"], zh["cells"], strict=True)):
-        if a["cell_type"] != "code" or "nbval-ignore-output" in a.get("metadata", {}).get("tags", []):
-            continue
-        assert figures(a) == figures(b), f"{path.name} cell {k}: figures differ"
-        if any(name in "".join(b["source"]) for name in SUBSTITUTIONS.get(path.name, {})):
-            continue  # the declared Chinese example sentence: other tokens, other weights
-        assert printed_numbers(a) == printed_numbers(b), f"{path.name} cell {k}: printed numbers differ"
-
-
-@pytest.mark.parametrize("path", PAGES, ids=lambda p: p.name)
-def test_page_pairs_have_the_same_labels_and_references(path):
-    zh = ZH / path.relative_to(ROOT)
-    assert zh.exists(), f"{path.relative_to(ROOT)} has no Chinese counterpart"
-    assert markdown_refs(path.read_text(encoding="utf-8")) == markdown_refs(zh.read_text(encoding="utf-8"))
-
-
-def test_the_chinese_edition_has_nothing_the_english_lacks():
-    english = {p.relative_to(ROOT) for p in NOTEBOOKS + PAGES}
-    chinese = {p.relative_to(ZH) for p in [*ZH.glob("notebooks/*.ipynb"), *ZH.glob("book/*.md")]}
-    assert chinese == english
+def test_the_edition_folder_is_named_for_its_translation_files():
+    assert LANGUAGES == sorted(p.name for p in (ROOT / "locale").iterdir())
+    for lang in LANGUAGES:
+        assert pathlib.Path(ROOT / lang / "_config.yml").exists()

@@ -1,47 +1,87 @@
-"""The language switch and the catalogs of reader-facing sentences."""
+"""The language of what the package writes for a reader: one process-wide setting, gettext PO translations."""
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
+import re
 
+import polib
 import pytest
 
-import attention_core
-from attention_core.lang import CATALOGS, Catalog, get_language, language, set_language
+from attention_core.lang import (
+    ENGLISH,
+    PSEUDO,
+    Messages,
+    get_language,
+    language,
+    languages,
+    pad,
+    pseudo,
+    set_language,
+    width,
+)
 
 
-def test_language_switches_and_a_block_restores_it():
-    assert get_language() == "en"
+def test_the_setting_is_process_wide_and_checked():
+    assert get_language() == ENGLISH
     with language("zh"):
         assert get_language() == "zh"
-    assert get_language() == "en"
-    with pytest.raises(ValueError, match="language"):
-        set_language("fr")
+    assert get_language() == ENGLISH
+    set_language("zh")
+    try:
+        assert get_language() == "zh"
+    finally:
+        set_language(ENGLISH)
+    with pytest.raises(ValueError, match="language must be one of"):
+        set_language("fr")  # no translation file for French
 
 
-def test_a_catalog_answers_in_the_current_language_and_fills_placeholders():
-    text = Catalog({"w": {"en": "weight {w:.2f}", "zh": "权重 {w:.2f}"}})
+def test_languages_are_english_the_translation_files_and_the_pseudo_language():
+    assert languages() == (ENGLISH, "zh", PSEUDO)
+
+
+def test_a_message_is_english_in_code_and_translated_from_a_po_file(tmp_path):
+    folder = tmp_path / "zz" / "LC_MESSAGES"
+    folder.mkdir(parents=True)
+    po = polib.POFile()
+    po.append(polib.POEntry(msgctxt="demo:w", msgid="weight {w:.2f}", msgstr="Gewicht {w:.2f}"))
+    po.append(polib.POEntry(msgctxt="demo:bad", msgid="sum {s}", msgstr="Summe {t}"))  # wrong placeholder
+    po.append(polib.POEntry(msgctxt="demo:stale", msgid="old", msgstr="alt", flags=["fuzzy"]))
+    po.save(str(folder / "demo.po"))
+    text = Messages("demo", {"w": "weight {w:.2f}", "bad": "sum {s}", "stale": "old"}, "demo", tmp_path)
     assert text("w", w=0.5) == "weight 0.50"
+    assert text.text("w", "zz").format(w=0.5) == "Gewicht 0.50"
+    assert text.text("bad", "zz") == "sum {s}"  # a translation with other placeholders is not used
+    assert text.text("stale", "zz") == "old"  # a stale (fuzzy) translation is not used either
+    with pytest.raises(KeyError, match="no message"):
+        text("missing")
+
+
+def test_messages_must_be_english_strings():
+    with pytest.raises(TypeError, match="English str"):
+        Messages("demo", {"w": {"en": "weight", "zh": "权重"}})
+
+
+def test_the_package_speaks_chinese_from_its_po_file():
+    from attention_core.checks.base import TEXT
+
+    assert TEXT("not_yet") == "Not yet:"
     with language("zh"):
-        assert text("w", w=0.5) == "权重 0.50"
+        assert TEXT("not_yet") == "还不对："
 
 
-@pytest.mark.parametrize(
-    "entries",
-    [{"a": {"en": "x"}}, {"a": {"en": "x {n}", "zh": "x"}}, {"a": {"en": "{n}", "zh": "{m}"}}],
-)
-def test_a_catalog_refuses_a_missing_language_or_different_placeholders(entries):
-    with pytest.raises(ValueError):
-        Catalog(entries)
+def test_the_pseudo_language_replaces_letters_but_keeps_placeholders_markup_code_and_math():
+    out = pseudo("Weights at s = {s:.2f}: <b>bold</b> `attend` $\\alpha_j$ and &nbsp; more")
+    assert "{s:.2f}" in out and "<b>" in out and "`attend`" in out and "$\\alpha_j$" in out and "&nbsp;" in out
+    assert not re.search(r"[A-Za-z]{2,}", re.sub(r"\{[^}]*\}|<[^>]*>|`[^`]*`|\$[^$]*\$|&\w+;", "", out))
+    with language(PSEUDO):
+        from attention_core.checks.base import TEXT
+
+        assert TEXT("problems", n=3) == "3 " + pseudo("problems:")
 
 
-def test_every_module_imports_and_every_sentence_formats_in_both_languages():
-    for info in pkgutil.walk_packages(attention_core.__path__, "attention_core."):
-        if info.name != "attention_core.__main__":
-            importlib.import_module(info.name)
-    assert len(CATALOGS) >= 1
-    for catalog in CATALOGS:
-        for key, texts in catalog.entries.items():
-            for code in texts:
-                assert texts[code].strip(), (key, code)
+def test_pad_counts_display_columns():
+    assert width("会议室") == 6 and width("room") == 4 and width("Felix的那本") == 11
+    assert pad("会议室", 8) == "会议室  " and pad("room", 8, ">") == "    room" and pad("ab", 6, "^") == "  ab  "
+    assert pad("toolong", 3) == "toolong"
+    with pytest.raises(ValueError, match="align"):
+        pad("x", 3, "=")

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from attention_core import language, softmax
+from attention_core import softmax
 from attention_core.toy_sentences import (
     FEATURES,
     FELIX,
@@ -12,13 +12,14 @@ from attention_core.toy_sentences import (
     FELIX_ZH,
     QUERIES,
     SOURCE_TOKENS,
+    example_sentences,
     feature_vector,
     random_embeddings,
     read_with_query,
     token_vector,
 )
 
-WHERE, COLOUR = QUERIES["where was it left?"], QUERIES["which colour is Felix's?"]
+WHERE, COLOUR = QUERIES["where"], QUERIES["colour"]
 
 
 def test_sentences_have_one_row_per_token():
@@ -75,7 +76,7 @@ def test_random_embeddings_repeatable_and_shared_rows():
 
 # The Chinese edition's sentence (Felix昨天把蓝色笔记本留在会议室) and the Chinese names of the questions. The
 # Chinese lesson 01 describes these reads in words, not numbers: each claim it makes is pinned here.
-WHERE_ZH, COLOUR_ZH = QUERIES["它被留在哪里？"], QUERIES["Felix的那本是什么颜色？"]
+WHERE_ZH, COLOUR_ZH = WHERE, COLOUR  # the questions ask the same in both editions
 
 
 def test_chinese_sentences_have_one_row_per_token():
@@ -99,20 +100,32 @@ def test_chinese_tokens_mean_what_the_english_ones_mean():
     np.testing.assert_array_equal(token_vector("留在"), token_vector("left") + token_vector("in"))  # "left in"
 
 
-def test_chinese_question_names_give_the_same_vectors():
-    np.testing.assert_array_equal(WHERE_ZH, WHERE)
-    np.testing.assert_array_equal(COLOUR_ZH, COLOUR)
-    with pytest.raises(KeyError, match="no question"):
+def test_the_questions_are_named_and_the_sentences_chosen_by_the_caller():
+    assert list(QUERIES) == ["where", "colour"]
+    with pytest.raises(KeyError):
         QUERIES["when?"]
+    assert example_sentences("en") == (FELIX, FELIX_NEGATED)
+    assert example_sentences("zh") == (FELIX_ZH, FELIX_NEGATED_ZH)
+    assert example_sentences("fr") == (FELIX, FELIX_NEGATED)  # a language without its own sentence reads English
+    with pytest.raises(TypeError, match="language"):
+        example_sentences(None)
 
 
-def test_questions_are_listed_in_the_current_language():
-    assert list(QUERIES) == ["where was it left?", "which colour is Felix's?"]
-    with language("zh"):
-        assert list(QUERIES) == ["它被留在哪里？", "Felix的那本是什么颜色？"]
-        assert len(QUERIES) == 2 and dict(QUERIES.items())["它被留在哪里？"] is WHERE
-        assert QUERIES["where was it left?"] is WHERE  # the English name still works
-    assert len(QUERIES) == 2
+def test_position_of_finds_the_token_that_carries_a_feature():
+    assert FELIX.tokens[FELIX.position_of("place")] == "meeting room"  # not "in", whose place is only 0.3
+    assert FELIX_NEGATED.tokens[FELIX_NEGATED.position_of("negation")] == "not"
+    assert FELIX_ZH.tokens[FELIX_ZH.position_of("place")] == "会议室"  # not 留在
+    assert FELIX_NEGATED_ZH.tokens[FELIX_NEGATED_ZH.position_of("negation")] == "没有"
+    with pytest.raises(ValueError, match="feature must be one of"):
+        FELIX.position_of("colourful")
+    with pytest.raises(ValueError, match="no token"):
+        FELIX.position_of("negation")
+
+
+def test_the_math_never_reads_the_readers_language():
+    import attention_core.toy_sentences as toy
+
+    assert "lang" not in vars(toy) and "get_language" not in vars(toy)
 
 
 def test_chinese_questions_pick_the_room_and_the_colour():

@@ -1,4 +1,8 @@
-"""Command line: ``python -m attention_core example --s -1 1`` prints the lesson-06 worked example."""
+"""Command line of the package.
+
+python -m attention_core example --s -1 1     # the lesson-06 worked example for the states s
+python -m attention_core train [--baseline]    # train the lesson-07 model (or the fixed summary), print figures
+"""
 
 from __future__ import annotations
 
@@ -81,8 +85,33 @@ def main(argv: list[str] | None = None) -> int:
     example.add_argument(
         "--s", type=_finite_float, nargs="+", default=[-1.0, 1.0], metavar="S", help="reading states (default: -1 1)"
     )
+    train = commands.add_parser("train", help="train the lesson-07 translation model and print its test figures")
+    train.add_argument("--baseline", action="store_true", help="train the fixed-summary baseline instead")
+    train.add_argument("--steps", type=int, default=1000, help="maximum optimiser steps (>= 1)")
+    train.add_argument("--seed", type=int, default=0, help="initialisation and batch-order seed (>= 0)")
+    train.add_argument("--target", type=float, default=None, help="stop at this validation token accuracy")
     args = parser.parse_args(_negative_numbers_as_values(sys.argv[1:] if argv is None else argv))
+    if args.command == "train":
+        return _train(parser, args)
     return _write("\n\n".join(format_example(s) for s in args.s))
+
+
+def _train(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    from .figures.training import progress_printer, report  # the drawing libraries load only for this command
+    from .models.seq2seq import ModelConfig
+    from .models.train import TrainConfig, evaluate, train
+
+    try:
+        cfg = TrainConfig(
+            model=ModelConfig(attention=not args.baseline),
+            steps=args.steps,
+            seed=args.seed,
+            target_accuracy=args.target,
+        )
+    except (TypeError, ValueError) as exc:
+        parser.error(str(exc))  # one line and exit status 2, no traceback
+    result = train(cfg, callback=progress_printer(cfg.model.attention, cfg.steps))
+    return _write(report(evaluate(result.model, result.splits.test), cfg.model.attention, result.steps))
 
 
 if __name__ == "__main__":

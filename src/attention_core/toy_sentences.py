@@ -5,16 +5,18 @@ questions. Each token gets a small vector whose axes we named ourselves (:data:`
 see why a score comes out high: the dot product of a query with a token counts the features they share. A
 trained model learns its own, unnamed axes; these are labelled only to make the arithmetic readable.
 
-The Chinese edition reads the article's own sentence "Felix昨天把蓝色笔记本留在会议室" instead
-(:data:`FELIX_ZH`, negated: :data:`FELIX_NEGATED_ZH`). Its tokens get vectors on the same named axes, chosen to
-mean what the English tokens mean: 昨天 (yesterday) is *time*, 蓝色 (blue) is *colour* with a little *object*,
-笔记本 (notebook) is *object*, 会议室 (meeting room) is *place*, 没有 (did not) is *negation*, and the function
-word 把 (which marks the object before the verb) is the zero vector, like "the". Chinese has no separate word
-for "in" here: 留在 (left in) is one token, so it is *action* plus the 0.3 *place* that "in" carries in English.
-The Chinese sentence has 7 tokens (8 negated) instead of 9 (11), so its weights differ from the English ones;
-the questions keep the same query vectors and pick the same kind of token. :data:`QUERIES` answers to both the
-English and the Chinese name of each question; iterating it lists the names of the current language
-(:func:`attention_core.set_language`).
+The Chinese edition reads the article's own sentence "Felix昨天把蓝色笔记本留在会议室" instead (:data:`FELIX_ZH`,
+negated: :data:`FELIX_NEGATED_ZH`; :func:`example_sentences` picks a language's pair). Its tokens
+get vectors on the same named axes, chosen to mean what the English tokens mean: 昨天 (yesterday) is
+*time*, 蓝色 (blue) is *colour* with a little *object*, 笔记本 (notebook) is *object*, 会议室 (meeting room)
+is *place*, 没有 (did not) is *negation*, and the function word 把 (which marks the object before the
+verb) is the zero vector, like "the". Chinese has no separate word for "in" here: 留在 (left in) is
+one token, so it is *action* plus the 0.3 *place* that "in" carries in English. The Chinese sentence
+has 7 tokens (8 negated) instead of 9 (11), so its weights differ from the English ones; the
+questions keep the same query vectors and pick the same kind of token. :data:`QUERIES` holds the two
+questions by name (``"where"``, ``"colour"``); their wording, in the reader's language, belongs to
+the lesson and its explorer. This module never reads the reader's language: a caller names the
+language it wants.
 
 Lesson 02 uses the translation pair "I like cats" -> "我 喜欢 猫" with random (seeded) embeddings.
 
@@ -23,13 +25,11 @@ Shapes: ``T`` tokens, ``F`` = ``len(FEATURES)`` named features, ``d_e`` embeddin
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
 from typing import NamedTuple
 
 import numpy as np
 
 from ._validate import as_array, require, shape_str
-from .lang import get_language
 from .reading import attend
 from .scores import dot_scores
 
@@ -65,6 +65,16 @@ class ToySentence(NamedTuple):
     text: str
     tokens: tuple[str, ...]  # T labels
     X: np.ndarray  # (T, F): one row per token
+
+    def position_of(self, feature: str) -> int:
+        """The position (0-based) of the token that carries the most of ``feature`` (first on a tie), e.g.
+        ``"place"``: "meeting room" in :data:`FELIX`, "会议室" in :data:`FELIX_ZH`."""
+        if feature not in FEATURES:
+            raise ValueError(f"feature must be one of {FEATURES}, got {feature!r}")
+        column = self.X[:, FEATURES.index(feature)]  # (T,)
+        if not np.any(column > 0):
+            raise ValueError(f"no token of {self.text!r} carries the feature {feature!r}")
+        return int(np.argmax(column))
 
 
 class QueryRead(NamedTuple):
@@ -120,45 +130,23 @@ FELIX_NEGATED_ZH = make_sentence(
 )
 
 
-class _Questions(Mapping):
-    """The questions of lesson 01 under an English and a Chinese name each (both names give the same vector).
+EXAMPLES = {"en": (FELIX, FELIX_NEGATED), "zh": (FELIX_ZH, FELIX_NEGATED_ZH)}  # lesson 01's sentence, by language
 
-    Looking up works with either name in any language; iterating (``list``, ``items``, ``len``) lists only the
-    names of the current language, so a reader of either edition sees its own two questions once.
-    """
 
-    def __init__(self, questions: list[tuple[dict[str, str], np.ndarray]]):
-        self._questions = questions  # [({"en": name, "zh": name}, q (F,)), ...]
-        self._by_name = {name: q for names, q in questions for name in names.values()}
-
-    def __getitem__(self, name: str) -> np.ndarray:
-        try:
-            return self._by_name[name]
-        except (KeyError, TypeError):
-            raise KeyError(f"no question {name!r}; the questions are {sorted(self._by_name)}") from None
-
-    def __iter__(self) -> Iterator[str]:
-        lang = get_language()
-        return iter([names.get(lang, names["en"]) for names, _ in self._questions])
-
-    def __len__(self) -> int:
-        return len(self._questions)
-
-    def __repr__(self) -> str:
-        return f"QUERIES({dict(self.items())!r})"
+def example_sentences(language: str) -> tuple[ToySentence, ToySentence]:
+    """Lesson 01's sentence and its negation in ``language`` (``"en"``, ``"zh"``); English for any other
+    language code (a new edition reads the English sentence until its own is added here)."""
+    if not isinstance(language, str):
+        raise TypeError(f"language must be a language code such as 'en', got {type(language).__name__}")
+    return EXAMPLES.get(language, EXAMPLES["en"])
 
 
 # The two questions of lesson 01, written as query vectors over the same named features. The sizes (3, 2,
 # 1.5, ...) are chosen by hand so that the readout is visible; they are not fitted to anything.
-QUERIES: Mapping[str, np.ndarray] = _Questions(
-    [
-        ({"en": "where was it left?", "zh": "它被留在哪里？"}, feature_vector(place=3.0, action=1.5, object=1.0)),
-        (
-            {"en": "which colour is Felix's?", "zh": "Felix的那本是什么颜色？"},
-            feature_vector(colour=2.5, object=1.5, person=1.5),
-        ),
-    ]
-)
+QUERIES: dict[str, np.ndarray] = {
+    "where": feature_vector(place=3.0, action=1.5, object=1.0),  # where was it left?
+    "colour": feature_vector(colour=2.5, object=1.5, person=1.5),  # which colour is Felix's?
+}
 
 
 def read_with_query(sentence: ToySentence, query) -> QueryRead:

@@ -1,12 +1,11 @@
 """The lesson-08 Luong self-checks accept right answers and name the mistake in wrong ones."""
 
-import re
-
 import numpy as np
 import pytest
 
 from attention_core.checks.luong import check_gaussian, check_local_m_window
 from attention_core.lang import language
+from tests.helpers import NUMBER
 
 
 def _gauss(p, T, D, sigma=None, start=1, sign=-1.0, two=2.0):
@@ -60,9 +59,6 @@ def test_local_m_window_right_and_wrong():
     assert check_local_m_window([4, 5, 6, 7], t=6, T=7, D=2).ok
     with pytest.raises(TypeError, match="whole positions"):
         check_local_m_window("three")
-
-
-NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?")  # as in tests/test_editions.py
 
 
 def _cjk(text: str) -> bool:

@@ -1,12 +1,11 @@
 """The exercise self-checks of lessons 05 and 08 accept right answers and name the mistake in wrong ones."""
 
-import re
-
 import numpy as np
 import pytest
 
 from attention_core.checks.scoring import check_additive_score, check_causal_mask, check_linear_ablation
 from attention_core.lang import language
+from tests.helpers import NUMBER
 
 
 def right_score(s, h, W_s, W_h, v, b):
@@ -74,9 +73,6 @@ def test_causal_mask_right_and_wrong():
     _assert_rejected(check_causal_mask, lambda T: np.tril(np.ones((T, T), dtype=bool), k=-1), "diagonal")
     _assert_rejected(check_causal_mask, lambda T: ~np.tril(np.ones((T, T), dtype=bool)), "swapped")
     _assert_rejected(check_causal_mask, lambda T: np.ones((T, T + 1), dtype=bool), "shape")
-
-
-NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?")  # as in tests/test_editions.py
 
 
 def _cjk(text: str) -> bool:

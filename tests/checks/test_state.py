@@ -1,13 +1,12 @@
 """The lesson-06 self-checks accept right answers and explain wrong ones."""
 
-import re
-
 import numpy as np
 import pytest
 
 from attention_core import worked_example
 from attention_core.checks.state import check_example_read, check_peak_state
 from attention_core.lang import language
+from tests.helpers import NUMBER
 
 
 def test_right_answer_passes():
@@ -50,9 +49,6 @@ def test_peak_state():
     with pytest.raises(TypeError, match="number"):
         check_peak_state("left")
     assert "✓" in repr(check_peak_state(s_best))
-
-
-NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?")  # as in tests/test_editions.py
 
 
 def _cjk(text: str) -> bool:

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import re
-
 import numpy as np
 import pytest
 
 from attention_core.checks.training import check_score_gradient, check_steepest_push, steepest_push_answer
 from attention_core.gradients import score_gradient
 from attention_core.lang import language
+from tests.helpers import NUMBER
 
 
 def right(w, H, g):
@@ -57,9 +56,6 @@ def test_steepest_push_check():
     ]:
         result = check_steepest_push(*answer)
         assert not result.ok and message in result.message, result.message
-
-
-NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?")  # as in tests/test_editions.py
 
 
 def _cjk(text: str) -> bool:

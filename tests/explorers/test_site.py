@@ -94,7 +94,7 @@ def test_question_section_reproduces_read_with_query():
         for query in q["queries"]:
             scores = [sum(a * b for a, b in zip(query["q"], x, strict=True)) for x in exported["X"]]
             z = [np.exp(e - max(scores)) for e in scores]
-            ref = read_with_query(sentence, QUERIES[query["name"]])
+            ref = read_with_query(sentence, QUERIES[query["id"]])
             np.testing.assert_allclose(np.array(z) / sum(z), ref.weights, atol=1e-12)
 
 
@@ -117,6 +117,7 @@ def test_alignment_section_is_the_trained_models_greedy_reads():
 
 
 def test_labels_follow_the_edition_and_the_numbers_do_not():
+    from attention_core.explorers.reading import question
     from attention_core.explorers.site import LABELS, labels
     from attention_core.lang import language
     from attention_core.toy_sentences import FELIX_NEGATED_ZH, FELIX_ZH, QUERIES
@@ -125,14 +126,17 @@ def test_labels_follow_the_edition_and_the_numbers_do_not():
     assert en["lang"] == "en" and zh["lang"] == "zh"
     assert en["labels"] == labels("en") and zh["labels"] == labels("zh")
     assert set(en["labels"]) == set(zh["labels"]) == set(LABELS.entries)
+    translated = [key for key, text in en["labels"].items() if zh["labels"][key] != text]
+    assert set(en["labels"]) - set(translated) == {"token"}  # the Chinese term is "token" too (book/glossary.md)
     assert zh["labels"]["state_slider"] == "读取状态 s" and zh["labels"]["reset"] == "重置"
     assert en["labels"]["state_slider"] == "Reading state s"
     for section in ("state", "alignment"):
         assert en[section] == zh[section]
     assert [a["H"] for a in en["score"]["annotations"]] == [a["H"] for a in zh["score"]["annotations"]]
     assert [s["text"] for s in zh["question"]["sentences"]] == [FELIX_ZH.text, FELIX_NEGATED_ZH.text]
+    assert [q["id"] for q in zh["question"]["queries"]] == [q["id"] for q in en["question"]["queries"]] == list(QUERIES)
     with language("zh"):
-        assert [q["name"] for q in zh["question"]["queries"]] == list(QUERIES)
-    assert [q["name"] for q in en["question"]["queries"]] == list(QUERIES)  # the caller's language is unchanged
+        assert [q["name"] for q in zh["question"]["queries"]] == [question(name) for name in QUERIES]
+    assert [q["name"] for q in en["question"]["queries"]] == [question(name) for name in QUERIES]
     with pytest.raises(ValueError, match="language must be one of"):
         site_parameters(("state",), lang="fr")

@@ -2,12 +2,26 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 from matplotlib.figure import Figure
 
 import attention_core as ac
-from attention_core.figures.training import accuracy_vs_length, alignment_heatmap, loss_curve, score_push_figure
+from attention_core.figures.training import (
+    accuracy_vs_length,
+    alignment_heatmap,
+    loss_curve,
+    progress_printer,
+    report,
+    score_push_figure,
+)
 from attention_core.lang import language
+from attention_core.models.seq2seq import ModelConfig
+from attention_core.models.train import Evaluation, TrainConfig, train
+from tests.helpers import has_cjk, numbers
+
+TINY = ModelConfig(d_emb=3, d_enc=3, d_dec=4, d_att=3, dtype="float64")
 
 
 def test_score_push_figure_keeps_every_arrow_inside_the_axes():
@@ -73,3 +87,42 @@ def test_english_text_is_unchanged(figtext):
         "share correct on the test set",
     } <= set(accuracy)
     assert not any(figtext.has_cjk(t) for t in push + heatmap + loss + accuracy)
+
+
+EVALUATION = Evaluation(
+    lengths=[5, 15, 25],
+    sentences=[10, 20, 40],
+    tokens=[60, 320, 1040],
+    tokens_right=[60, 310, 1000],
+    exact_right=[10, 15, 20],
+    align_right=[49, 290, 990],
+)
+
+
+def test_report_english_is_unchanged_and_chinese_keeps_every_number():
+    english = report(EVALUATION, steps=1000)
+    assert english == (
+        "steps: 1000\n"
+        "test token accuracy:     0.9648\n"
+        "test exact accuracy:     0.6429\n"
+        "test alignment accuracy: 0.9844\n"
+        "  source  1-10 tokens: token 1.0000, exact 1.0000\n"
+        "  source 11-20 tokens: token 0.9688, exact 0.7500\n"
+        "  source 21-30 tokens: token 0.9615, exact 0.5000"
+    )
+    with language("zh"):
+        chinese = report(EVALUATION, steps=1000)
+    assert all(has_cjk(line) for line in chinese.splitlines())
+    assert numbers(chinese) == numbers(english)
+    assert numbers(report(EVALUATION, attention=False)) == [n for n in numbers(english)[1:] if n != "0.9844"]
+
+
+def test_the_progress_line_speaks_the_readers_language(capsys):
+    cfg = TrainConfig(model=TINY, n_train=200, n_valid=20, n_test=20, steps=2, eval_every=2, warmup_steps=1)
+    train(cfg, callback=progress_printer(cfg.model.attention, cfg.steps))
+    english = capsys.readouterr().out
+    assert re.fullmatch(r"attention step     2/2: running loss \d\.\d{4}, validation token acc\. \d\.\d{3}\n", english)
+    with language("zh"):
+        train(cfg, callback=progress_printer(cfg.model.attention, cfg.steps))
+    chinese = capsys.readouterr().out
+    assert has_cjk(chinese) and numbers(chinese) == numbers(english)  # same seeds: the same numbers

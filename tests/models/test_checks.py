@@ -98,7 +98,7 @@ def test_every_training_and_evaluation_entry_point_pins_blas(monkeypatch):
     one = data.stack(splits.test[:1])
     small = TrainConfig(model=TINY, steps=2, n_train=40, n_valid=5, n_test=5, eval_every=1)
     calls = {
-        "train": lambda: train_module.train(small, splits, progress=False),
+        "train": lambda: train_module.train(small, splits),
         "evaluate": lambda: evaluate(model, splits.test),
         "alignment_misses": lambda: alignment_misses(model, splits.test),
         "greedy": lambda: model.greedy(one.src),
@@ -114,7 +114,7 @@ def test_every_training_and_evaluation_entry_point_pins_blas(monkeypatch):
 @pytest.mark.parametrize("args", [["--seed", "-1"], ["--steps", "-1"], ["--steps", "0"], ["--target", "2"]])
 def test_train_cli_refuses_bad_arguments_in_one_line(args):
     run = subprocess.run(
-        [sys.executable, "-m", "attention_core.models.train", *args], capture_output=True, text=True, timeout=60
+        [sys.executable, "-m", "attention_core", "train", *args], capture_output=True, text=True, timeout=60
     )
     assert run.returncode == 2
     assert "Traceback" not in run.stderr

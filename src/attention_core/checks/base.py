@@ -16,30 +16,22 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..lang import Catalog
+from ..lang import Messages
 
-TEXT = Catalog(
+TEXT = Messages(
+    __name__,
     {
-        "correct": {"en": "Correct", "zh": "正确"},
-        "not_yet": {"en": "Not yet", "zh": "还不对"},
-        "problems": {"en": "{n} problems:", "zh": "{n} 个问题："},
-        "not_a_function": {"en": "expected a function, got {kind}", "zh": "这里需要一个函数，收到的却是 {kind}"},
+        "correct": "Correct:",
+        "not_yet": "Not yet:",
+        "problems": "{n} problems:",
+        "not_a_function": "expected a function, got {kind}",
         # ``case`` is a phrase the caller translated ("worked example" / "算例"); the message follows it directly
-        "where": {"en": "on the {case} ", "zh": "{case}："},
-        "the_function": {"en": "the function", "zh": "这个函数"},
-        "not_implemented": {
-            "en": "Your function {name} still raises NotImplementedError: replace its body with an answer.",
-            "zh": "你的函数 {name} 仍然抛出 NotImplementedError：把函数体换成你的答案。",
-        },
-        "raised": {
-            "en": "{where}your function raised {error}: {detail}",
-            "zh": "{where}你的函数抛出了 {error}：{detail}",
-        },
-        "not_numbers": {
-            "en": "{where}it returned {kind}, which is not an array of numbers",
-            "zh": "{where}它返回了 {kind}，这不是一个数值数组",
-        },
-    }
+        "where": "on the {case} ",
+        "the_function": "the function",
+        "not_implemented": "Your function {name} still raises NotImplementedError: replace its body with an answer.",
+        "raised": "{where}your function raised {error}: {detail}",
+        "not_numbers": "{where}it returned {kind}, which is not an array of numbers",
+    },
 )
 
 
@@ -56,7 +48,7 @@ class CheckResult:
     def _repr_html_(self) -> str:
         colour = "#1a7f37" if self.ok else "#b42318"
         verdict = TEXT("correct") if self.ok else TEXT("not_yet")
-        return f'<p style="color:{colour}"><strong>{verdict}:</strong> {html.escape(self.message)}</p>'
+        return f'<p style="color:{colour}"><strong>{verdict}</strong> {html.escape(self.message)}</p>'
 
 
 def verdict(problems: list[str], passed: str) -> CheckResult:

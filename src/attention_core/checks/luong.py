@@ -11,67 +11,35 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..lang import Catalog
+from ..lang import Messages
 from ..luong import gaussian_factor, window_mask
 from .base import CheckResult, run_reader
 from .scoring import _report
 
-TEXT = Catalog(
+TEXT = Messages(
+    __name__,
     {
         # check_gaussian: a message starts with its case ("On the case p = 4.0, ..."; Chinese: "p = 4.0, ... 的例子：")
-        "case": {"en": "case p = {p}, T = {T}, D = {D}", "zh": "p = {p}, T = {T}, D = {D} 的例子"},
-        "shape": {
-            "en": "on the {case}: you returned shape {shape}; expected ({T},), one per j = 1..{T}.",
-            "zh": "{case}：你返回的形状是 {shape}；应为 ({T},)，j = 1..{T} 每个位置一个。",
-        },
-        "above_one": {
-            "en": "on the {case}: some factors exceed 1: the exponent must be negative, -(j - p)^2.",
-            "zh": "{case}：有些因子大于 1：指数必须是负的，即 -(j - p)^2。",
-        },
-        "from_zero": {
-            "en": "on the {case}: your positions start at 0; the lesson numbers them j = 1..T.",
-            "zh": "{case}：你的位置从 0 开始；本课把位置编号为 j = 1..T。",
-        },
-        "sigma_D": {
-            "en": "sigma is D / 2, not D: your bump is twice as wide",
-            "zh": "sigma 是 D / 2，不是 D：你的钟形凸起宽了一倍",
-        },
-        "sigma_narrow": {"en": "too narrow", "zh": "钟形凸起太窄了"},
-        "hint": {"en": "on the {case}: {hint}.", "zh": "{case}：{hint}。"},
-        "no_two": {
-            "en": "on the {case}: the denominator is missing its factor 2: 2 sigma^2.",
-            "zh": "{case}：分母缺了因子 2：应为 2 sigma^2。",
-        },
-        "gaussian_wrong": {
-            "en": "on the {case}: you returned {got}, expected {want}.",
-            "zh": "{case}：你返回了 {got}，应为 {want}。",
-        },
-        "gaussian_ok": {
-            "en": "Your factor is exp(-(j - p)^2 / (2 sigma^2)) with sigma = D / 2, as in local-p.",
-            "zh": "你的因子是 exp(-(j - p)^2 / (2 sigma^2))，其中 sigma = D / 2，与 local-p 一致。",
-        },
+        "case": "case p = {p}, T = {T}, D = {D}",
+        "shape": "on the {case}: you returned shape {shape}; expected ({T},), one per j = 1..{T}.",
+        "above_one": "on the {case}: some factors exceed 1: the exponent must be negative, -(j - p)^2.",
+        "from_zero": "on the {case}: your positions start at 0; the lesson numbers them j = 1..T.",
+        "sigma_D": "sigma is D / 2, not D: your bump is twice as wide",
+        "sigma_narrow": "too narrow",
+        "hint": "on the {case}: {hint}.",
+        "no_two": "on the {case}: the denominator is missing its factor 2: 2 sigma^2.",
+        "gaussian_wrong": "on the {case}: you returned {got}, expected {want}.",
+        "gaussian_ok": "Your factor is exp(-(j - p)^2 / (2 sigma^2)) with sigma = D / 2, as in local-p.",
         # check_local_m_window
-        "window_ok": {
-            "en": "Local-m at t = {t} with D = {D} reads positions {positions}, each without a Gaussian.",
-            "zh": "local-m 在 t = {t}、D = {D} 时读取位置 {positions}，每个位置都不乘高斯因子。",
-        },
-        "window_from_zero": {
-            "en": "you counted positions from 0; the lesson numbers them 1..T.",
-            "zh": "你从 0 开始数位置；本课把位置编号为 1..T。",
-        },
-        "window_ends": {
-            "en": "the window is |j - t| <= D: from t - D to t + D, both ends included, within 1..{T}.",
-            "zh": "窗口是 |j - t| <= D：从 t - D 到 t + D，两端都包括在内，并限制在 1..{T} 之内。",
-        },
-        "window_outside": {
-            "en": "position(s) {positions} do not exist: the window is clipped to the source, 1..{T}.",
-            "zh": "位置 {positions} 不存在：窗口被截断在源序列的范围 1..{T} 之内。",
-        },
-        "window_missing": {"en": "missing {positions}", "zh": "缺了 {positions}"},
-        "window_extra": {"en": "not in the window: {positions}", "zh": "不在窗口内：{positions}"},
-        "window_separator": {"en": "; ", "zh": "；"},
-        "window_wrong": {"en": "{parts}. The window is |j - {t}| <= {D}.", "zh": "{parts}。窗口是 |j - {t}| <= {D}。"},
-    }
+        "window_ok": "Local-m at t = {t} with D = {D} reads positions {positions}, each without a Gaussian.",
+        "window_from_zero": "you counted positions from 0; the lesson numbers them 1..T.",
+        "window_ends": "the window is |j - t| <= D: from t - D to t + D, both ends included, within 1..{T}.",
+        "window_outside": "position(s) {positions} do not exist: the window is clipped to the source, 1..{T}.",
+        "window_missing": "missing {positions}",
+        "window_extra": "not in the window: {positions}",
+        "window_separator": "; ",
+        "window_wrong": "{parts}. The window is |j - {t}| <= {D}.",
+    },
 )
 
 _CASES = ((4.0, 9, 2), (3.2155, 7, 2), (1.0, 5, 1), (6.5, 12, 4))  # (p_t, T, D)

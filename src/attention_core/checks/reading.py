@@ -17,216 +17,102 @@ from collections.abc import Callable
 import numpy as np
 
 from ..example import H_EXAMPLE
-from ..lang import Catalog
+from ..lang import Messages
 from ..read_variants import raw_score_read
 from ..reading import attend, softmax
 from ..rnn import RNNParams, rnn_cell
 from ..toy_sentences import FEATURES, FELIX, FELIX_NEGATED, ToySentence, read_with_query
 from .base import CheckResult, run_reader, verdict
 
-TEXT = Catalog(
+TEXT = Messages(
+    __name__,
     {
         # pieces
-        "quoted": {"en": "{token!r}", "zh": "“{token}”"},  # a token or sentence named in a message
-        "forward": {"en": "forward", "zh": "前向"},
-        "backward": {"en": "backward", "zh": "反向"},
-        "and": {"en": " and ", "zh": "；"},
-        "pass_function": {"en": "pass your function itself, got {kind}", "zh": "请传入函数本身，收到的却是 {kind}"},
+        "quoted": "{token!r}",  # a token or sentence named in a message
+        "forward": "forward",
+        "backward": "backward",
+        "and": " and ",
+        "pass_function": "pass your function itself, got {kind}",
         # check_softmax: the inputs, then what can go wrong on one of them
-        "case_single": {"en": "a single position [5]", "zh": "只有一个位置的输入 [5]"},
-        "case_shifted": {
-            "en": "[101, 102, 103] (the first case shifted by 100)",
-            "zh": "[101, 102, 103]（第一个输入整体平移 100）",
-        },
-        "case_2d": {"en": "the 2-D input [[1, 2, 3], [0, 0, 0]]", "zh": "2 维输入 [[1, 2, 3], [0, 0, 0]]"},
-        "softmax_failed": {
-            "en": "for {label} your function failed: {problem}",
-            "zh": "对 {label}，你的函数出错了：{problem}",
-        },
-        "softmax_shape": {
-            "en": "for {label} you returned shape {got}, expected {want} (one weight per score)",
-            "zh": "对 {label}，你返回的形状是 {got}，应为 {want}（每个分数对应一个权重）",
-        },
-        "softmax_nonfinite": {
-            "en": "your weights for {label} contain nan or inf ({got}): exp overflows or underflows; "
-            "subtract the maximum score before exp (this does not change the weights)",
-            "zh": "你对 {label} 算出的权重含有 nan 或 inf（{got}）：exp 上溢或下溢了；"
-            "在 exp 之前先减去最大的分数（这不会改变权重）",
-        },
-        "softmax_rows": {
-            "en": "for {label} your weights sum to one over the whole array; normalise each row separately "
-            "(sum over the last axis, the source positions, with keepdims=True)",
-            "zh": "对 {label}，你的权重是在整个数组上合计为一；应当对每一行分别归一化"
-            "（沿最后一个轴，也就是源位置，求和，并用 keepdims=True）",
-        },
-        "softmax_negative": {
-            "en": "for {label} some weights are negative ({got}); softmax weights are all positive",
-            "zh": "对 {label}，有些权重是负的（{got}）；softmax 权重全都是正数",
-        },
-        "softmax_sum": {
-            "en": "for {label} your weights sum to {sums}, not 1: divide exp(e_j) by the sum over all positions",
-            "zh": "对 {label}，你的权重之和是 {sums}，不是 1：要用 exp(e_j) 除以它在所有位置上的总和",
-        },
-        "softmax_other": {
-            "en": "for {label} you returned {got}, expected {want}",
-            "zh": "对 {label}，你返回了 {got}，应为 {want}",
-        },
-        "softmax_ok": {
-            "en": "your softmax matches the core on all {n} inputs, including [1000, 1001] and 2-D",
-            "zh": "你的 softmax 在全部 {n} 个输入上都与核心实现一致，包括 [1000, 1001] 和 2 维输入",
-        },
+        "case_single": "a single position [5]",
+        "case_shifted": "[101, 102, 103] (the first case shifted by 100)",
+        "case_2d": "the 2-D input [[1, 2, 3], [0, 0, 0]]",
+        "softmax_failed": "for {label} your function failed: {problem}",
+        "softmax_shape": "for {label} you returned shape {got}, expected {want} (one weight per score)",
+        "softmax_nonfinite": (
+            "your weights for {label} contain nan or inf ({got}): exp overflows or underflows; "
+            "subtract the maximum score before exp (this does not change the weights)"
+        ),
+        "softmax_rows": (
+            "for {label} your weights sum to one over the whole array; normalise each row separately "
+            "(sum over the last axis, the source positions, with keepdims=True)"
+        ),
+        "softmax_negative": "for {label} some weights are negative ({got}); softmax weights are all positive",
+        "softmax_sum": "for {label} your weights sum to {sums}, not 1: divide exp(e_j) by the sum over all positions",
+        "softmax_other": "for {label} you returned {got}, expected {want}",
+        "softmax_ok": "your softmax matches the core on all {n} inputs, including [1000, 1001] and 2-D",
         # check_context
-        "context_shape": {
-            "en": "your context has shape {got}; it must have the width of one annotation, {want}",
-            "zh": "你的上下文向量形状是 {got}；它应当和一个注释向量一样宽，即 {want}",
-        },
-        "context_weights": {
-            "en": " (you may have returned the weights instead of the weighted sum of the h_j)",
-            "zh": "（你可能返回了权重，而不是 h_j 的加权和）",
-        },
-        "context_ok": {
-            "en": "your context {got} is the soft read sum_j softmax(e)_j h_j",
-            "zh": "你的上下文向量 {got} 正是软读取 sum_j softmax(e)_j h_j",
-        },
-        "context_raw": {
-            "en": "you weighted the h_j by the raw scores; turn the scores into weights with softmax first",
-            "zh": "你用原始分数给 h_j 加权了；要先用 softmax 把分数变成权重",
-        },
-        "context_mean": {
-            "en": "that is the plain average of the h_j, which ignores the scores",
-            "zh": "这是 h_j 的简单平均，完全没有用到分数",
-        },
-        "context_hard": {
-            "en": "that is the single annotation with the highest score (a hard read); the soft read mixes all of them",
-            "zh": "这是分数最高的那一个注释向量（硬读取）；软读取会把所有注释向量按权重混合起来",
-        },
-        "context_gap": {
-            "en": "it is {gap:.3f} away from sum_j softmax(e)_j h_j; compute the weights first, then the weighted sum",
-            "zh": "它与 sum_j softmax(e)_j h_j 相距 {gap:.3f}；先算出权重，再求加权和",
-        },
-        "context_wrong": {
-            "en": "your context {got} is not the soft read: {hint}",
-            "zh": "你的上下文向量 {got} 不是软读取的结果：{hint}",
-        },
+        "context_shape": "your context has shape {got}; it must have the width of one annotation, {want}",
+        "context_weights": " (you may have returned the weights instead of the weighted sum of the h_j)",
+        "context_ok": "your context {got} is the soft read sum_j softmax(e)_j h_j",
+        "context_raw": "you weighted the h_j by the raw scores; turn the scores into weights with softmax first",
+        "context_mean": "that is the plain average of the h_j, which ignores the scores",
+        "context_hard": (
+            "that is the single annotation with the highest score (a hard read); the soft read mixes all of them"
+        ),
+        "context_gap": (
+            "it is {gap:.3f} away from sum_j softmax(e)_j h_j; compute the weights first, then the weighted sum"
+        ),
+        "context_wrong": "your context {got} is not the soft read: {hint}",
         # check_rnn_cell
-        "cell_failed": {
-            "en": "case {k}: your function failed: {problem}",
-            "zh": "第 {k} 个例子：你的函数出错了：{problem}",
-        },
-        "cell_shape": {
-            "en": "case {k}: you returned shape {got}, expected {want} (d_h,)",
-            "zh": "第 {k} 个例子：你返回的形状是 {got}，应为 {want}，即 (d_h,)",
-        },
-        "cell_wrong": {"en": "case {k}: {hint}", "zh": "第 {k} 个例子：{hint}"},
-        "cell_pre": {
-            "en": "you returned the pre-activation; apply np.tanh to it",
-            "zh": "你返回的是激活之前的值；还要对它用 np.tanh",
-        },
-        "cell_no_h": {
-            "en": "your new state ignores h_prev: add W_h @ h_prev, that term is what carries earlier inputs",
-            "zh": "你的新状态忽略了 h_prev：加上 W_h @ h_prev，正是这一项把先前的输入带到当前",
-        },
-        "cell_no_b": {"en": "you left out the bias b", "zh": "你漏掉了偏置 b"},
-        "cell_transposed": {
-            "en": "you used W_h transposed; the convention here is W_h @ h_prev",
-            "zh": "你用了转置的 W_h；这里的约定是 W_h @ h_prev",
-        },
-        "cell_other": {"en": "expected {want}, got {got}", "zh": "应为 {want}，你得到的是 {got}"},
-        "cell_ok": {
-            "en": "your cell matches tanh(W_x x + W_h h_prev + b) on {n} random cases",
-            "zh": "你的单元在 {n} 个随机例子上都与 tanh(W_x x + W_h h_prev + b) 一致",
-        },
+        "cell_failed": "case {k}: your function failed: {problem}",
+        "cell_shape": "case {k}: you returned shape {got}, expected {want} (d_h,)",
+        "cell_wrong": "case {k}: {hint}",
+        "cell_pre": "you returned the pre-activation; apply np.tanh to it",
+        "cell_no_h": "your new state ignores h_prev: add W_h @ h_prev, that term is what carries earlier inputs",
+        "cell_no_b": "you left out the bias b",
+        "cell_transposed": "you used W_h transposed; the convention here is W_h @ h_prev",
+        "cell_other": "expected {want}, got {got}",
+        "cell_ok": "your cell matches tanh(W_x x + W_h h_prev + b) on {n} random cases",
         # check_stored_floats
-        "floats_not_a_number": {"en": "give a number, got {kind}", "zh": "请给出一个数，收到的却是 {kind}"},
-        "floats_ok": {
-            "en": "{got:g} numbers: T = {T} annotations of 2 x {d_dir} each",
-            "zh": "{got:g} 个数：T = {T} 个注释向量，每个 2 x {d_dir} 个数",
-        },
-        "floats_one_direction": {
-            "en": "you counted one direction; each annotation concatenates a forward and a backward state",
-            "zh": "你只数了一个方向；每个注释向量都拼接了一个前向状态和一个反向状态",
-        },
-        "floats_one_annotation": {
-            "en": "that is one annotation (or one context vector); the decoder keeps all T annotations to re-read",
-            "zh": "这是一个注释向量（或一个上下文向量）的大小；解码器要保留全部 T 个注释向量，以便重新读取",
-        },
-        "floats_one_state": {
-            "en": "that is one state of one direction, the size of a fixed summary; count every position",
-            "zh": "这是一个方向上一个状态的大小，也就是固定长度摘要的大小；每个位置都要算上",
-        },
-        "floats_other": {
-            "en": "count T positions times the width of one annotation (2 x {d_dir})",
-            "zh": "用 T 个位置乘以一个注释向量的宽度（2 x {d_dir}）",
-        },
-        "floats_wrong": {"en": "{got:g} is not right: {hint}", "zh": "{got:g} 不对：{hint}"},
+        "floats_not_a_number": "give a number, got {kind}",
+        "floats_ok": "{got:g} numbers: T = {T} annotations of 2 x {d_dir} each",
+        "floats_one_direction": (
+            "you counted one direction; each annotation concatenates a forward and a backward state"
+        ),
+        "floats_one_annotation": (
+            "that is one annotation (or one context vector); the decoder keeps all T annotations to re-read"
+        ),
+        "floats_one_state": "that is one state of one direction, the size of a fixed summary; count every position",
+        "floats_other": "count T positions times the width of one annotation (2 x {d_dir})",
+        "floats_wrong": "{got:g} is not right: {hint}",
         # check_query_focus and check_negation_focus
-        "not_a_token": {"en": "{token} is not a token of {text}", "zh": "{token}不是{text}中的 token"},
-        "no_such_feature": {
-            "en": "no token of {text} has the feature '{feature}'",
-            "zh": "{text}中没有哪个 token 具有 {feature} 特征",
-        },
-        "query_unusable": {"en": "your query could not be used: {problem}", "zh": "你的查询无法使用：{problem}"},
-        "focus_ok": {"en": "your query gives {token} weight {w:.3f}", "zh": "你的查询给{token}的权重是 {w:.3f}"},
-        "focus_spread": {
-            "en": "it already has the highest weight, but the weight is spread out: make the query's entries larger",
-            "zh": "它的权重已经是最高的，但权重还太分散：把查询的各个分量调大",
-        },
-        "focus_other": {
-            "en": "the highest weight goes to {top}: raise the query's entry for the feature(s) {token} has",
-            "zh": "最高的权重给了{top}：调高查询中{token}所具有的特征对应的分量",
-        },
-        "focus_wrong": {
-            "en": "your query gives {token} weight {w:.3f} (needs >= {at_least}); {advice}",
-            "zh": "你的查询给{token}的权重是 {w:.3f}（需要 >= {at_least}）；{advice}",
-        },
-        "negation_ok": {
-            "en": "{neg} gets {w_neg:.3f}, {place} {w_place:.3f}; the read's negation component is {negation:.3f}",
-            "zh": "{neg}得到 {w_neg:.3f}，{place}得到 {w_place:.3f}；读取结果的 negation 分量是 {negation:.3f}",
-        },
-        "negation_positive": {
-            "en": "give the query a positive entry for the 'negation' feature, the only feature {neg} has",
-            "zh": "给查询的 negation 特征一个正的分量，这是{neg}唯一具有的特征",
-        },
-        "negation_raise": {
-            "en": "raise the query's 'negation' entry (or lower its 'place' entry)",
-            "zh": "调高查询的 negation 分量（或调低它的 place 分量）",
-        },
-        "negation_wrong": {
-            "en": "{neg} gets {w_neg:.3f} but {place} still gets {w_place:.3f}; {advice}",
-            "zh": "{neg}得到 {w_neg:.3f}，而{place}仍然得到 {w_place:.3f}；{advice}",
-        },
+        "not_a_token": "{token} is not a token of {text}",
+        "no_such_feature": "no token of {text} has the feature '{feature}'",
+        "query_unusable": "your query could not be used: {problem}",
+        "focus_ok": "your query gives {token} weight {w:.3f}",
+        "focus_spread": (
+            "it already has the highest weight, but the weight is spread out: make the query's entries larger"
+        ),
+        "focus_other": "the highest weight goes to {top}: raise the query's entry for the feature(s) {token} has",
+        "focus_wrong": "your query gives {token} weight {w:.3f} (needs >= {at_least}); {advice}",
+        "negation_ok": "{neg} gets {w_neg:.3f}, {place} {w_place:.3f}; the read's negation component is {negation:.3f}",
+        "negation_positive": "give the query a positive entry for the 'negation' feature, the only feature {neg} has",
+        "negation_raise": "raise the query's 'negation' entry (or lower its 'place' entry)",
+        "negation_wrong": "{neg} gets {w_neg:.3f} but {place} still gets {w_place:.3f}; {advice}",
         # check_moved_states and check_moved_halves
-        "moved_other_direction": {
-            "en": "{direction} states: you listed the other direction's states; "
-            "a {direction} state h_j has read {reads}",
-            "zh": "{direction}状态：你列出的是另一个方向的状态；{direction}状态 h_j 读过的是 {reads}",
-        },
-        "moved_changed_too": {
-            "en": "{direction} states: the state at the changed position {changed} moves too: "
-            "it reads x_{changed} itself",
-            "zh": "{direction}状态：被改动的位置 {changed} 上的状态也会变：它自己就读了 x_{changed}",
-        },
-        "moved_extra": {
-            "en": "the states at {positions} have not read x_{changed}, so they cannot move",
-            "zh": "位置 {positions} 上的状态没有读过 x_{changed}，所以不会变",
-        },
-        "moved_missing": {
-            "en": "the states at {positions} have read x_{changed}, so they move",
-            "zh": "位置 {positions} 上的状态读过 x_{changed}，所以会变",
-        },
-        "moved_wrong": {
-            "en": "{direction} states: {parts} (a {direction} state h_j has read {reads})",
-            "zh": "{direction}状态：{parts}（{direction}状态 h_j 读过的是 {reads}）",
-        },
-        "moved_ok": {
-            "en": "only {moved} can move: a forward state never sees later inputs",
-            "zh": "只有 {moved} 会变：前向状态永远看不到后面的输入",
-        },
-        "halves_ok": {
-            "en": "forward halves of h_{changed}..h_{T} and backward halves of h_1..h_{changed} move",
-            "zh": "h_{changed}..h_{T} 的前向一半和 h_1..h_{changed} 的反向一半会变",
-        },
-    }
+        "moved_other_direction": (
+            "{direction} states: you listed the other direction's states; a {direction} state h_j has read {reads}"
+        ),
+        "moved_changed_too": (
+            "{direction} states: the state at the changed position {changed} moves too: it reads x_{changed} itself"
+        ),
+        "moved_extra": "the states at {positions} have not read x_{changed}, so they cannot move",
+        "moved_missing": "the states at {positions} have read x_{changed}, so they move",
+        "moved_wrong": "{direction} states: {parts} (a {direction} state h_j has read {reads})",
+        "moved_ok": "only {moved} can move: a forward state never sees later inputs",
+        "halves_ok": "forward halves of h_{changed}..h_{T} and backward halves of h_1..h_{changed} move",
+    },
 )
 
 

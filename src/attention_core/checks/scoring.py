@@ -15,123 +15,56 @@ from collections.abc import Callable
 import numpy as np
 
 from ..example import H_EXAMPLE, V_EXAMPLE, W_H_EXAMPLE, W_S_EXAMPLE
-from ..lang import Catalog, get_language
+from ..lang import Messages, get_language
 from ..reading import softmax
 from ..scores import additive_scores
 from ..self_attention import causal_mask
 from .base import CheckResult, run_reader
 
-TEXT = Catalog(
+TEXT = Messages(
+    __name__,
     {
         # check_additive_score: the cases, then the verdicts. A message starts with its case ("On the worked
         # example ..."; in Chinese "算例：..."); _report capitalises the first letter.
-        "additive_example": {"en": "worked example (s = -1, h_1 = (2, 0))", "zh": "算例（s = -1, h_1 = (2, 0)）"},
-        "additive_random": {
-            "en": "random case with d_s = 3, d_h = 4, d_a = 5 and a nonzero b",
-            "zh": "d_s = 3、d_h = 4、d_a = 5 且 b 不为零的随机例子",
-        },
-        "additive_big": {"en": "same case scaled by 20 (tanh saturates)", "zh": "同一个例子放大 20 倍（tanh 饱和）"},
-        "additive_one": {"en": "case with d_a = 1", "zh": "d_a = 1 的例子"},
-        "additive_shapes_hint": {
-            "en": " Check the shapes: W_s is (d_a, d_s), so W_s s is W_s @ s.",
-            "zh": "。请检查形状：W_s 是 (d_a, d_s)，所以 W_s s 要写成 W_s @ s。",
-        },
-        "additive_shape": {
-            "en": "on the {case} it returned shape {shape}; the score is one number. "
-            "Did you forget the final dot product with v?",
-            "zh": "{case}：返回的形状是 {shape}；分数应当是一个数。是不是忘了最后与 v 的点积？",
-        },
-        "additive_no_tanh": {
-            "en": "you left out the tanh: the nonlinearity acts on W_s s + W_h h + b before v.",
-            "zh": "你漏掉了 tanh：非线性要先作用在 W_s s + W_h h + b 上，再与 v 相乘。",
-        },
-        "additive_no_bias": {"en": "the bias b is missing inside the tanh.", "zh": "tanh 里面缺了偏置 b。"},
-        "additive_tanh_after": {
-            "en": "tanh is applied after the dot product with v; apply it to each component first.",
-            "zh": "tanh 用在了与 v 的点积之后；应当先对每个分量用 tanh。",
-        },
-        "additive_summed": {
-            "en": "the components of tanh(...) are summed instead of weighted by v.",
-            "zh": "tanh(...) 的各分量被直接相加了，而不是用 v 加权。",
-        },
-        "additive_diagnosed": {
-            "en": "on the {case} you returned {value:.6f}, expected {expected:.6f}: {why}",
-            "zh": "{case}：你返回了 {value:.6f}，应为 {expected:.6f}。{why}",
-        },
-        "additive_wrong": {
-            "en": "on the {case} you returned {value:.6f}, expected {expected:.6f}.",
-            "zh": "{case}：你返回了 {value:.6f}，应为 {expected:.6f}。",
-        },
-        "additive_ok": {
-            "en": "All {n} cases match e = v^T tanh(W_s s + W_h h + b).",
-            "zh": "全部 {n} 个例子都与 e = v^T tanh(W_s s + W_h h + b) 一致。",
-        },
+        "additive_example": "worked example (s = -1, h_1 = (2, 0))",
+        "additive_random": "random case with d_s = 3, d_h = 4, d_a = 5 and a nonzero b",
+        "additive_big": "same case scaled by 20 (tanh saturates)",
+        "additive_one": "case with d_a = 1",
+        "additive_shapes_hint": " Check the shapes: W_s is (d_a, d_s), so W_s s is W_s @ s.",
+        "additive_shape": (
+            "on the {case} it returned shape {shape}; the score is one number. "
+            "Did you forget the final dot product with v?"
+        ),
+        "additive_no_tanh": "you left out the tanh: the nonlinearity acts on W_s s + W_h h + b before v.",
+        "additive_no_bias": "the bias b is missing inside the tanh.",
+        "additive_tanh_after": "tanh is applied after the dot product with v; apply it to each component first.",
+        "additive_summed": "the components of tanh(...) are summed instead of weighted by v.",
+        "additive_diagnosed": "on the {case} you returned {value:.6f}, expected {expected:.6f}: {why}",
+        "additive_wrong": "on the {case} you returned {value:.6f}, expected {expected:.6f}.",
+        "additive_ok": "All {n} cases match e = v^T tanh(W_s s + W_h h + b).",
         # check_linear_ablation
-        "ablation_example": {"en": "worked example", "zh": "算例"},
-        "ablation_random": {
-            "en": "random case with T = 4, d_h = 3, d_a = 2",
-            "zh": "T = 4、d_h = 3、d_a = 2 的随机例子",
-        },
-        "ablation_one": {"en": "case with a single position (T = 1)", "zh": "只有一个位置的例子（T = 1）"},
-        "ablation_big": {
-            "en": "random case scaled by 30 (scores near 1000: exp overflows unless you shift)",
-            "zh": "放大 30 倍的随机例子（分数接近 1000：不先平移，exp 就会上溢）",
-        },
-        "ablation_shape": {
-            "en": "on the {case} it returned shape {shape}; expected ({T},), one weight per position.",
-            "zh": "{case}：返回的形状是 {shape}；应为 ({T},)，每个位置一个权重。",
-        },
-        "ablation_nonfinite": {
-            "en": "on the {case} it returned non-finite weights {weights}: subtract the largest score before exp.",
-            "zh": "{case}：返回的权重 {weights} 中有 nan 或 inf：在 exp 之前先减去最大的分数。",
-        },
-        "ablation_scores": {
-            "en": "on the {case} you returned the scores v^T W_h h_j; pass them through softmax.",
-            "zh": "{case}：你返回的是分数 v^T W_h h_j；还要让它们经过 softmax。",
-        },
-        "ablation_sum": {
-            "en": "on the {case} your weights sum to {total:.6f}, not 1: normalise them.",
-            "zh": "{case}：你的权重之和是 {total:.6f}，不是 1：要把它们归一化。",
-        },
-        "ablation_wrong": {
-            "en": "on the {case} you returned {got}, expected {want}.",
-            "zh": "{case}：你返回了 {got}，应为 {want}。",
-        },
-        "ablation_ok": {
-            "en": "The weights match softmax_j(v^T W_h h_j), the same for every state s.",
-            "zh": "权重与 softmax_j(v^T W_h h_j) 一致，对每个状态 s 都相同。",
-        },
+        "ablation_example": "worked example",
+        "ablation_random": "random case with T = 4, d_h = 3, d_a = 2",
+        "ablation_one": "case with a single position (T = 1)",
+        "ablation_big": "random case scaled by 30 (scores near 1000: exp overflows unless you shift)",
+        "ablation_shape": "on the {case} it returned shape {shape}; expected ({T},), one weight per position.",
+        "ablation_nonfinite": (
+            "on the {case} it returned non-finite weights {weights}: subtract the largest score before exp."
+        ),
+        "ablation_scores": "on the {case} you returned the scores v^T W_h h_j; pass them through softmax.",
+        "ablation_sum": "on the {case} your weights sum to {total:.6f}, not 1: normalise them.",
+        "ablation_wrong": "on the {case} you returned {got}, expected {want}.",
+        "ablation_ok": "The weights match softmax_j(v^T W_h h_j), the same for every state s.",
         # check_causal_mask
-        "mask_case": {"en": "case T = {T}", "zh": "T = {T} 的例子"},
-        "mask_shape": {
-            "en": "for T = {T} it returned shape {shape}; expected ({T}, {T}).",
-            "zh": "T = {T} 时返回的形状是 {shape}；应为 ({T}, {T})。",
-        },
-        "mask_dtype": {
-            "en": "for T = {T} it returned dtype {dtype}; softmax wants a boolean mask (add dtype=bool).",
-            "zh": "T = {T} 时返回的 dtype 是 {dtype}；softmax 需要布尔型的遮罩（加上 dtype=bool）。",
-        },
-        "mask_transposed": {
-            "en": "for T = {T} the mask is transposed: row i is the reading position, so keep j <= i (lower).",
-            "zh": "T = {T} 时遮罩是转置的：第 i 行是进行读取的位置，所以要保留 j <= i（下三角）。",
-        },
-        "mask_diagonal": {
-            "en": "for T = {T} the diagonal is False: a position may read itself (j = i).",
-            "zh": "T = {T} 时对角线是 False：一个位置可以读取它自己（j = i）。",
-        },
-        "mask_swapped": {
-            "en": "for T = {T} True and False are swapped: True means 'may be read'.",
-            "zh": "T = {T} 时 True 和 False 颠倒了：True 表示“可以被读取”。",
-        },
-        "mask_wrong": {
-            "en": "for T = {T} you returned\n{got}\nexpected\n{want}.",
-            "zh": "T = {T} 时你返回了\n{got}\n应为\n{want}。",
-        },
-        "mask_ok": {
-            "en": "The mask lets position i read exactly the positions j <= i.",
-            "zh": "这个遮罩让位置 i 恰好能读取所有 j <= i 的位置。",
-        },
-    }
+        "mask_case": "case T = {T}",
+        "mask_shape": "for T = {T} it returned shape {shape}; expected ({T}, {T}).",
+        "mask_dtype": "for T = {T} it returned dtype {dtype}; softmax wants a boolean mask (add dtype=bool).",
+        "mask_transposed": "for T = {T} the mask is transposed: row i is the reading position, so keep j <= i (lower).",
+        "mask_diagonal": "for T = {T} the diagonal is False: a position may read itself (j = i).",
+        "mask_swapped": "for T = {T} True and False are swapped: True means 'may be read'.",
+        "mask_wrong": "for T = {T} you returned\n{got}\nexpected\n{want}.",
+        "mask_ok": "The mask lets position i read exactly the positions j <= i.",
+    },
 )
 
 

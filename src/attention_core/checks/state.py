@@ -11,51 +11,25 @@ from __future__ import annotations
 import numpy as np
 
 from ..example import S_RANGE, TOKENS, worked_example
-from ..lang import Catalog
+from ..lang import Messages
 from .base import CheckResult
 
-TEXT = Catalog(
+TEXT = Messages(
+    __name__,
     {
-        "not_finite": {
-            "en": "your answer contains NaN or infinity; every score and weight is a finite number",
-            "zh": "你的答案里有 NaN 或无穷大；每个分数和权重都应当是有限的数",
-        },
-        "sign_hint": {"en": " (check the sign: it is {sign})", "zh": "（检查一下符号：应为 {sign}）"},
-        "score_wrong": {
-            "en": "score of position {j} ({token}) is {score:.4f}; e_j(s) = {sign} gives another value{hint}",
-            "zh": "位置 {j}（{token}）的分数是 {score:.4f}；按 e_j(s) = {sign} 算出的是另一个值{hint}",
-        },
-        "weights_sum": {
-            "en": "your weights sum to {total:.4f}; softmax weights sum to 1",
-            "zh": "你的权重之和是 {total:.4f}；softmax 权重之和应为 1",
-        },
-        "divided_by_sum": {
-            "en": "you divided the scores by their sum; softmax divides exp(e_j) by the sum of exp(e_k)",
-            "zh": "你是用分数除以它们的和；softmax 是用 exp(e_j) 除以所有 exp(e_k) 的和",
-        },
-        "weight_wrong": {
-            "en": "scores are right, but the weight of position {j} ({token}) is off",
-            "zh": "分数都对，但位置 {j}（{token}）的权重不对",
-        },
-        "read_ok": {
-            "en": "scores and weights at s = {s:g} match the core to within {tol:g}",
-            "zh": "s = {s:g} 时的分数和权重与核心实现一致，误差在 {tol:g} 以内",
-        },
-        "peak_ok": {
-            "en": "position {position} peaks near s = {s_best:.2f}, as you found",
-            "zh": "位置 {position} 的权重在 s = {s_best:.2f} 附近达到最大，和你找到的一样",
-        },
-        "peak_mirror": {
-            "en": "that is the mirror image: you found the peak of the position on the other end",
-            "zh": "这是镜像：你找到的是另一端那个位置的峰值",
-        },
-        "left": {"en": "left", "zh": "左"},
-        "right": {"en": "right", "zh": "右"},
-        "peak_wrong": {
-            "en": "at s = {s:g} the weight is not at its maximum; look further to the {side}",
-            "zh": "在 s = {s:g} 处权重还没有达到最大；再往{side}边找找",
-        },
-    }
+        "not_finite": "your answer contains NaN or infinity; every score and weight is a finite number",
+        "sign_hint": " (check the sign: it is {sign})",
+        "score_wrong": "score of position {j} ({token}) is {score:.4f}; e_j(s) = {sign} gives another value{hint}",
+        "weights_sum": "your weights sum to {total:.4f}; softmax weights sum to 1",
+        "divided_by_sum": "you divided the scores by their sum; softmax divides exp(e_j) by the sum of exp(e_k)",
+        "weight_wrong": "scores are right, but the weight of position {j} ({token}) is off",
+        "read_ok": "scores and weights at s = {s:g} match the core to within {tol:g}",
+        "peak_ok": "position {position} peaks near s = {s_best:.2f}, as you found",
+        "peak_mirror": "that is the mirror image: you found the peak of the position on the other end",
+        "left": "left",
+        "right": "right",
+        "peak_wrong": "at s = {s:g} the weight is not at its maximum; look further to the {side}",
+    },
 )
 
 

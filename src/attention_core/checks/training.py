@@ -14,74 +14,45 @@ import numpy as np
 
 from ..example import H_EXAMPLE, STATE_A, worked_example
 from ..gradients import score_gradient
-from ..lang import Catalog
+from ..lang import Messages
 from ..reading import attend
 from .base import CheckResult, run_reader
 
-TEXT = Catalog(
+TEXT = Messages(
+    __name__,
     {
         # check_score_gradient: where the answer failed, then what is wrong there
-        "worked_example": {"en": "the worked example", "zh": "算例"},
-        "random_case": {
-            "en": "random case {k} (T = {T}, d_h = {d_h})",
-            "zh": "随机例子 {k}（T = {T}, d_h = {d_h}）",
-        },
-        "failed": {"en": "On {where}: {failure}.", "zh": "{where}：{failure}"},
-        "shape": {
-            "en": "On {where}: expected one number per source position, shape {want}, got shape {got}.",
-            "zh": "{where}：每个源位置应当对应一个数，即形状 {want}，你得到的形状是 {got}。",
-        },
-        "sign": {
-            "en": "On {where}: the sign is flipped; dL/de_j = + alpha_j g^T (h_j - c).",
-            "zh": "{where}：符号反了；dL/de_j = + alpha_j g^T (h_j - c)。",
-        },
-        "no_alpha": {
-            "en": "On {where}: the factor alpha_j is missing; a position with little weight must get a small gradient.",
-            "zh": "{where}：缺了因子 alpha_j；权重很小的位置，梯度也必须很小。",
-        },
-        "no_c": {
-            "en": "On {where}: c is not subtracted; use g^T (h_j - c), not g^T h_j. "
-            "Without it the gradients do not sum to zero.",
-            "zh": "{where}：没有减去 c；应当用 g^T (h_j - c)，而不是 g^T h_j。不减去 c，各梯度之和就不为零。",
-        },
-        "not_zero_sum": {
-            "en": "On {where}: your gradients sum to {total:.6f}, but they must sum to 0: "
-            "raising every score by the same amount does not change the weights.",
-            "zh": "{where}：你的梯度之和是 {total:.6f}，但它们之和必须为 0：把每个分数都加上同一个数，权重不会改变。",
-        },
-        "position_off": {
-            "en": "On {where}: at position {j} you give {got:.6f}, expected {want:.6f}.",
-            "zh": "{where}：在位置 {j} 上你给出的是 {got:.6f}，应为 {want:.6f}。",
-        },
-        "gradient_ok": {
-            "en": "dL/de_j = alpha_j g^T (h_j - c) on the worked example and on two random reads",
-            "zh": "在算例和两次随机读取上都满足 dL/de_j = alpha_j g^T (h_j - c)",
-        },
+        "worked_example": "the worked example",
+        "random_case": "random case {k} (T = {T}, d_h = {d_h})",
+        "failed": "On {where}: {failure}.",
+        "shape": "On {where}: expected one number per source position, shape {want}, got shape {got}.",
+        "sign": "On {where}: the sign is flipped; dL/de_j = + alpha_j g^T (h_j - c).",
+        "no_alpha": (
+            "On {where}: the factor alpha_j is missing; a position with little weight must get a small gradient."
+        ),
+        "no_c": (
+            "On {where}: c is not subtracted; use g^T (h_j - c), not g^T h_j. "
+            "Without it the gradients do not sum to zero."
+        ),
+        "not_zero_sum": (
+            "On {where}: your gradients sum to {total:.6f}, but they must sum to 0: "
+            "raising every score by the same amount does not change the weights."
+        ),
+        "position_off": "On {where}: at position {j} you give {got:.6f}, expected {want:.6f}.",
+        "gradient_ok": "dL/de_j = alpha_j g^T (h_j - c) on the worked example and on two random reads",
         # check_steepest_push
-        "push_position_kind": {
-            "en": "position must be 1, 2 or 3 (I, like, cats); got {position!r}.",
-            "zh": "位置必须是 1、2 或 3（I, like, cats）；你给的是 {position!r}。",
-        },
-        "push_other_position": {
-            "en": "Not position {position}. A descent step moves e_j by -dL/de_j; look for the "
-            "most negative dL/de_j, i.e. the annotation that moves c against g.",
-            "zh": "不是位置 {position}。梯度下降的一步让 e_j 改变 -dL/de_j；找出最负的 dL/de_j，"
-            "也就是能让 c 朝 g 的反方向移动的那个注释向量。",
-        },
-        "push_sign": {
-            "en": "Right position, wrong sign: the push is -dL/de_j, which is positive here.",
-            "zh": "位置对了，符号错了：推动量是 -dL/de_j，在这里是正的。",
-        },
-        "push_amount": {
-            "en": "Right position; the amount {amount:.4f} is off. Compute alpha_j g^T (h_j - c) "
-            "at state A and flip its sign.",
-            "zh": "位置对了，但数值 {amount:.4f} 不对。在状态 A 下计算 alpha_j g^T (h_j - c)，再取相反数。",
-        },
-        "push_ok": {
-            "en": "one descent step raises the score of position {position} most, by {amount:.4f}",
-            "zh": "梯度下降的一步使位置 {position} 的分数上升得最多，上升了 {amount:.4f}",
-        },
-    }
+        "push_position_kind": "position must be 1, 2 or 3 (I, like, cats); got {position!r}.",
+        "push_other_position": (
+            "Not position {position}. A descent step moves e_j by -dL/de_j; look for the "
+            "most negative dL/de_j, i.e. the annotation that moves c against g."
+        ),
+        "push_sign": "Right position, wrong sign: the push is -dL/de_j, which is positive here.",
+        "push_amount": (
+            "Right position; the amount {amount:.4f} is off. Compute alpha_j g^T (h_j - c) "
+            "at state A and flip its sign."
+        ),
+        "push_ok": "one descent step raises the score of position {position} most, by {amount:.4f}",
+    },
 )
 
 

@@ -15,42 +15,49 @@ import numpy as np
 from ..example import H_TRIANGLE, SCORE_RANGE, SCORE_STEP, TOKENS
 from ..figures.display import figure_png, img_tag
 from ..figures.reading import TriangleRead, WeightBars
-from ..lang import Catalog, get_language
+from ..lang import Messages, get_language
 from ..reading import attend
-from ..toy_sentences import FELIX, FELIX_NEGATED, FELIX_NEGATED_ZH, FELIX_ZH, QUERIES, read_with_query
+from ..toy_sentences import QUERIES, example_sentences, read_with_query
 
-TEXT = Catalog(
+TEXT = Messages(
+    __name__,
     {
-        "question": {"en": "Question", "zh": "问题"},
-        "sentence": {"en": "Sentence", "zh": "句子"},
-        "title": {"en": "“{question}” read over the same tokens", "zh": "用“{question}”读取同样的 token"},
-        "top": {
-            "en": "top three of {n} positions (together {share:.3f} of the weight)",
-            "zh": "{n} 个位置中权重最大的三个（合计占权重的 {share:.3f}）",
-        },
-        "token": {"en": "token", "zh": "token"},
-        "score": {"en": "score", "zh": "分数"},
-        "weight": {"en": "weight", "zh": "权重"},
-        "bars_alt": {
-            "en": "Bar chart of the attention weight on each of the {n} tokens of the sentence for the question "
-            "{question}; the three largest: {top}.",
-            "zh": "柱状图：针对问题{question}，句子中 {n} 个 token 各自得到的注意力权重；最大的三个：{top}。",
-        },
-        "position": {"en": "position", "zh": "位置"},
-        "score_j": {"en": "score e_j", "zh": "分数 e_j"},
-        "weight_j": {"en": "weight α_j", "zh": "权重 α_j"},
-        "sums": {
-            "en": "sum of weights = {w:.4f}; context c = ({c0:.4f}, {c1:.4f}), whose components sum to {cs:.4f}",
-            "zh": "权重之和 = {w:.4f}；上下文向量 c = ({c0:.4f}, {c1:.4f})，其分量之和为 {cs:.4f}",
-        },
-        "triangle_alt": {
-            "en": "Bars of the weights {weights} and the context point ({c0:.4f}, {c1:.4f}) drawn among the "
-            "annotations {annotations}.",
-            "zh": "权重 {weights} 的柱状图，以及画在注释向量 {annotations} 之间的上下文向量点 ({c0:.4f}, {c1:.4f})。",
-        },
-    }
+        "question": "Question",
+        "sentence": "Sentence",
+        "title": "“{question}” read over the same tokens",
+        "top": "top three of {n} positions (together {share:.3f} of the weight)",
+        "token": "token",
+        "score": "score",
+        "weight": "weight",
+        "bars_alt": (
+            "Bar chart of the attention weight on each of the {n} tokens of the sentence for the question "
+            "{question}; the three largest: {top}."
+        ),
+        "position": "position",
+        "score_j": "score e_j",
+        "weight_j": "weight α_j",
+        "sums": "sum of weights = {w:.4f}; context c = ({c0:.4f}, {c1:.4f}), whose components sum to {cs:.4f}",
+        "triangle_alt": (
+            "Bars of the weights {weights} and the context point ({c0:.4f}, {c1:.4f}) drawn among the "
+            "annotations {annotations}."
+        ),
+    },
 )
-DEFAULT_SENTENCES = {"en": (FELIX, FELIX_NEGATED), "zh": (FELIX_ZH, FELIX_NEGATED_ZH)}  # lesson 01, by edition
+# Lesson 01's two questions, worded for the reader (the query vectors are toy_sentences.QUERIES, by the same names).
+QUESTIONS = Messages(
+    f"{__name__}.questions",
+    {
+        "where": "where was it left?",
+        "colour": "which colour is Felix's?",
+    },
+)
+
+
+def question(name: str) -> str:
+    """The wording of lesson 01's question ``name`` (``"where"``, ``"colour"``) in the reader's language."""
+    if name not in QUERIES:
+        raise ValueError(f"question must be one of {sorted(QUERIES)}, got {name!r}")
+    return QUESTIONS(name)
 
 
 def _table(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> str:
@@ -65,8 +72,8 @@ class QuestionExplorer(widgets.VBox):
     """Lesson 01: pick a question (and a sentence); the same tokens get different weights."""
 
     def __init__(self, sentences=None, queries=None):
-        self.sentences = {s.text: s for s in (sentences or DEFAULT_SENTENCES[get_language()])}
-        self.queries = {name: QUERIES[name] for name in QUERIES} if queries is None else dict(queries)
+        self.sentences = {s.text: s for s in (sentences or example_sentences(get_language()))}
+        self.queries = {question(name): QUERIES[name] for name in QUERIES} if queries is None else dict(queries)
         self.question = widgets.ToggleButtons(options=list(self.queries), description=TEXT("question"))
         self.sentence = widgets.Dropdown(
             options=list(self.sentences), description=TEXT("sentence"), layout=widgets.Layout(width="auto")

@@ -29,8 +29,9 @@ from ..example import (
     W_H_EXAMPLE,
     W_S_EXAMPLE,
 )
-from ..lang import LANGUAGES, Catalog, get_language, language
-from ..toy_sentences import FEATURES, FELIX, FELIX_NEGATED, FELIX_NEGATED_ZH, FELIX_ZH, QUERIES
+from ..lang import Messages, language, languages
+from ..toy_sentences import FEATURES, QUERIES, example_sentences
+from .reading import question
 
 SCHEMA = 3  # bumped when the dictionary's layout changes; the script checks it
 SCORE_START = (0.0, 0.0, 0.0)  # the score explorer's first scores: equal, so equal weights
@@ -38,108 +39,71 @@ CURVE_POINTS = 161  # states on each drawn weight curve over S_RANGE (a step of 
 QUESTION_TOP = 3  # lesson 01's explorer lists the three largest weights, as the notebook's does
 ALIGNMENT_LENGTHS = (6, 9, 12, 27)  # lesson 07's explorer: the first test sentence of each source length
 
-SENTENCES = {"en": (FELIX, FELIX_NEGATED), "zh": (FELIX_ZH, FELIX_NEGATED_ZH)}  # lesson 01, by edition
-
 # Every word the website's explorers show, in each edition (the one place for these labels: the script fills the
 # {placeholders}; "_1" after a letter becomes a subscript). Terms follow book/glossary.md.
-LABELS = Catalog(
+LABELS = Messages(
+    __name__,
     {
         # lessons 05 and 06: the state explorer
-        "state_slider": {"en": "Reading state s", "zh": "读取状态 s"},
-        "tanh_switch": {"en": "tanh in the scorer", "zh": "评分函数里保留 tanh"},
-        "state_button": {"en": "State {name} (s = {s})", "zh": "状态 {name}（s = {s}）"},
-        "reset": {"en": "Reset", "zh": "重置"},
-        "jump": {"en": "Jump to a state", "zh": "跳到一个状态"},
-        "state_bars": {"en": "Weights α_j at the current s", "zh": "当前 s 下的读取权重 α_j"},
-        "state_plane": {
-            "en": "Context c = Σ α_j h_j (diamond) beside h_1, h_2, h_3",
-            "zh": "上下文向量 c = Σ α_j h_j（菱形）与 h_1、h_2、h_3",
-        },
-        "state_curves": {
-            "en": "Weights over s; the vertical line is the current s",
-            "zh": "读取权重随 s 的变化；竖线标出当前的 s",
-        },
-        "state_score": {"en": "score e_j(s)", "zh": "分数 e_j(s)"},
-        "state_title_tanh": {"en": "Read at s = {s}, with tanh", "zh": "s = {s} 时的读取，保留 tanh"},
-        "state_title_linear": {"en": "Read at s = {s}, tanh removed", "zh": "s = {s} 时的读取，去掉 tanh"},
-        "curves_x": {"en": "state s →", "zh": "状态 s →"},
-        "curves_y": {"en": "weight α", "zh": "读取权重 α"},
+        "state_slider": "Reading state s",
+        "tanh_switch": "tanh in the scorer",
+        "state_button": "State {name} (s = {s})",
+        "reset": "Reset",
+        "jump": "Jump to a state",
+        "state_bars": "Weights α_j at the current s",
+        "state_plane": "Context c = Σ α_j h_j (diamond) beside h_1, h_2, h_3",
+        "state_curves": "Weights over s; the vertical line is the current s",
+        "state_score": "score e_j(s)",
+        "state_title_tanh": "Read at s = {s}, with tanh",
+        "state_title_linear": "Read at s = {s}, tanh removed",
+        "curves_x": "state s →",
+        "curves_y": "weight α",
         # the table of a read (lessons 04 to 06) and its live summary
-        "position": {"en": "position", "zh": "位置"},
-        "weight_j": {"en": "weight α_j", "zh": "读取权重 α_j"},
-        "table_foot": {
-            "en": "context c = ({c0}, {c1}); weights sum to {sum}",
-            "zh": "上下文向量 c = ({c0}, {c1})；权重之和为 {sum}",
-        },
-        "live": {
-            "en": "{title}: weights {weights}; context ({c0}, {c1}).",
-            "zh": "{title}：读取权重 {weights}；上下文向量 ({c0}, {c1})。",
-        },
-        "list_sep": {"en": ", ", "zh": "，"},
+        "position": "position",
+        "weight_j": "weight α_j",
+        "table_foot": "context c = ({c0}, {c1}); weights sum to {sum}",
+        "live": "{title}: weights {weights}; context ({c0}, {c1}).",
+        "list_sep": ", ",
         # lesson 04: the score explorer
-        "score_slider": {"en": "score e_{j} ({token})", "zh": "分数 e_{j}（{token}）"},
-        "annotations": {"en": "Annotations", "zh": "注释向量"},
-        "scores_group": {"en": "Scores", "zh": "分数"},
-        "score_bars": {"en": "Weights α = softmax(e)", "zh": "读取权重 α = softmax(e)"},
-        "score_plane": {
-            "en": "Context c = Σ α_j h_j (diamond) in the hull of h_1, h_2, h_3",
-            "zh": "上下文向量 c = Σ α_j h_j（菱形）落在 h_1、h_2、h_3 的凸包中",
-        },
-        "score_score": {"en": "score e_j", "zh": "分数 e_j"},
-        "score_title": {"en": "Read of the scores ({scores})", "zh": "分数为 ({scores}) 时的读取"},
-        "triangle": {"en": "a triangle: H_TRIANGLE", "zh": "一个三角形：H_TRIANGLE"},
-        "running": {
-            "en": "the running example: H_EXAMPLE (on one line)",
-            "zh": "贯穿示例：H_EXAMPLE（三点共线）",
-        },
+        "score_slider": "score e_{j} ({token})",
+        "annotations": "Annotations",
+        "scores_group": "Scores",
+        "score_bars": "Weights α = softmax(e)",
+        "score_plane": "Context c = Σ α_j h_j (diamond) in the hull of h_1, h_2, h_3",
+        "score_score": "score e_j",
+        "score_title": "Read of the scores ({scores})",
+        "triangle": "a triangle: H_TRIANGLE",
+        "running": "the running example: H_EXAMPLE (on one line)",
         # lesson 01: the question explorer
-        "sentence": {"en": "Sentence", "zh": "句子"},
-        "question": {"en": "Question", "zh": "问题"},
-        "question_bars": {
-            "en": (
-                "Weight α_j on each token (bars to scale from 0 to 1; the three largest in bold, in the second colour)"
-            ),
-            "zh": "每个 token 上的读取权重 α_j（条形按 0 到 1 的比例绘制；最大的三个用粗体和第二种颜色标出）",
-        },
-        "token": {"en": "token", "zh": "token"},
-        "question_caption": {"en": "“{question}” read over “{sentence}”", "zh": "用“{question}”读取“{sentence}”"},
-        "top_head": {"en": "Top {k} of {n} positions: ", "zh": "{n} 个位置中权重最大的 {k} 个："},
-        "top_rest": {"en": "{list} (together {sum} of the weight)", "zh": "{list}（合计占权重的 {sum}）"},
-        "question_live": {
-            "en": "Question “{question}”: the three largest weights are {list}.",
-            "zh": "问题“{question}”：权重最大的三个是 {list}。",
-        },
+        "sentence": "Sentence",
+        "question": "Question",
+        "question_bars": (
+            "Weight α_j on each token (bars to scale from 0 to 1; the three largest in bold, in the second colour)"
+        ),
+        "token": "token",
+        "question_caption": "“{question}” read over “{sentence}”",
+        "top_head": "Top {k} of {n} positions: ",
+        "top_rest": "{list} (together {sum} of the weight)",
+        "question_live": "Question “{question}”: the three largest weights are {list}.",
         # lesson 07: the alignment explorer
-        "al_option": {"en": "{n} source words: {words}", "zh": "{n} 个源词：{words}"},
-        "al_select": {"en": "Test sentence", "zh": "测试句子"},
-        "al_outputs": {"en": "Words the model produced (choose one):", "zh": "模型生成的词（选一个）："},
-        "al_sources": {
-            "en": "Source words, with the weight output word {t} “{word}” puts on each:",
-            "zh": "源词，以及第 {t} 个输出词“{word}”放在每个源词上的读取权重：",
-        },
-        "al_summary": {
-            "en": "Output word {t} “{word}” reads most from source word {j} “{src}” (weight {w})",
-            "zh": "第 {t} 个输出词“{word}”读取最多的是第 {j} 个源词“{src}”（权重 {w}）",
-        },
-        "al_truth": {
-            "en": "; the reference word’s true source is word {k} “{ks}”.",
-            "zh": "；参考译文中这个词真正对应的是第 {k} 个源词“{ks}”。",
-        },
-        "al_end": {"en": "; it is the end symbol, past the reference.", "zh": "；它是结束符，已在参考译文之后。"},
+        "al_option": "{n} source words: {words}",
+        "al_select": "Test sentence",
+        "al_outputs": "Words the model produced (choose one):",
+        "al_sources": "Source words, with the weight output word {t} “{word}” puts on each:",
+        "al_summary": "Output word {t} “{word}” reads most from source word {j} “{src}” (weight {w})",
+        "al_truth": "; the reference word’s true source is word {k} “{ks}”.",
+        "al_end": "; it is the end symbol, past the reference.",
         # any explorer
-        "missing": {
-            "en": "This live explorer could not start: its parameters are missing from the page.",
-            "zh": "这个实时探索器无法启动：页面中缺少它的参数。",
-        },
-    }
+        "missing": "This live explorer could not start: its parameters are missing from the page.",
+    },
 )
 
 
 def labels(lang: str = "en") -> dict[str, str]:
-    """The explorers' labels in ``lang`` (``"en"`` or ``"zh"``), unfilled (the script fills the placeholders)."""
-    if lang not in LANGUAGES:
-        raise ValueError(f"language must be one of {LANGUAGES}, got {lang!r}")
-    return {key: texts[lang] for key, texts in LABELS.entries.items()}
+    """The explorers' labels in ``lang`` (``"en"``, ``"zh"``, ...), unfilled (the script fills the placeholders)."""
+    if lang not in languages():
+        raise ValueError(f"language must be one of {languages()}, got {lang!r}")
+    return LABELS.table(lang)
 
 
 def _floats(a) -> list:
@@ -165,7 +129,7 @@ def site_parameters(parts: tuple[str, ...] | None = None, lang: str = "en") -> d
     sections = {
         "state": _state,
         "score": _score,
-        "question": _question,
+        "question": lambda: _question(lang),
         "alignment": alignment_examples,
     }
     unknown = set(parts or ()) - set(sections)
@@ -209,15 +173,15 @@ def _score() -> dict:
     }
 
 
-def _question() -> dict:
-    """Lesson 01: the toy sentences and the two questions."""
+def _question(lang: str) -> dict:
+    """Lesson 01: the toy sentences and the two questions, in the page's language ``lang``."""
     return {
         "features": list(FEATURES),
         "sentences": [
             {"text": s.text, "tokens": list(s.tokens), "X": _floats(s.X)}  # X: (T, F)
-            for s in SENTENCES[get_language()]
+            for s in example_sentences(lang)
         ],
-        "queries": [{"name": name, "q": _floats(q)} for name, q in QUERIES.items()],  # q: (F,)
+        "queries": [{"id": name, "name": question(name), "q": _floats(q)} for name, q in QUERIES.items()],  # q: (F,)
         "top": QUESTION_TOP,
     }
 

@@ -18,22 +18,23 @@ import numpy as np
 from ..example import S_RANGE, S_STEP, TOKENS, worked_example
 from ..figures.display import BlitRenderer, img_tag
 from ..figures.state import StateReadFigure
-from ..lang import Catalog
+from ..lang import Messages
 
-TEXT = Catalog(
+TEXT = Messages(
+    __name__,
     {
-        "slider": {"en": "state s", "zh": "状态 s"},
-        "switch": {"en": "tanh in the scorer", "zh": "评分函数里保留 tanh"},
-        "caption": {"en": "Read at s = {s:.2f}, {mode}", "zh": "s = {s:.2f} 时的读取，{mode}"},
-        "with": {"en": "with tanh", "zh": "有 tanh"},
-        "without": {"en": "tanh removed (linear scorer)", "zh": "去掉 tanh（线性评分）"},
-        "position": {"en": "position", "zh": "位置"},
-        "score": {"en": "score e_j", "zh": "分数 e_j"},
-        "weight": {"en": "weight α_j", "zh": "权重 α_j"},
-        "context": {"en": "context c = ({c0:.6f}, {c1:.6f})", "zh": "上下文向量 c = ({c0:.6f}, {c1:.6f})"},
-        "curves_with": {"en": "weights over s (with tanh)", "zh": "权重随 s 的变化（有 tanh）"},
-        "curves_without": {"en": "weights over s: flat without tanh", "zh": "权重随 s 的变化：去掉 tanh 后是平的"},
-    }
+        "slider": "state s",
+        "switch": "tanh in the scorer",
+        "caption": "Read at s = {s:.2f}, {mode}",
+        "with": "with tanh",
+        "without": "tanh removed (linear scorer)",
+        "position": "position",
+        "score": "score e_j",
+        "weight": "weight α_j",
+        "context": "context c = ({c0:.6f}, {c1:.6f})",
+        "curves_with": "weights over s (with tanh)",
+        "curves_without": "weights over s: flat without tanh",
+    },
 )
 _GRID_POINTS = 401  # states on each precomputed curve
 

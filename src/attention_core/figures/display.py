@@ -20,12 +20,13 @@ import struct
 
 import numpy as np
 
-from ..lang import Catalog
+from ..lang import Messages
 
-TEXT = Catalog(
+TEXT = Messages(
+    __name__,
     {
-        "plain": {"en": "Figure: {alt}", "zh": "图：{alt}"},  # the text/plain fallback: the alt text itself
-    }
+        "plain": "Figure: {alt}",  # the text/plain fallback: the alt text itself
+    },
 )
 
 

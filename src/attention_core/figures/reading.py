@@ -13,37 +13,29 @@ import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.patches import FancyArrowPatch, FancyBboxPatch, Polygon
 
-from ..lang import Catalog
+from ..lang import Messages
 
 # Chinese text never uses $...$: matplotlib's mathtext has no CJK glyphs, so its symbols are Unicode (sₜ₋₁, hⱼ).
-TEXT = Catalog(
+TEXT = Messages(
+    __name__,
     {
-        "weight": {"en": "weight α_j", "zh": "权重 α_j"},
-        "position": {"en": "position j (token)", "zh": "位置 j（token）"},
-        "forward": {"en": "forward half  →h_j", "zh": "前向部分  →h_j"},
-        "backward": {"en": "backward half  ←h_j", "zh": "后向部分  ←h_j"},
-        "change_norm": {"en": "norm of the change", "zh": "变化的范数"},
-        "source_length": {"en": "source length T", "zh": "源序列长度 T"},
-        "sketch_fixed": {"en": "fixed summary: c = h_T for every step", "zh": "固定摘要：每一步都用 c = h_T"},
-        "sketch_reread": {"en": "re-reading: a new c_t at every step", "zh": "重新读取：每一步一个新的 c_t"},
-        "sketch_fixed_note": {
-            "en": "one vector, fixed width;\nthe source positions\nare not revisited",
-            "zh": "一个向量，宽度固定；\n各个源位置\n不再被重新读取",
-        },
-        "sketch_reread_note": {  # braces doubled: {{t-1}} is drawn as mathtext's {t-1}
-            "en": "weights from $s_{{t-1}}$\nover every $h_j$",
-            "zh": "由 sₜ₋₁ 决定\n每个 hⱼ 的权重",
-        },
-        "sketch_title": {"en": "Architecture sketch, not a trained alignment", "zh": "架构示意图，不是训练得到的对齐"},
-        "triangle_weights": {"en": "weights α_j = softmax(e)_j", "zh": "权重 α_j = softmax(e)_j"},
-        "component": {"en": "component {k}", "zh": "分量 {k}"},
-        "hull": {
-            "en": "c = Σ α_j h_j (★) stays in the hull of the h_j",
-            "zh": "c = Σ α_j h_j（★）始终在各 h_j 的凸包内",
-        },
-        "soft": {"en": "soft read (softmax weights)", "zh": "软读取（softmax 权重）"},
-        "hard": {"en": "hard read (argmax)", "zh": "硬读取（argmax）"},
-    }
+        "weight": "weight α_j",
+        "position": "position j (token)",
+        "forward": "forward half  →h_j",
+        "backward": "backward half  ←h_j",
+        "change_norm": "norm of the change",
+        "source_length": "source length T",
+        "sketch_fixed": "fixed summary: c = h_T for every step",
+        "sketch_reread": "re-reading: a new c_t at every step",
+        "sketch_fixed_note": "one vector, fixed width;\nthe source positions\nare not revisited",
+        "sketch_reread_note": "weights from $s_{{t-1}}$\nover every $h_j$",
+        "sketch_title": "Architecture sketch, not a trained alignment",
+        "triangle_weights": "weights α_j = softmax(e)_j",
+        "component": "component {k}",
+        "hull": "c = Σ α_j h_j (★) stays in the hull of the h_j",
+        "soft": "soft read (softmax weights)",
+        "hard": "hard read (argmax)",
+    },
 )
 
 BAR_COLOUR = "#3b6ea8"

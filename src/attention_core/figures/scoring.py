@@ -12,25 +12,23 @@ import matplotlib
 import numpy as np
 from matplotlib.figure import Figure
 
-from ..lang import Catalog
+from ..lang import Messages
 
 # Chinese text never uses $...$ (matplotlib's mathtext has no CJK glyphs): its symbols are Unicode (αⱼ).
 # English braces inside $...$ are doubled ({{ij}}) because the catalog formats every sentence.
-TEXT = Catalog(
+TEXT = Messages(
+    __name__,
     {
-        "coincide": {"en": "the lines of all positions coincide", "zh": "所有位置的曲线重合"},
-        "weight": {"en": r"weight $\alpha_j$", "zh": "权重 αⱼ"},
-        "weight_s": {"en": r"weight $\alpha_j(s)$", "zh": "权重 αⱼ(s)"},
-        "state_axis": {
-            "en": "reading state s (a chosen value, not a time step)",
-            "zh": "读取状态 s（人为选定的值，不是时间步）",
-        },
-        "with_tanh": {"en": "with tanh", "zh": "含 tanh"},
-        "without_tanh": {"en": "tanh removed", "zh": "去掉 tanh"},
-        "position_read": {"en": "position read (j)", "zh": "被读取的位置（j）"},
-        "position_reading": {"en": "position reading (i)", "zh": "发起读取的位置（i）"},
-        "weight_ij": {"en": r"weight $\alpha_{{ij}}$", "zh": "权重 αᵢⱼ"},
-    }
+        "coincide": "the lines of all positions coincide",
+        "weight": r"weight $\alpha_j$",
+        "weight_s": r"weight $\alpha_j(s)$",
+        "state_axis": "reading state s (a chosen value, not a time step)",
+        "with_tanh": "with tanh",
+        "without_tanh": "tanh removed",
+        "position_read": "position read (j)",
+        "position_reading": "position reading (i)",
+        "weight_ij": r"weight $\alpha_{{ij}}$",
+    },
 )
 
 _COLOURS = ("#1b6ca8", "#d1495b", "#2e8b57", "#8c6bb1", "#e08e0b")  # one per source position

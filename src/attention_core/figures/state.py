@@ -10,31 +10,26 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from ..example import H_EXAMPLE, S_RANGE, TOKENS
-from ..lang import Catalog
+from ..lang import Messages
 
-TEXT = Catalog(
+TEXT = Messages(
+    __name__,
     {
-        "curves_title": {
-            "en": "Attention weight of each source position against s",
-            "zh": "各源位置的注意力权重随 s 的变化",
-        },
-        "position": {"en": "position {j}: {token}", "zh": "位置 {j}：{token}"},
-        "state_axis": {"en": "reading state s (chosen, not a time step)", "zh": "读取状态 s（人为选定，不是时间步）"},
-        "state": {"en": "reading state s", "zh": "读取状态 s"},
-        "weight": {"en": "weight α_j", "zh": "权重 α_j"},
-        "weight_s": {"en": "weight α_j(s)", "zh": "权重 α_j(s)"},
-        "bars_title": {"en": "weights (sum to 1)", "zh": "权重（总和为 1）"},
-        "context_title": {"en": "context c = Σ α_j h_j (★)", "zh": "上下文向量 c = Σ α_j h_j（★）"},
-        "curves_panel": {"en": "weights over s", "zh": "权重随 s 的变化"},
-        "alt": {  # for screen readers (the explorer's image); the tokens I, like, cats are data and stay as they are
-            "en": "At s = {s:g}: bars of height {w0:.4f}, {w1:.4f}, {w2:.4f} for I, like, cats; "
+        "curves_title": "Attention weight of each source position against s",
+        "position": "position {j}: {token}",
+        "state_axis": "reading state s (chosen, not a time step)",
+        "state": "reading state s",
+        "weight": "weight α_j",
+        "weight_s": "weight α_j(s)",
+        "bars_title": "weights (sum to 1)",
+        "context_title": "context c = Σ α_j h_j (★)",
+        "curves_panel": "weights over s",
+        "alt": (
+            "At s = {s:g}: bars of height {w0:.4f}, {w1:.4f}, {w2:.4f} for I, like, cats; "
             "the context point at ({c0:.4f}, {c1:.4f}) inside the triangle of h_1 = (2, 0), "
-            "h_2 = (1, -1), h_3 = (0, -2); and the three weight curves over s from -4 to 4 with a marker at s.",
-            "zh": "s = {s:g} 时：I、like、cats 三根柱的高度分别为 {w0:.4f}、{w1:.4f}、{w2:.4f}；"
-            "上下文向量的点位于 ({c0:.4f}, {c1:.4f})，在 h_1 = (2, 0)、h_2 = (1, -1)、h_3 = (0, -2) 围成的三角形内；"
-            "右侧是三条权重曲线，s 从 -4 到 4，并在 s 处有一条标记线。",
-        },
-    }
+            "h_2 = (1, -1), h_3 = (0, -2); and the three weight curves over s from -4 to 4 with a marker at s."
+        ),
+    },
 )
 
 COLORS = ("#1f77b4", "#d62728", "#2ca02c")  # one colour per source position, the same in every figure

@@ -11,32 +11,71 @@ from collections.abc import Sequence
 import numpy as np
 from matplotlib.figure import Figure
 
-from ..lang import Catalog
+from ..lang import Messages
+from ..models.train import BUCKETS
 
 # Chinese text never uses $...$ (matplotlib's mathtext has no CJK glyphs): its symbols are Unicode (eₜⱼ, αₜⱼ).
 # English braces inside $...$ are doubled ({{tj}}) because the catalog formats every sentence.
-TEXT = Catalog(
+TEXT = Messages(
+    __name__,
     {
-        "score_now": {"en": "score $e_{{tj}}$ now", "zh": "当前分数 eₜⱼ"},
-        "source_position": {"en": "source position $j$", "zh": "源位置 j"},
-        "score": {"en": "score", "zh": "分数"},
-        "push_title": {
-            "en": r"One descent step on the scores: $e_{{tj}} \to e_{{tj}} - \partial\mathcal{{L}}/\partial e_{{tj}}$",
-            "zh": "对分数做一步梯度下降：eₜⱼ → eₜⱼ − ∂ℒ/∂eₜⱼ",
-        },
-        "source_token": {"en": "source token $x_j$", "zh": "源 token xⱼ"},
-        "target_token": {"en": "target token $y_t$", "zh": "目标 token yₜ"},
-        "weight": {"en": r"weight $\alpha_{{tj}}$", "zh": "权重 αₜⱼ"},
-        "step_loss": {"en": "loss of each step", "zh": "每一步的损失"},
-        "mean_loss": {"en": "mean of last {window} steps", "zh": "最近 {window} 步的平均"},
-        "optimiser_step": {"en": "optimiser step", "zh": "优化步数"},
-        "cross_entropy": {"en": "mean token cross-entropy", "zh": "token 平均交叉熵"},
-        "token_accuracy": {"en": "token accuracy", "zh": "token 准确率"},
-        "exact_accuracy": {"en": "exact-sequence accuracy", "zh": "整句准确率"},
-        "source_length": {"en": "source length (tokens)", "zh": "源序列长度（token 数）"},
-        "share_correct": {"en": "share correct on the test set", "zh": "测试集上的正确比例"},
-    }
+        "score_now": "score $e_{{tj}}$ now",
+        "source_position": "source position $j$",
+        "score": "score",
+        "push_title": (
+            r"One descent step on the scores: $e_{{tj}} \to e_{{tj}} - "
+            r"\partial\mathcal{{L}}/\partial e_{{tj}}$"
+        ),
+        "source_token": "source token $x_j$",
+        "target_token": "target token $y_t$",
+        "weight": r"weight $\alpha_{{tj}}$",
+        "step_loss": "loss of each step",
+        "mean_loss": "mean of last {window} steps",
+        "optimiser_step": "optimiser step",
+        "cross_entropy": "mean token cross-entropy",
+        "token_accuracy": "token accuracy",
+        "exact_accuracy": "exact-sequence accuracy",
+        "source_length": "source length (tokens)",
+        "share_correct": "share correct on the test set",
+        # printed reports: the progress line of a training run and the figures of an evaluation
+        "attention": "attention",
+        "fixed_summary": "fixed summary",
+        "progress": "{name} step {step:5d}/{steps}: running loss {running:.4f}, validation token acc. {acc:.3f}",
+        "steps": "steps: {steps}",
+        "token": "test token accuracy:     {x:.4f}",
+        "exact": "test exact accuracy:     {x:.4f}",
+        "alignment": "test alignment accuracy: {x:.4f}",
+        "bucket": "  source {lo:2d}-{hi:2d} tokens: token {token:.4f}, exact {exact:.4f}",
+    },
 )
+
+
+def progress_printer(attention: bool, steps: int):
+    """A ``callback`` for :func:`attention_core.models.train.train` that prints one line at each validation
+    check: the step, the running mean of the loss (decay 0.98) and the validation token accuracy."""
+    name = TEXT("attention") if attention else TEXT("fixed_summary")
+    running = None
+
+    def on_step(step: int, loss: float, acc: float | None) -> None:
+        nonlocal running
+        running = loss if running is None else 0.98 * running + 0.02 * loss
+        if acc is not None:
+            print(TEXT("progress", name=name, step=step, steps=steps, running=running, acc=acc))
+
+    return on_step
+
+
+def report(ev, attention: bool = True, steps: int | None = None) -> str:
+    """The printed figures of an :class:`~attention_core.models.train.Evaluation`: fixed formats, no timings,
+    so reruns print the same text."""
+    lines = [TEXT("steps", steps=steps)] if steps is not None else []
+    lines += [TEXT("token", x=ev.token_accuracy()), TEXT("exact", x=ev.exact_accuracy())]
+    if attention:
+        lines.append(TEXT("alignment", x=ev.alignment_accuracy()))
+    for lo, hi in BUCKETS:
+        token, exact = ev.token_accuracy(lo, hi), ev.exact_accuracy(lo, hi)
+        lines.append(TEXT("bucket", lo=lo, hi=hi, token=token, exact=exact))
+    return "\n".join(lines)
 
 
 def score_push_figure(scores, d_scores, tokens: Sequence[str], step: float = 1.0) -> Figure:

@@ -1,6 +1,6 @@
 """Training and evaluation of the translation models (lesson 07); also a command line entry point.
 
-    python -m attention_core.models.train            # train the attention model, print test figures
+    python -m attention_core train                   # train the attention model, print test figures
     python -m attention_core.models.train --baseline # the fixed-summary baseline, same recipe
 
 Recipe: teacher forcing and the token-averaged cross-entropy of :mod:`.seq2seq`; Adam; the gradient rescaled
@@ -13,38 +13,15 @@ training amplifies them: figures the book prints come from committed parameters 
 
 from __future__ import annotations
 
-import argparse
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..lang import Catalog
 from . import data
 from ._checks import check_count, check_number, pinned_blas
 from .seq2seq import ModelConfig, Seq2Seq, build_model
 
 BUCKETS = ((1, 10), (11, 20), (21, 30))  # source-length buckets used in the reports
-
-# What a reader sees: the progress line of train(progress=True) and the lines of report(). Lesson 07 compares
-# the English with stored outputs, character for character; the formats ({x:.4f}) are the same in Chinese.
-TEXT = Catalog(
-    {
-        "attention": {"en": "attention", "zh": "注意力模型"},
-        "fixed_summary": {"en": "fixed summary", "zh": "固定摘要模型"},
-        "progress": {
-            "en": "{name} step {step:5d}/{steps}: running loss {running:.4f}, validation token acc. {acc:.3f}",
-            "zh": "{name} 第 {step:5d}/{steps} 步：滑动平均损失 {running:.4f}，验证集 token 准确率 {acc:.3f}",
-        },
-        "steps": {"en": "steps: {steps}", "zh": "步数：{steps}"},
-        "token": {"en": "test token accuracy:     {x:.4f}", "zh": "测试集 token 准确率：{x:.4f}"},
-        "exact": {"en": "test exact accuracy:     {x:.4f}", "zh": "测试集整句准确率：{x:.4f}"},
-        "alignment": {"en": "test alignment accuracy: {x:.4f}", "zh": "测试集对齐准确率：{x:.4f}"},
-        "bucket": {
-            "en": "  source {lo:2d}-{hi:2d} tokens: token {token:.4f}, exact {exact:.4f}",
-            "zh": "  源序列 {lo:2d}-{hi:2d} 个 token：token 准确率 {token:.4f}，整句准确率 {exact:.4f}",
-        },
-    }
-)
 
 
 @dataclass(frozen=True)
@@ -227,24 +204,22 @@ class TrainResult:
 
 
 @pinned_blas
-def train(
-    cfg: TrainConfig = TrainConfig(), splits: data.Splits | None = None, progress: bool = True, callback=None
-) -> TrainResult:
-    """Train one model with ``cfg``; with ``progress``, print a line with the running loss at every check.
+def train(cfg: TrainConfig = TrainConfig(), splits: data.Splits | None = None, callback=None) -> TrainResult:
+    """Train one model with ``cfg``.
 
     ``callback(step, loss, valid_accuracy)`` (optional) is called after every step; ``valid_accuracy`` is
-    ``None`` except at validation checks. Benchmarks use it to time steps.
+    ``None`` except at validation checks. A lesson prints its progress with it
+    (:func:`attention_core.figures.training.progress_printer`); benchmarks time steps with it.
     """
     if not isinstance(cfg, TrainConfig):
         raise TypeError(f"cfg must be a TrainConfig, got {type(cfg).__name__}")
     if splits is None:
         splits = data.make_splits(cfg.data_seed, cfg.n_train, cfg.n_valid, cfg.n_test)
-    name = TEXT("attention") if cfg.model.attention else TEXT("fixed_summary")
     model = build_model(cfg.model, seed=cfg.seed)
     opt = Adam(model.params, cfg.beta1, cfg.beta2, cfg.adam_eps)
     rng = np.random.default_rng(cfg.seed)
     queue: list[data.Batch] = []
-    losses, checks, running = [], [], None
+    losses, checks = [], []
     step = 0
     while step < cfg.steps:
         if not queue:
@@ -253,53 +228,13 @@ def train(
         clip_global_norm(grads, cfg.clip_norm)
         opt.update(model.params, grads, learning_rate(cfg, step))
         losses.append(loss)
-        running = loss if running is None else 0.98 * running + 0.02 * loss
         step += 1
         acc = None
         if cfg.eval_every and (step % cfg.eval_every == 0 or step == cfg.steps):
             acc = evaluate(model, splits.valid, alignment=False).token_accuracy()
             checks.append((step, acc))
-            if progress:
-                print(TEXT("progress", name=name, step=step, steps=cfg.steps, running=running, acc=acc))
         if callback is not None:
             callback(step, loss, acc)
         if acc is not None and cfg.target_accuracy is not None and acc >= cfg.target_accuracy:
             break
     return TrainResult(model, step, losses, checks, splits)
-
-
-def report(ev: Evaluation, attention: bool = True, steps: int | None = None) -> str:
-    """The printed figures of an evaluation: fixed formats, no timings, so reruns print the same text."""
-    lines = [TEXT("steps", steps=steps)] if steps is not None else []
-    lines += [TEXT("token", x=ev.token_accuracy()), TEXT("exact", x=ev.exact_accuracy())]
-    if attention:
-        lines.append(TEXT("alignment", x=ev.alignment_accuracy()))
-    for lo, hi in BUCKETS:
-        token, exact = ev.token_accuracy(lo, hi), ev.exact_accuracy(lo, hi)
-        lines.append(TEXT("bucket", lo=lo, hi=hi, token=token, exact=exact))
-    return "\n".join(lines)
-
-
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description="Train the lesson-07 translation model and print test figures.")
-    parser.add_argument("--baseline", action="store_true", help="train the fixed-summary baseline instead")
-    parser.add_argument("--steps", type=int, default=TrainConfig.steps, help="maximum optimiser steps (>= 1)")
-    parser.add_argument("--seed", type=int, default=0, help="initialisation and batch-order seed (>= 0)")
-    parser.add_argument("--target", type=float, default=None, help="stop at this validation token accuracy")
-    args = parser.parse_args(argv)
-    try:
-        cfg = TrainConfig(
-            model=ModelConfig(attention=not args.baseline),
-            steps=args.steps,
-            seed=args.seed,
-            target_accuracy=args.target,
-        )
-    except (TypeError, ValueError) as exc:
-        parser.error(str(exc))  # one line and exit status 2, no traceback
-    print({k: v for k, v in asdict(cfg).items() if k != "model"}, cfg.model)
-    result = train(cfg)
-    print(report(evaluate(result.model, result.splits.test), cfg.model.attention, result.steps))
-
-
-if __name__ == "__main__":
-    main()
