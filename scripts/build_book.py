@@ -1,5 +1,6 @@
-"""Build both editions of the book with warnings as errors: English into OUT/_build/html, Chinese into
-OUT/_build/html/zh (from zh/, same page names, so the language switch links page to page).
+"""Build every edition of the book with warnings as errors: English into OUT/_build/html, each other edition
+(generated into <language>/ by scripts/editions.py) into OUT/_build/html/<language>, with the same page names,
+so the language switch links page to page.
 
     .venv/bin/python scripts/build_book.py [OUT]      # OUT defaults to the repository (so _build/html)
 
@@ -19,8 +20,13 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 
+def editions() -> list[str]:
+    """The languages with translation files (``locale/<language>/``), each generated into ``<language>/``."""
+    return sorted(p.name for p in (ROOT / "locale").iterdir() if (ROOT / p.name / "_config.yml").exists())
+
+
 def build(out: pathlib.Path) -> tuple[int, str]:
-    """Build both editions under ``out``; return (exit status, combined log)."""
+    """Build every edition under ``out``; return (exit status, combined log)."""
     jb = pathlib.Path(sys.executable).parent / "jupyter-book"
     flags = ["-W", "-n", "--keep-going"]
     logs, code = [], 0
@@ -29,25 +35,43 @@ def build(out: pathlib.Path) -> tuple[int, str]:
     )
     logs.append(english.stdout + english.stderr)
     code = code or english.returncode
-    zh_out = out / "_build" / "zh-edition"
-    chinese = subprocess.run(
-        [str(jb), "build", str(ROOT / "zh"), "--path-output", str(zh_out), *flags], capture_output=True, text=True
-    )
-    logs.append(chinese.stdout + chinese.stderr)
-    code = code or chinese.returncode
-    html, zh_html = out / "_build" / "html", zh_out / "_build" / "html"
-    if zh_html.exists() and html.exists():
-        shutil.rmtree(html / "zh", ignore_errors=True)
-        shutil.copytree(zh_html, html / "zh")
-    for page, lang in ((html / "index.html", "en"), (html / "zh" / "index.html", "zh-CN")):
-        _complete_redirect(page, lang)
+    html = out / "_build" / "html"
+    _complete_redirect(html / "index.html", "en", _title(ROOT))
+    for lang in editions():
+        edition_out = out / "_build" / f"{lang}-edition"
+        run = subprocess.run(
+            [str(jb), "build", str(ROOT / lang), "--path-output", str(edition_out), *flags],
+            capture_output=True,
+            text=True,
+        )
+        logs.append(run.stdout + run.stderr)
+        code = code or run.returncode
+        built = edition_out / "_build" / "html"
+        if built.exists() and html.exists():
+            shutil.rmtree(html / lang, ignore_errors=True)
+            shutil.copytree(built, html / lang)
+            _complete_redirect(html / lang / "index.html", _html_lang(lang), _title(ROOT / lang))
     return code, "\n".join(logs)
+
+
+def _config(folder: pathlib.Path) -> dict:
+    import yaml
+
+    return yaml.safe_load((folder / "_config.yml").read_text(encoding="utf-8"))
+
+
+def _title(folder: pathlib.Path) -> str:
+    return str(_config(folder)["title"]).split(" · ")[0]
+
+
+def _html_lang(lang: str) -> str:
+    return str(_config(ROOT / lang)["sphinx"]["config"].get("language", lang)).replace("_", "-")
 
 
 REDIRECT = re.compile(r'^\s*<meta http-equiv="Refresh" content="0; url=([^"]+)"\s*/?>\s*$')
 
 
-def _complete_redirect(page: pathlib.Path, lang: str) -> None:
+def _complete_redirect(page: pathlib.Path, lang: str, title: str) -> None:
     """Jupyter Book writes each edition's index.html as a bare meta refresh; make it a small page with its
     language, a title, a link for readers without redirects, and an empty inline icon (so the browser neither asks
     for a missing /favicon.ico nor starts a request that the redirect aborts)."""
@@ -57,7 +81,7 @@ def _complete_redirect(page: pathlib.Path, lang: str) -> None:
     if not match:
         return
     target = html_lib.escape(match.group(1))
-    title = "可执行的注意力" if lang.startswith("zh") else "Attention, executable"
+    title = html_lib.escape(title)
     page.write_text(
         f'<!DOCTYPE html>\n<html lang="{lang}"><head><meta charset="utf-8"><title>{title}</title>'
         '<link rel="icon" href="data:,">'

@@ -656,10 +656,27 @@ class PackageSource(Source):
         return LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
+class ThemeSource(Source):
+    """The theme's fixed words (``THEME_STRINGS`` in ``book/_ext/ae_lang.py``), put into every page by the build."""
+
+    name = "book/_ext/ae_lang.py (theme strings)"
+
+    def units(self) -> list[Unit]:
+        import importlib.util
+
+        spec = importlib.util.spec_from_file_location("ae_lang_strings", ROOT / "book" / "_ext" / "ae_lang.py")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return [Unit("theme", text, "theme") for text in module.THEME_STRINGS]
+
+    def po_path(self, lang: str) -> pathlib.Path:
+        return LOCALE / lang / "LC_MESSAGES" / "theme.po"
+
+
 def sources() -> list[Source]:
     found: list[Source] = [NotebookSource(p) for p in sorted(ROOT.glob("notebooks/*.ipynb"))]
     found += [PageSource(p) for p in sorted(ROOT.glob("book/*.md"))]
-    return [*found, ConfigSource(), PackageSource()]
+    return [*found, ConfigSource(), ThemeSource(), PackageSource()]
 
 
 def languages() -> list[str]:

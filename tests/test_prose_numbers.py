@@ -1,4 +1,5 @@
-"""Every decimal number a lesson writes in its prose was printed by one of that lesson's code cells.
+"""Every decimal number a lesson writes in its prose was printed by one of that lesson's code cells, in every
+edition (the English lessons and each generated edition, whose numbers come from its own executed cells).
 
 Prose is the markdown of a lesson without its code (fenced blocks, indented blocks and inline code) and link
 addresses, so a
@@ -18,7 +19,7 @@ import re
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb")) + sorted(ROOT.glob("*/notebooks/*.ipynb"))
 
 
 DECIMAL = re.compile(r"(?<![\w.])\d+\.\d+(?![\w.]*\d)")
@@ -69,11 +70,11 @@ def unprinted_numbers(nb: dict) -> list[str]:
     return missing
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: str(p.relative_to(ROOT)))
 def test_prose_numbers_were_printed(path):
     nb = json.loads(path.read_text(encoding="utf-8"))
     missing = unprinted_numbers(nb)
-    assert not missing, f"{path.name} writes {sorted(set(missing))} in its prose, but no cell printed them"
+    assert not missing, f"{path.relative_to(ROOT)} writes {sorted(set(missing))} in its prose, but no cell printed them"
 
 
 def test_the_checker_catches_an_unprinted_number():

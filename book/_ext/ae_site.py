@@ -43,51 +43,19 @@ MATHJAX = ROOT / "_vendor" / "node" / "mathjax"  # the npm package, used by Node
 FONT_DIR = "mathjax-fonts"  # under _static/: the CommonHTML woff fonts (from _vendor/static/)
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
-# What the site writes around the explorers, in each edition (``ae_edition`` in _config.yml / zh/_config.yml).
-# The explorers' own labels are exported with their parameters (attention_core.explorers.site.LABELS).
-TEXT = {
-    "en": {
-        "needs_js": "This live explorer needs JavaScript in your browser.",
-        "note": (
-            "<strong>Notebook explorer.</strong> In the notebook this cell shows controls that recompute with "
-            "Python, so they need a running kernel: run <code>make lab</code> and open this lesson. On this page, "
-            'use the <a href="#ae-live-{kind}">live explorer {where}</a>: it computes the same read in your browser.'
-        ),
-        "below": "just below",
-        "above": "earlier on this page",
-        "alignment_intro": (
-            "<strong>Live explorer: runs in your browser on this page.</strong> The trained model above, reading "
-            "four test sentences: move through the words it produces (hover, tap, or focus the list and use the "
-            "arrow keys) to light up the source positions each one reads, with the weights as numbers. The reads "
-            "were computed when the site was built, from the committed parameters; nothing on this page trains. "
-            "A square outline marks the true source position of the reference word."
-        ),
-    },
-    "zh": {
-        "needs_js": "这个实时探索器需要浏览器启用 JavaScript。",
-        "note": (
-            "<strong>Notebook 探索器。</strong>在 notebook 中，这个单元格显示的控件要用 Python 重新计算，"
-            "所以需要一个运行中的内核（kernel）：运行 <code>make lab</code>，再打开本课。在本页上，请使用"
-            '<a href="#ae-live-{kind}">{where}的实时探索器</a>：它在你的浏览器里计算同样的读取。'
-        ),
-        "below": "紧接在下方",
-        "above": "本页前面",
-        "alignment_intro": (
-            "<strong>实时探索器：直接在本页、在你的浏览器中运行。</strong>上面训练好的模型读取四个测试句子："
-            "逐个浏览它生成的词（鼠标悬停、轻点，或让列表获得焦点后按方向键），就会亮出每个词读取的源位置，"
-            "并以数字给出读取权重。这些读取是在构建网站时根据提交的参数算出的；本页不做任何训练。"
-            "方框标出参考译文中这个词真正对应的源位置。"
-        ),
-    },
-}
 
 
+# What the site writes around the explorers, in each edition: attention_core.explorers.site.PAGE (the package's
+# messages, translated through its PO files like every other sentence a reader sees).
 def _edition(app) -> str:
-    """The page's edition: ``ae_edition`` (set by ae_lang), else the Sphinx ``language``."""
-    edition = getattr(app.config, "ae_edition", None)
-    if edition not in TEXT:
-        edition = "zh" if str(app.config.language or "").startswith("zh") else "en"
-    return edition
+    """The page's edition: its language code, ``ae_edition`` in the edition's ``_config.yml``."""
+    return getattr(app.config, "ae_edition", None) or "en"
+
+
+def _page_text(key: str, edition: str) -> str:
+    from attention_core.explorers.site import PAGE
+
+    return PAGE.text(key, edition)
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -234,17 +202,17 @@ def _widget_text(state: dict, model_id: str) -> str:
 
 
 def _note(kind: str, here: bool, edition: str = "en") -> str:
-    text = TEXT[edition]
-    where = text["below"] if here else text["above"]
-    return f'<div class="ae-notebook-note" role="note"><p>{text["note"].format(kind=kind, where=where)}</p></div>'
+    where = _page_text("below" if here else "above", edition)
+    note = _page_text("note", edition).format(kind=kind, where=where)
+    return f'<div class="ae-notebook-note" role="note"><p>{note}</p></div>'
 
 
 def _needs_js(edition: str) -> str:
-    return f"<p>{TEXT[edition]['needs_js']}</p>"
+    return f"<p>{_page_text('needs_js', edition)}</p>"
 
 
 # Live explorers without a notebook widget: inserted after the output of the first cell calling ...
-AFTER_CELL = {"alignment_heatmap(": ("alignment", "alignment_intro")}  # -> (kind, its introduction in TEXT)
+AFTER_CELL = {"alignment_heatmap(": ("alignment", "alignment_intro")}  # -> (kind, its introduction in PAGE)
 
 
 def _replace_widgets(app, doctree, docname):
@@ -289,7 +257,7 @@ def _replace_widgets(app, doctree, docname):
             if cell is None or call not in block.astext() or "cell_output" in _classes_up(block):
                 continue
             twin = f'<div class="ae-explorer" id="ae-live-{kind}" data-explorer="{kind}">{_needs_js(edition)}</div>'
-            intro_html = f"<p>{TEXT[edition][intro]}</p>"
+            intro_html = f"<p>{_page_text(intro, edition)}</p>"
             cell.parent.insert(cell.parent.index(cell) + 1, nodes.raw("", intro_html + twin, format="html"))
             body_has[kind] = True
             break

@@ -99,6 +99,34 @@ LABELS = Messages(
 )
 
 
+# What the website writes around its explorers (book/_ext/ae_site.py): the note that replaces a notebook widget,
+# the line shown without JavaScript, and the introduction of lesson 07's explorer. May hold HTML.
+PAGE = Messages(
+    f"{__name__}.page",
+    {
+        # the language switch on every page links to the other editions, each named in its own language
+        "language_name": "English",
+        "read_in": "Read this page in English",
+        "needs_js": "This live explorer needs JavaScript in your browser.",
+        "note": (
+            "<strong>Notebook explorer.</strong> In the notebook this cell shows controls that recompute with "
+            "Python, so they need a running kernel: run <code>make lab</code> and open this lesson. On this "
+            'page, use the <a href="#ae-live-{kind}">live explorer {where}</a>: it computes the same read in '
+            "your browser."
+        ),
+        "below": "just below",
+        "above": "earlier on this page",
+        "alignment_intro": (
+            "<strong>Live explorer: runs in your browser on this page.</strong> The trained model above, reading "
+            "four test sentences: move through the words it produces (hover, tap, or focus the list and use the "
+            "arrow keys) to light up the source positions each one reads, with the weights as numbers. The reads "
+            "were computed when the site was built, from the committed parameters; nothing on this page trains. "
+            "A square outline marks the true source position of the reference word."
+        ),
+    },
+)
+
+
 def labels(lang: str = "en") -> dict[str, str]:
     """The explorers' labels in ``lang`` (``"en"``, ``"zh"``, ...), unfilled (the script fills the placeholders)."""
     if lang not in languages():
