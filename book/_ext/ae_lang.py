@@ -37,11 +37,12 @@ def editions() -> list[str]:
 
 def html_lang(edition: str) -> str:
     """The HTML ``lang`` of an edition: its Sphinx ``language`` (``zh_CN``) written as a BCP 47 tag (``zh-CN``)."""
-    if edition == ENGLISH:
-        return "en"
+    config_file = ROOT / edition / "_config.yml"
+    if edition == ENGLISH or not config_file.exists():
+        return "en" if edition == ENGLISH else edition
     import yaml
 
-    config = yaml.safe_load((ROOT / edition / "_config.yml").read_text(encoding="utf-8"))
+    config = yaml.safe_load(config_file.read_text(encoding="utf-8"))
     return str(config["sphinx"]["config"].get("language", edition)).replace("_", "-")
 
 
@@ -145,7 +146,7 @@ ARTICLE_START = re.compile(r'<article class="bd-article"[^>]*>|<div class="bd-ar
 
 def _switch_on_template_pages(app, exception):
     edition = app.config.ae_edition
-    if exception is not None or edition not in editions() or getattr(app.builder, "format", "") != "html":
+    if exception is not None or getattr(app.builder, "format", "") != "html":
         return
     for name in TEMPLATE_PAGES:
         page = pathlib.Path(app.outdir) / f"{name}.html"
@@ -162,7 +163,7 @@ def _switch_on_template_pages(app, exception):
 
 def _switch(app, pagename, templatename, context, doctree):
     edition = app.config.ae_edition
-    if edition not in editions() or templatename != "page.html":
+    if templatename != "page.html":
         return
     context["body"] = _link(edition, pagename) + context.get("body", "")
     hrefs = {other: counterpart(edition, other, pagename) for other in editions() if other != edition}
@@ -263,6 +264,11 @@ THEME_STRINGS = (
 
 def _theme_translation(lang: str) -> dict[str, str]:
     import polib
+
+    from attention_core.lang import PSEUDO, pseudo
+
+    if lang == PSEUDO:
+        return {text: pseudo(text) for text in THEME_STRINGS}
 
     path = ROOT / "locale" / lang / "LC_MESSAGES" / "theme.po"
     if not path.exists():

@@ -88,6 +88,14 @@ def readable_on_phones(fig, width: float = PHONE_WIDTH, min_px: float = MIN_TEXT
     return fig
 
 
+def drawn_text(fig) -> list[str]:
+    """Every piece of text the figure draws (titles, labels, tick labels, legends, annotations), in drawing order."""
+    from matplotlib.text import Text
+
+    fig.draw_without_rendering()
+    return [t.get_text() for t in fig.findobj(Text) if t.get_text().strip() and t.get_visible()]
+
+
 def png_size(png: bytes) -> tuple[int, int]:
     """``(width, height)`` in pixels, read from the PNG header."""
     if png[:8] != b"\x89PNG\r\n\x1a\n" or png[12:16] != b"IHDR":
@@ -121,12 +129,19 @@ class FigureDisplay:
         self.alt, self.caption = alt.strip(), caption.strip()
         self.dpi = dpi
         self.png = figure_png(readable_on_phones(fig), dpi=dpi, palette=True)
+        self.text = drawn_text(fig)
 
     def _repr_html_(self) -> str:
         return (
             f'<figure class="ae-figure">{img_tag(self.png, self.alt, scale=self.dpi / CSS_DPI)}'
             f"<figcaption>{html.escape(self.caption)}</figcaption></figure>"
         )
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        """HTML and the plain-text fallback, with the words drawn in the image kept in the output's metadata
+        (``attention_core.figure_text``): the tests read them, for the image itself cannot be searched."""
+        data = {"text/html": self._repr_html_(), "text/plain": repr(self)}
+        return data, {"attention_core": {"figure_text": self.text}}
 
     def __repr__(self) -> str:
         return TEXT("plain", alt=self.alt)

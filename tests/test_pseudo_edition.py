@@ -1,0 +1,187 @@
+"""The translation mechanism is complete: a pseudo-language edition shows no English a reader could see.
+
+The test writes the whole book in the pseudo-language (``attention_core.lang.PSEUDO``: every translatable text,
+the package's messages and the theme's words in accented look-alike letters), executes its notebooks and builds
+its website, then reads everything a reader sees: page prose and headings, captions and alt text, printed outputs,
+the words drawn in figures (kept in each figure output's metadata), self-check messages, explorer labels, the
+language switch and the search page. Any English word left is text that escaped the mechanism; the only English
+allowed is code (identifiers, inline code, code cells), math, and the data the lessons compute with (the toy
+languages' words, the named features of lesson 01).
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tokenize
+from html.parser import HTMLParser
+
+import pytest
+
+from tests.helpers import ROOT, editions_module
+
+ED = editions_module()
+WORD = re.compile(r"(?<![\w/.-])[A-Za-z]{3,}(?![\w/.-])")  # an English-looking word, not part of a path or name
+DROP = re.compile(r"\$\$.*?\$\$|\$[^$\n]*\$|`[^`]*`|\{[^{}]*\}|https?://\S+|\S+\.(?:py|json|npz|ipynb|html|md)\b", re.S)
+
+
+def allowed_words() -> set[str]:
+    """English a pseudo edition may show: code identifiers (and their parts), the lessons' data, terms the glossary
+    writes in English in every language, and the names of the other editions in the language switch."""
+    words = set()
+    for path in ROOT.glob("notebooks/*.ipynb"):
+        for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
+            if cell["cell_type"] == "code":
+                source = "".join(cell["source"])
+                for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+                    if tok.type == tokenize.NAME:
+                        words.update([tok.string, *tok.string.split("_")])
+    import attention_core
+    from attention_core import example, toy_sentences
+    from attention_core.models import data
+
+    for module in (attention_core, example, toy_sentences, data):
+        for name in dir(module):
+            words.update([name, *name.split("_")])
+    words.update(toy_sentences._TOKEN_FEATURES)
+    words.update(toy_sentences.FEATURES + toy_sentences.SOURCE_TOKENS + example.TOKENS)
+    words.update(w for w in data.SRC_WORDS + data.TGT_WORDS)
+    words.update(data._CLASSES)
+    lang = _ae_lang()
+    words.update(term for entry in lang.term_list() if not entry.chinese for term in entry.english)
+    words.update(["English", "tanh", "softmax", "GRU", "RNN", "LSTM", "Ctrl"])
+    return {w.lower() for w in words for w in re.split(r"[\s/]+", w) if w}
+
+
+def _ae_lang():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("ae_lang_pseudo", ROOT / "book" / "_ext" / "ae_lang.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def escaped(text: str, allowed: set[str]) -> list[str]:
+    return [w for w in WORD.findall(DROP.sub(" ", text)) if w.lower() not in allowed]
+
+
+@pytest.fixture(scope="session")
+def pseudo_book(tmp_path_factory):
+    """The pseudo edition: written below the repository (its configuration points at ../../book), executed, built."""
+    folder = ROOT / "_build" / "pseudo-edition"
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    notebooks = ED.write_pseudo_edition(folder)
+    jupyter = [str(pathlib_bin("jupyter")), "execute", "--inplace", "--timeout=600"]
+    run = subprocess.run([*jupyter, *map(str, notebooks)], capture_output=True, text=True)
+    assert run.returncode == 0, "a pseudo-language notebook failed to run:\n" + run.stderr[-4000:]
+    out = tmp_path_factory.mktemp("pseudo")
+    build = subprocess.run(
+        [str(pathlib_bin("jupyter-book")), "build", str(folder), "--path-output", str(out), "--keep-going"],
+        capture_output=True,
+        text=True,
+    )
+    assert build.returncode == 0, build.stdout[-3000:] + build.stderr[-3000:]
+    return folder, notebooks, out / "_build" / "html"
+
+
+def pathlib_bin(name: str):
+    import pathlib
+
+    return pathlib.Path(sys.executable).parent / name
+
+
+class Visible(HTMLParser):
+    """The text of a page a reader sees: no scripts, styles, code cells' source, typeset math, or elements marked
+    with another language."""
+
+    SKIP_TAGS = {"script", "style", "code", "mjx-container", "svg", "kbd"}
+    SKIP_CLASSES = {"cell_input", "ae-lang-switch", "highlight", "headerlink", "math"}
+
+    def __init__(self):
+        super().__init__()
+        self.stack, self.text = [], []
+
+    def handle_starttag(self, tag, attrs):
+        if tag in ("br", "img", "meta", "link", "input", "hr", "source", "wbr"):
+            a = dict(attrs)
+            for key in ("alt", "placeholder", "title", "aria-label"):
+                if a.get(key) and not self._skipping():
+                    self.text.append(a[key])
+            return
+        a = dict(attrs)
+        classes = set((a.get("class") or "").split())
+        skip = tag in self.SKIP_TAGS or bool(classes & self.SKIP_CLASSES) or (a.get("lang") not in (None, "en"))
+        self.stack.append((tag, skip))
+        if not self._skipping():
+            for key in ("title", "aria-label", "placeholder"):
+                if a.get(key):
+                    self.text.append(a[key])
+
+    def handle_endtag(self, tag):
+        while self.stack:
+            top, _ = self.stack.pop()
+            if top == tag:
+                break
+
+    def handle_data(self, data):
+        if not self._skipping():
+            self.text.append(data)
+
+    def _skipping(self) -> bool:
+        return any(skip for _, skip in self.stack)
+
+
+def visible_text(page: str) -> str:
+    parser = Visible()
+    parser.feed(page)
+    return html.unescape("\n".join(parser.text))
+
+
+@pytest.mark.slow
+def test_the_pseudo_notebooks_print_and_draw_no_english(pseudo_book):
+    _, notebooks, _ = pseudo_book
+    allowed, found = allowed_words(), []
+    for path in notebooks:
+        for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
+            if cell["cell_type"] != "code" or "nbval-ignore-output" in cell["metadata"].get("tags", []):
+                continue
+            for out in cell.get("outputs", []):
+                texts = ["".join(out.get("text", ""))]
+                data = out.get("data", {})
+                texts.append("".join(data.get("text/plain", "")))
+                texts.append(re.sub(r"<[^>]+>", " ", re.sub(r'src="[^"]*"', "", "".join(data.get("text/html", "")))))
+                texts += out.get("metadata", {}).get("attention_core", {}).get("figure_text", [])
+                for text in texts:
+                    for word in escaped(text, allowed):
+                        found.append(f"{path.name} [{cell['id']}]: {word!r} in {text.strip()[:80]!r}")
+    assert not found, f"{len(found)} English words escaped the translation mechanism:\n" + "\n".join(found[:60])
+
+
+@pytest.mark.slow
+def test_the_pseudo_website_shows_no_english(pseudo_book):
+    _, _, site = pseudo_book
+    allowed, found = allowed_words(), []
+    pages = [p for p in sorted(site.rglob("*.html")) if "_static" not in p.parts and "_sources" not in p.parts]
+    assert any(p.name == "search.html" for p in pages)
+    for page in pages:
+        text = visible_text(page.read_text(encoding="utf-8"))
+        for line in text.splitlines():
+            for word in escaped(line, allowed):
+                found.append(f"{page.relative_to(site)}: {word!r} in {line.strip()[:80]!r}")
+    assert not found, f"{len(found)} English words on the pseudo website:\n" + "\n".join(found[:80])
+
+
+def test_the_scan_sees_english_and_ignores_code_math_and_data():
+    allowed = {"felix", "attend"}
+    assert escaped("Ŵéíĝĥţš at s", allowed) == []  # two letters are not a word
+    assert escaped("the weights sum to one", allowed) == ["the", "weights", "sum", "one"]
+    assert escaped("`attend` $\\tanh$ Felix results/length_sweep.json", allowed) == []
+    page = '<p>shown <code>hidden</code> <a class="ae-lang-switch" lang="zh-CN">中文</a><img alt="picture"></p>'
+    assert visible_text(page).split() == ["shown", "picture"]
