@@ -33,3 +33,62 @@ def test_a_math_module_importing_a_figure_breaks_a_contract(tmp_path):
     reading.write_text(reading.read_text() + "\nfrom .figures import state as _drawing  # noqa\n")
     run = run_contracts(copy)
     assert run.returncode != 0 and "BROKEN" in run.stdout
+
+
+NOT_MATH = {"attention_core.lang", "attention_core.__main__"}  # the reader's language and the command line
+FORBIDDEN_IN_MATH = (
+    "attention_core.lang",
+    "attention_core.figures",
+    "attention_core.explorers",
+    "attention_core.checks",
+    "matplotlib",
+    "ipywidgets",
+)
+
+
+def math_modules(graph) -> list[str]:
+    """The math layer by pattern: every module at the top of the package and everything in ``models/`` (a new
+    math module is covered the moment it exists), except the reader's language and the command line."""
+    top = {m for m in graph.find_children("attention_core") if not graph.find_children(m)}
+    present = "attention_core.models" in graph.modules
+    models = graph.find_descendants("attention_core.models") | {"attention_core.models"} if present else set()
+    return sorted((top | models) - NOT_MATH)
+
+
+def forbidden_chains(graph) -> list[str]:
+    chains = []
+    for module in math_modules(graph):
+        for forbidden in FORBIDDEN_IN_MATH:
+            inside = forbidden in graph.modules and forbidden.startswith("attention_core")
+            targets = {forbidden} | (graph.find_descendants(forbidden) if inside else set())
+            for target in targets & graph.modules:
+                chain = graph.find_shortest_chain(importer=module, imported=target)
+                if chain:
+                    chains.append(" -> ".join(chain))
+    return chains
+
+
+def test_the_math_never_reads_the_language_nor_draws():
+    import grimp
+
+    graph = grimp.build_graph("attention_core", include_external_packages=True)
+    assert {"attention_core.reading", "attention_core.toy_sentences", "attention_core.models.train"} <= set(
+        math_modules(graph)
+    )
+    chains = forbidden_chains(graph)
+    assert not chains, "the math imports what it must not:\n" + "\n".join(chains)
+
+
+def test_a_new_math_module_reading_the_language_is_caught():
+    import grimp
+
+    graph = grimp.ImportGraph()
+    for name in ("attention_core", "attention_core.lang", "attention_core.reading", "attention_core.brand_new"):
+        graph.add_module(name)
+    graph.add_import(importer="attention_core.brand_new", imported="attention_core.reading")
+    assert forbidden_chains(graph) == []
+    graph.add_import(importer="attention_core.reading", imported="attention_core.lang")
+    assert forbidden_chains(graph) == [
+        "attention_core.brand_new -> attention_core.reading -> attention_core.lang",
+        "attention_core.reading -> attention_core.lang",
+    ]

@@ -18,7 +18,9 @@ questions by name (``"where"``, ``"colour"``); their wording, in the reader's la
 the lesson and its explorer. This module never reads the reader's language: a caller names the
 language it wants.
 
-Lesson 02 uses the translation pair "I like cats" -> "我 喜欢 猫" with random (seeded) embeddings.
+Lesson 02 uses the translation pair "I like cats" -> "我 喜欢 猫" and a twelve-token sentence (:data:`LONG_TOKENS`),
+lesson 03 "the cat on the mat sleeps" (:data:`MAT_TOKENS`), all with random (seeded) embeddings. The tokens are data
+the lessons compute with (their embeddings are drawn by token), so every edition reads the same ones.
 
 Shapes: ``T`` tokens, ``F`` = ``len(FEATURES)`` named features, ``d_e`` embedding width.
 """
@@ -171,6 +173,8 @@ def read_with_query(sentence: ToySentence, query) -> QueryRead:
 
 SOURCE_TOKENS = ("I", "like", "cats")  # lesson 02's source sentence
 TARGET_TOKENS = ("我", "喜欢", "猫")  # its translation, one target token per step
+LONG_TOKENS = ("the", "cat", "that", "my", "neighbour", "feeds", "every", "morning", "sleeps", "on", "our", "porch")
+MAT_TOKENS = ("the", "cat", "on", "the", "mat", "sleeps")  # lesson 03's sentence for the two directions
 
 
 def random_embeddings(tokens, d_e: int, seed: int = 0) -> np.ndarray:

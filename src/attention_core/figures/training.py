@@ -46,6 +46,23 @@ TEXT = Messages(
         "exact": "test exact accuracy:     {x:.4f}",
         "alignment": "test alignment accuracy: {x:.4f}",
         "bucket": "  source {lo:2d}-{hi:2d} tokens: token {token:.4f}, exact {exact:.4f}",
+        # the recipe of a training run (TrainConfig), in words
+        "recipe_model": "model: {name} ({order}, {score}), {dtype}",
+        "recipe_baseline": "model: {name} (the decoder reads the mean of the annotations), {dtype}",
+        "order_bahdanau": "Bahdanau's order",
+        "order_luong": "Luong's order",
+        "score_additive": "additive score",
+        "score_general": "general score",
+        "recipe_widths": (
+            "widths: embeddings {d_emb}, encoder {d_enc} per direction, decoder {d_dec}, scorer {d_att}; "
+            "vocabularies of {src} source and {tgt} target words"
+        ),
+        "recipe_data": "data: {n_train} training, {n_valid} validation and {n_test} test pairs (data seed {data_seed})",
+        "recipe_training": (
+            "training: seed {seed}, at most {steps} steps of {batch} pairs; Adam (beta1 {beta1}, beta2 {beta2}, "
+            "eps {eps}); learning rate {lr} after {warmup} warm-up steps, falling to {lr_end}; gradients clipped "
+            "to norm {clip}; a validation check every {every} steps"
+        ),
     },
 )
 
@@ -63,6 +80,38 @@ def progress_printer(attention: bool, steps: int):
             print(TEXT("progress", name=name, step=step, steps=steps, running=running, acc=acc))
 
     return on_step
+
+
+def recipe(cfg) -> str:
+    """A :class:`~attention_core.models.train.TrainConfig` in words: the model, its widths, the data and the
+    training schedule, one line each."""
+    m = cfg.model
+    name = TEXT("attention") if m.attention else TEXT("fixed_summary")
+    if m.attention:
+        model = TEXT(
+            "recipe_model", name=name, order=TEXT(f"order_{m.order}"), score=TEXT(f"score_{m.score}"), dtype=m.dtype
+        )
+    else:
+        model = TEXT("recipe_baseline", name=name, dtype=m.dtype)
+    widths = TEXT(
+        "recipe_widths", d_emb=m.d_emb, d_enc=m.d_enc, d_dec=m.d_dec, d_att=m.d_att, src=m.src_vocab, tgt=m.tgt_vocab
+    )
+    splits = TEXT("recipe_data", n_train=cfg.n_train, n_valid=cfg.n_valid, n_test=cfg.n_test, data_seed=cfg.data_seed)
+    schedule = TEXT(
+        "recipe_training",
+        seed=cfg.seed,
+        steps=cfg.steps,
+        batch=cfg.batch_size,
+        beta1=cfg.beta1,
+        beta2=cfg.beta2,
+        eps=cfg.adam_eps,
+        lr=cfg.lr,
+        warmup=cfg.warmup_steps,
+        lr_end=cfg.lr_end,
+        clip=cfg.clip_norm,
+        every=cfg.eval_every,
+    )
+    return "\n".join([model, widths, splits, schedule])
 
 
 def report(ev, attention: bool = True, steps: int | None = None) -> str:
