@@ -56,7 +56,7 @@ def test_feature_vector_and_errors():
     np.testing.assert_array_equal(feature_vector(time=2.0), 2.0 * token_vector("yesterday"))
     with pytest.raises(ValueError, match="unknown feature"):
         feature_vector(size=1.0)
-    with pytest.raises(ValueError, match="no toy vector"):
+    with pytest.raises(ValueError, match="token must be one of .*'notebook'.*got 'chair'"):
         token_vector("chair")
     with pytest.raises(ValueError, match="query"):
         read_with_query(FELIX, np.ones(3))

@@ -28,7 +28,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._validate import as_array, require, shape_str
+from ._validate import feature_names, one_of, random_embeddings_args, read_with_query_args
 from .lang import get_language
 from .reading import attend
 from .scores import dot_scores
@@ -76,12 +76,8 @@ class QueryRead(NamedTuple):
 
 
 def token_vector(token: str) -> np.ndarray:
-    """The hand-made feature vector ``(F,)`` of one token of the toy sentences."""
-    if not isinstance(token, str):
-        raise TypeError(f"token must be a str, got {type(token).__name__}")
-    if token not in _TOKEN_FEATURES:
-        raise ValueError(f"token {token!r} has no toy vector; known tokens: {sorted(_TOKEN_FEATURES)}")
-    feats = _TOKEN_FEATURES[token]
+    """The hand-made feature vector ``(F,)`` of one token of the toy sentences (a new, writable array)."""
+    feats = _TOKEN_FEATURES[one_of(token, "token", _TOKEN_FEATURES)]
     return np.array([feats.get(f, 0.0) for f in FEATURES])  # (F,)
 
 
@@ -90,8 +86,7 @@ def feature_vector(**weights: float) -> np.ndarray:
 
     Use it to write your own query in the lesson-01 exercises. Unknown feature names raise ``ValueError``.
     """
-    unknown = sorted(set(weights) - set(FEATURES))
-    require(not unknown, f"unknown feature name(s) {unknown}; the features are {list(FEATURES)}")
+    weights = feature_names(weights, FEATURES)
     return np.array([float(weights.get(f, 0.0)) for f in FEATURES])  # (F,)
 
 
@@ -169,15 +164,9 @@ def read_with_query(sentence: ToySentence, query) -> QueryRead:
     Lesson 01. ``query`` is ``(F,)``, or ``(N, F)`` for ``N`` queries at once (then every result gains a
     leading ``N`` axis).
     """
-    if not isinstance(sentence, ToySentence):
-        raise TypeError(f"sentence must be a ToySentence such as FELIX, got {type(sentence).__name__}")
-    q = as_array(query, "query", ndims=(1, 2), expected=f"(F,) or (N, F) with F = {len(FEATURES)}")
-    require(
-        q.shape[-1] == len(FEATURES),
-        f"query must have last axis F = {len(FEATURES)} (one entry per feature {FEATURES}), got {shape_str(q.shape)}",
-    )
-    scores = dot_scores(q, sentence.X)  # (T,) or (N, T): e_j = q^T x_j
-    weights, context = attend(scores, sentence.X)  # (T,) and (F,), or (N, T) and (N, F)
+    X, q = read_with_query_args(sentence, query, ToySentence, FEATURES)
+    scores = dot_scores(q, X)  # (T,) or (N, T): e_j = q^T x_j
+    weights, context = attend(scores, X)  # (T,) and (F,), or (N, T) and (N, F)
     return QueryRead(scores, weights, context)
 
 
@@ -191,9 +180,7 @@ def random_embeddings(tokens, d_e: int, seed: int = 0) -> np.ndarray:
     Stands in for the embedding lookup ``e_src`` of lesson 02. The vectors are random, not trained: they let
     the recurrence run, nothing more.
     """
-    if isinstance(tokens, str) or not all(isinstance(t, str) for t in tokens):
-        raise TypeError("tokens must be a sequence of str, e.g. ('I', 'like', 'cats')")
-    require(len(tokens) >= 1, "tokens must hold at least one token (T >= 1)")
+    tokens, d_e = random_embeddings_args(tokens, d_e)
     vocab = sorted(set(tokens))
     rng = np.random.default_rng(seed)
     table = rng.normal(size=(len(vocab), d_e))  # (V, d_e): one row per distinct token
