@@ -26,7 +26,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._validate import integer, one_of, token_batch, token_ids
+from .._validate import integer, model_params, one_of, token_batch, token_ids
 from ..gradients import attend_backward_kernel
 from ..reading import softmax_rows_kernel, weighted_read
 from ..scores import (
@@ -132,6 +132,18 @@ class Seq2Seq:
     def __init__(self, cfg: ModelConfig = ModelConfig(), seed: int = 0):
         self.cfg = cfg
         self.params = init_params(cfg, seed)
+
+    @property
+    def params(self) -> dict[str, np.ndarray]:
+        """The trainable parameters by name. Assigning another dict checks it against the model's own (made by
+        ``__init__`` from the config): the same names, shapes and dtype, and finite values, so that the
+        parameters of another configuration are refused, naming the parameter, instead of failing in a matmul."""
+        return self._params
+
+    @params.setter
+    def params(self, value: dict[str, np.ndarray]) -> None:
+        own = getattr(self, "_params", None)  # None only in __init__, which assigns the config's own init
+        self._params = value if own is None else model_params(value, own, self.cfg)
 
     # --- pieces of one decoder step -----------------------------------------------------------------------
     def _keys(self, H):
