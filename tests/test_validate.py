@@ -435,6 +435,43 @@ def test_worked_example_agrees_across_layouts(s, name):
     same(tuple(ac.worked_example(LAYOUTS[name](s))), tuple(ac.worked_example(s)), [name])
 
 
+# ---------------------------------------------------------------------------- shared constants
+
+
+def _arrays_in(value, path: str, depth: int = 0):
+    """Every ndarray reachable from a module-level value through tuples, lists, mappings and NamedTuples."""
+    from collections.abc import Mapping
+
+    if isinstance(value, np.ndarray):
+        yield path, value
+    elif depth < 3 and isinstance(value, (tuple, list)):
+        for i, item in enumerate(value):
+            yield from _arrays_in(item, f"{path}[{i}]", depth + 1)
+    elif depth < 3 and isinstance(value, Mapping):
+        for key in list(value):
+            yield from _arrays_in(value[key], f"{path}[{key!r}]", depth + 1)
+
+
+def test_every_shared_constant_array_of_the_package_is_read_only():
+    import importlib
+    import pkgutil
+
+    import attention_core
+
+    found = {}
+    for info in pkgutil.walk_packages(attention_core.__path__, "attention_core."):
+        if info.name.endswith("__main__"):
+            continue
+        module = importlib.import_module(info.name)
+        for name, value in vars(module).items():
+            if not name.startswith("__") and not isinstance(value, type(importlib)):
+                found.update(_arrays_in(value, f"{info.name}.{name}"))
+    assert {"attention_core.example.H_EXAMPLE", "attention_core.toy_sentences.FELIX[2]"} <= set(found)
+    assert any(path.startswith("attention_core.toy_sentences.QUERIES[") for path in found)
+    writable = sorted(path for path, arr in found.items() if arr.flags.writeable)
+    assert writable == []
+
+
 @settings(max_examples=40, deadline=None)
 @given(st.integers(1, 3), st.integers(2, 5), st.integers(1, 3), st.integers(1, 3), st.data())
 def test_luong_reads_agree_across_layouts(N, T, d, d_a, data):

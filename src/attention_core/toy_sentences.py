@@ -28,7 +28,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._validate import feature_names, one_of, random_embeddings_args, read_with_query_args
+from ._validate import feature_names, one_of, random_embeddings_args, read_only, read_with_query_args
 from .lang import get_language
 from .reading import attend
 from .scores import dot_scores
@@ -91,8 +91,12 @@ def feature_vector(**weights: float) -> np.ndarray:
 
 
 def make_sentence(text: str, tokens: tuple[str, ...]) -> ToySentence:
-    """Stack the token vectors of ``tokens`` into a :class:`ToySentence` with ``X`` of shape ``(T, F)``."""
-    X = np.stack([token_vector(t) for t in tokens])  # (T, F)
+    """Stack the token vectors of ``tokens`` into a :class:`ToySentence` with ``X`` of shape ``(T, F)``.
+
+    ``X`` is read-only, like the sentences the lessons share: ``FELIX.X[0, 0] = 9`` raises instead of changing
+    every later read (copy it to edit: ``FELIX.X.copy()``).
+    """
+    X = read_only([token_vector(t) for t in tokens])  # (T, F)
     return ToySentence(text, tuple(tokens), X)
 
 
@@ -144,13 +148,17 @@ class _Questions(Mapping):
 
 
 # The two questions of lesson 01, written as query vectors over the same named features. The sizes (3, 2,
-# 1.5, ...) are chosen by hand so that the readout is visible; they are not fitted to anything.
+# 1.5, ...) are chosen by hand so that the readout is visible; they are not fitted to anything. Read-only, like
+# the sentences: a caller's edit would change lesson 01's reads and the website's export.
 QUERIES: Mapping[str, np.ndarray] = _Questions(
     [
-        ({"en": "where was it left?", "zh": "它被留在哪里？"}, feature_vector(place=3.0, action=1.5, object=1.0)),
+        (
+            {"en": "where was it left?", "zh": "它被留在哪里？"},
+            read_only(feature_vector(place=3.0, action=1.5, object=1.0)),
+        ),
         (
             {"en": "which colour is Felix's?", "zh": "Felix的那本是什么颜色？"},
-            feature_vector(colour=2.5, object=1.5, person=1.5),
+            read_only(feature_vector(colour=2.5, object=1.5, person=1.5)),
         ),
     ]
 )
