@@ -58,7 +58,11 @@ def _negative_numbers_as_values(argv: list[str]) -> list[str]:
 
 
 def _write(text: str) -> int:
-    """Print ``text``; a closed pipe (``| head``) ends quietly, a failed write (a full disk) in one line."""
+    """Print ``text``; a closed pipe (``| head``) ends quietly, a failed write (a full disk, a closed stdout)
+    in one line."""
+    if sys.stdout is None:  # Python found no stdout at start-up (``>&-``): there is nowhere to write
+        print("python -m attention_core: error: could not write the output: stdout is closed", file=sys.stderr)
+        return 1
     try:
         sys.stdout.write(text + "\n")
         sys.stdout.flush()
@@ -79,10 +83,12 @@ def main(argv: list[str] | None = None) -> int:
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_OneLineParser)
     example = commands.add_parser("example", help="print the lesson-06 worked example for one or more states s")
     example.add_argument(
-        "--s", type=_finite_float, nargs="+", default=[-1.0, 1.0], metavar="S", help="reading states (default: -1 1)"
-    )
+        "--s", type=_finite_float, nargs="+", action="extend", metavar="S",
+        help="reading states (default: -1 1); a repeated --s adds its values",
+    )  # fmt: skip
     args = parser.parse_args(_negative_numbers_as_values(sys.argv[1:] if argv is None else argv))
-    return _write("\n\n".join(format_example(s) for s in args.s))
+    states = args.s or [-1.0, 1.0]  # the article's two states
+    return _write("\n\n".join(format_example(s) for s in states))
 
 
 if __name__ == "__main__":
