@@ -457,7 +457,7 @@ def luong_scores_args(s, H, score, W, v) -> tuple[np.ndarray, np.ndarray, np.nda
     sv = real_array(s, "s", ndims=(1, 2), expected="(d_s,) or (N, d_s)")
     Hm = real_array(H, "H", ndims=(2,), expected="(T, d_h)")
     require(Hm.shape[0] >= 1, lambda: f"H must hold at least one annotation (T >= 1), got shape {shape_str(Hm.shape)}")
-    (d_s,), d_h = sv.shape[-1:], Hm.shape[1]
+    d_s, d_h = sv.shape[-1], Hm.shape[1]
     if score == "dot":
         require(W is None and v is None, "score='dot' has no parameters: pass neither W nor v")
         dot_args(sv, Hm)
@@ -481,9 +481,9 @@ def window_args(p, T, D, name: str = "p") -> tuple[np.ndarray, int, int]:
     ``p_t``."""
     T, D = integer(T, "T"), integer(D, "D")
     pv = positions(p, name)
-    nearest = np.clip(np.round(pv), 1, T)  # the position j in 1..T closest to p_t
+    nearest = np.clip(np.round(pv), 1, T).astype(np.int64)  # the position j in 1..T closest to p_t
     require(
-        bool((np.abs(nearest - pv) <= D).all()),
+        bool((np.abs(nearest - pv) <= D).all()),  # the window's own test |j - p_t| <= D, at that j
         lambda: f"the window |j - {name}| <= D = {D} around {name} = {p!r} holds none of the positions 1..{T}",
     )
     return pv, T, D
