@@ -300,11 +300,24 @@ def test_finite_difference_args_refuses_a_step_lost_in_rounding():
 # ---------------------------------------------------------------------------------- finite results
 
 
-@pytest.mark.parametrize("x", [np.array([3.0, -1e300]), np.array([1e-310]), np.zeros(2), np.zeros(0)])
-def test_normalised_is_exact(x):
-    m, E = N.normalised(x)
-    np.testing.assert_array_equal(np.ldexp(m, E), x)
-    assert m.size == 0 or np.abs(m).max() < 1 and (np.abs(m).max() >= 0.5 or not x.any())
+@pytest.mark.parametrize("x", [np.array([3.0, -1e300]), np.array([5e-324, 1.7976931348623157e308]), np.zeros(0)])
+def test_exact_then_rounded_is_the_identity(x):
+    np.testing.assert_array_equal(N.rounded(N.exact(x), x.dtype), x)
+
+
+def test_exact_arithmetic_cancels_and_rounds_beyond_the_range_to_inf():
+    big = N.exact(np.array([1e200, 1e200]))
+    assert N.rounded(big @ N.exact(np.array([1e200, -1e200])), np.float64) == 0.0
+    np.testing.assert_array_equal(N.rounded(big * big, np.float64), [np.inf, np.inf])
+    np.testing.assert_array_equal(N.rounded(-big * big, np.float32), [-np.inf, -np.inf])
+    assert N.rounded(N.exact(np.array([1e30])) * N.exact(np.array([1e10])), np.float32).dtype == np.float32
+
+
+def test_matmul_in_range():
+    x = np.array([[1e200, 1e200], [1.0, 2.0]])
+    np.testing.assert_array_equal(N.matmul_in_range(x, np.array([1e200, -1e200])), [0.0, -1e200])
+    np.testing.assert_array_equal(N.matmul_in_range(x, np.array([[1e200], [1e200]])), [[np.inf], [3e200]])
+    np.testing.assert_array_equal(N.matmul_in_range(x[1], x[1]), 5.0)
 
 
 def test_finite_result_names_the_inputs():

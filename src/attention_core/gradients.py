@@ -28,7 +28,7 @@ def attend_backward(weights, H, g) -> tuple[np.ndarray, np.ndarray]:
     a, Hm, gv = attend_backward_args(weights, H, g)
     with np.errstate(over="ignore", invalid="ignore"):  # an overflow is rescued or reported below
         d_e, d_H = attend_backward_kernel(a, Hm, gv, weighted_read(a, Hm))  # alpha_j g^T (h_j - c), alpha_j g
-    d_e = rescued(d_e, lambda H, g: attend_backward_kernel(a, H, g, weighted_read(a, H))[0], H=Hm, g=gv)
+    d_e = rescued(d_e, lambda a, H, g: attend_backward_kernel(a, H, g, weighted_read(a, H))[0], a=a, H=Hm, g=gv)
     d_e = zero_sum(d_e, a)  # sum_j dL/de_j = 0 exactly; restores the digits c lost to a large common part of H
     finite_result(d_H, "the gradient dL/dH", g=gv)
     return finite_result(d_e, "the score gradients dL/de", H=Hm, g=gv), d_H
