@@ -68,10 +68,8 @@ def additive_in_range(formula, s2, Hm, W_s, W_h, b, nonlinearity):
     tanh) stays infinite for the caller to refuse with :func:`finite_result`.
     """
     with np.errstate(over="ignore", invalid="ignore"):
-        q, K = (
-            s2 @ W_s.T,
-            Hm @ W_h.T + b,
-        )  # (N, d_s) x (d_s, d_a) -> (N, d_a); (..., T, d_h) x (d_h, d_a) -> (..., T, d_a)
+        q = s2 @ W_s.T  # (N, d_s) x (d_s, d_a) -> (N, d_a)
+        K = Hm @ W_h.T + b  # (..., T, d_h) x (d_h, d_a) -> (..., T, d_a)
         out = formula(q, K, nonlinearity)
     if np.isfinite(q).all() and np.isfinite(K).all() and np.isfinite(out[0]).all():
         return out
