@@ -67,3 +67,20 @@ def test_a_full_disk_is_one_line():
         run = subprocess.run([*CLI, "example", "--s", "1"], stdout=full, stderr=subprocess.PIPE, text=True)
     assert run.returncode == 1
     assert run.stderr == "python -m attention_core: error: could not write the output: No space left on device\n"
+
+
+def test_a_closed_stdout_is_one_line_not_a_traceback():
+    run = subprocess.run(
+        f"{sys.executable} -m attention_core example --s 1 >&-", shell=True, capture_output=True, text=True
+    )
+    assert run.returncode == 1
+    assert "Traceback" not in run.stderr
+    assert run.stderr.startswith("python -m attention_core: error:") and len(run.stderr.splitlines()) == 1
+
+
+def test_repeated_s_options_keep_every_value(capsys):
+    assert main(["example", "--s", "1", "--s", "-2", "3"]) == 0
+    out = capsys.readouterr().out
+    assert [line for line in out.splitlines() if line.startswith("s =")] == ["s = 1", "s = -2", "s = 3"]
+    assert main(["example"]) == 0  # the default stays the article's two states
+    assert [line for line in capsys.readouterr().out.splitlines() if line.startswith("s =")] == ["s = -1", "s = 1"]

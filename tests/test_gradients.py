@@ -154,3 +154,8 @@ def test_score_gradient_of_huge_annotations_is_computed_or_refused():
     np.testing.assert_allclose(score_gradient([0.5, 0.5], [[1e308], [-1e308]], [1e-300]), [5e7, -5e7], rtol=1e-12)
     with pytest.raises(ValueError, match=r"score gradients dL/de overflowed float64.*largest \|H\| = 1e\+308"):
         score_gradient([0.5, 0.5], [[1e308], [-1e308]], [10.0])
+
+
+def test_terms_that_cancel_inside_an_overflowing_gradient_give_the_true_value():
+    # g^T (h_1 - c) = 0.5e400 - 0.5e400 = 0: was "score gradients dL/de overflowed"
+    np.testing.assert_array_equal(score_gradient([0.5, 0.5], [[1e200, 1e200], [0.0, 0.0]], [1e200, -1e200]), [0, 0])

@@ -142,8 +142,8 @@ def test_local_p_weights_never_exceed_the_window_softmax(seed, D):
         (lambda: luong_scores(S, H, "concat", W=np.ones((D_A, 2)), v=V_CAT), ValueError, "W"),
         (lambda: local_m(S, H, t=3, D=0), ValueError, "D"),
         (lambda: local_m(S, H, t=3, D=1.5), TypeError, "D"),
-        (lambda: local_m(S, H, t=np.nan, D=1), ValueError, "p"),
-        (lambda: local_m(S, H, t="3", D=1), TypeError, "p"),
+        (lambda: local_m(S, H, t=np.nan, D=1), ValueError, "^t "),
+        (lambda: local_m(S, H, t="3", D=1), TypeError, "^t "),
         (lambda: local_m(S, H, t=40, D=2), ValueError, "window"),
         (lambda: window_mask(2, True, 1), TypeError, "T"),
         (lambda: predicted_position(S, W_P[:, :2], V_P, T), ValueError, "W_p"),
@@ -156,3 +156,62 @@ def test_local_p_weights_never_exceed_the_window_softmax(seed, D):
 def test_bad_input_names_the_argument(call, error, names):
     with pytest.raises(error, match=names):
         call()
+
+
+def test_an_overflow_inside_tanh_gives_the_true_position():
+    # W_p s = 1e400 - 1e400 = 0 exactly, so tanh(W_p s) = 0, v_p^T 0 = 0 and p_t = T sigmoid(0) = T / 2
+    s, H4, W_p, v_p = np.array([1e200, 1e200]), np.ones((4, 2)), np.array([[1e200, -1e200]]), np.ones(1)
+    assert predicted_position(s, W_p, v_p, 4) == 2.0
+    assert local_p(s, H4, 1, W_p, v_p).position == 2.0
+    # a true W_p s beyond the float range saturates tanh at +-1, as it should: p_t = T sigmoid(+-v_p)
+    assert predicted_position(np.array([1e200]), np.array([[1e200]]), np.ones(1), 4) == pytest.approx(
+        4 / (1 + np.exp(-1))
+    )
+    assert predicted_position(np.array([1e200]), np.array([[-1e200]]), np.ones(1), 4) == pytest.approx(
+        4 / (1 + np.exp(1))
+    )
+    # a huge v_p gives p_t at the edge of (0, T), not NaN
+    assert predicted_position(S, W_P, V_P * 1e308, T) in (0.0, float(T))
+
+
+RAGGED = [[1.0, 2.0], [3.0]]
+
+
+@pytest.mark.parametrize(
+    ("call", "name"),
+    [
+        (lambda: luong_scores(RAGGED, H, "dot"), "s"),
+        (lambda: luong_scores(S, RAGGED, "dot"), "H"),
+        (lambda: luong_scores(S, H, "general", W=RAGGED), "W"),
+        (lambda: luong_scores(S, H, "concat", W=RAGGED, v=V_CAT), "W"),
+        (lambda: luong_scores(S, H, "concat", W=W_CAT, v=RAGGED), "v"),
+        (lambda: global_attention(S, RAGGED), "H"),
+        (lambda: window_mask(RAGGED, T, 1), "p"),
+        (lambda: gaussian_factor(RAGGED, T, 1), "p"),
+        (lambda: local_m(S, H, t=RAGGED, D=1), "t"),
+        (lambda: local_m(S, RAGGED, t=2, D=1), "H"),
+        (lambda: predicted_position(S, RAGGED, V_P, T), "W_p"),
+        (lambda: local_p(S, RAGGED, 2, W_P, V_P), "H"),
+        (lambda: local_p(S, H, 2, W_P, RAGGED), "v_p"),
+    ],
+)
+def test_ragged_input_names_the_argument(call, name):
+    with pytest.raises((TypeError, ValueError)) as info:
+        call()
+    message = str(info.value)
+    assert message.startswith(f"{name} ") and "inhomogeneous" not in message, message
+
+
+@pytest.mark.parametrize(
+    ("score", "kw"), [("dot", {}), ("general", {"W": W_GEN}), ("concat", {"W": W_CAT, "v": V_CAT})]
+)
+def test_float32_reads_stay_float32(score, kw):
+    s32, H32 = S.astype(np.float32), H.astype(np.float32)
+    kw32 = {k: a.astype(np.float32) for k, a in kw.items()}
+    for read in (
+        global_attention(s32, H32, score, **kw32),
+        local_m(s32, H32, 4, 2, score, **kw32),
+        local_p(s32, H32, 2, W_P.astype(np.float32), V_P.astype(np.float32), score, **kw32),
+    ):
+        assert read.weights.dtype == np.float32 and read.context.dtype == np.float32
+        np.testing.assert_allclose(read.context, global_attention(S, H, score, **kw).context, atol=1.0)

@@ -31,3 +31,9 @@ def test_hard_read_has_zero_gradient_away_from_ties():
 def test_errors():
     with pytest.raises(ValueError, match="H"):
         raw_score_read(np.zeros(2), H_EXAMPLE)
+
+
+@pytest.mark.parametrize("call", [lambda: hard_weights(3.0), lambda: hard_read(3.0, H_EXAMPLE)])
+def test_a_scalar_score_is_refused_naming_scores(call):
+    with pytest.raises(ValueError, match=r"^scores must have shape \(T,\) or \(N, T\), got shape \(\)"):
+        call()

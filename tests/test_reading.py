@@ -194,3 +194,10 @@ def test_inputs_are_never_written():
         a.setflags(write=False)
     attend(e, H, mask=np.array([True, False]))
     softmax(e)
+
+
+@pytest.mark.parametrize("ndim", [33, 64])
+def test_softmax_reads_every_rank_numpy_allows(ndim):
+    e = np.arange(2.0).reshape((1,) * (ndim - 1) + (2,))
+    np.testing.assert_allclose(softmax(e).reshape(2), [1 / (1 + np.e), np.e / (1 + np.e)])
+    np.testing.assert_allclose(softmax(e, axis=0), np.ones_like(e))

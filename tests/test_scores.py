@@ -247,3 +247,12 @@ def test_the_linear_ablation_of_the_additive_score_is_a_softmax_of_v_W_h_h_whate
     W_s, b = rng.normal(size=(5, 3)), rng.normal(size=5)
     weights = softmax(additive_scores(states, H, W_s, W_h, v, b, None))  # (N, T)
     np.testing.assert_allclose(weights, np.broadcast_to(softmax(H @ W_h.T @ v), weights.shape), rtol=1e-12)
+
+
+def test_terms_that_cancel_inside_an_overflowing_product_give_the_true_scores():
+    # W_s s = 1e400 - 1e400 = 0 inside one matrix product: a power-of-two rescaling left the fused multiply-add's
+    # rounding error (about 1e-17 * 2**1330 = inf) and scored tanh(inf) = 1 instead of tanh(0 + 1)
+    s, W_s = np.array([1e200, 1e200]), np.array([[1e200, -1e200]])
+    np.testing.assert_allclose(additive_scores(s, np.ones((2, 1)), W_s, [[1.0]], [1.0], [0.0]), np.tanh([1.0, 1.0]))
+    np.testing.assert_array_equal(dot_scores(s, [[1e200, -1e200]]), [0.0])  # was "dot scores overflowed"
+    np.testing.assert_array_equal(general_scores(s, [[1.0]], [[1e200], [-1e200]]), [0.0])

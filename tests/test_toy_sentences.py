@@ -57,7 +57,7 @@ def test_feature_vector_and_errors():
     np.testing.assert_array_equal(feature_vector(time=2.0), 2.0 * token_vector("yesterday"))
     with pytest.raises(ValueError, match="unknown feature"):
         feature_vector(size=1.0)
-    with pytest.raises(ValueError, match="no toy vector"):
+    with pytest.raises(ValueError, match="token must be one of .*'notebook'.*got 'chair'"):
         token_vector("chair")
     with pytest.raises(ValueError, match="query"):
         read_with_query(FELIX, np.ones(3))
@@ -170,3 +170,29 @@ def test_chinese_time_query_exercise():
     for scale, passes in ((1.0, False), (3.0, True)):
         w = read_with_query(FELIX_ZH, feature_vector(time=scale)).weights[FELIX_ZH.tokens.index("昨天")]
         assert bool(w >= 0.5) is passes
+
+
+@pytest.mark.parametrize("sentence", [FELIX, FELIX_NEGATED, FELIX_ZH, FELIX_NEGATED_ZH], ids=lambda s: s.text)
+def test_the_shared_sentences_are_read_only(sentence):
+    before = read_with_query(FELIX, WHERE).weights.copy()
+    with pytest.raises(ValueError, match="read-only"):
+        sentence.X[0, 0] = 9.0
+    np.testing.assert_array_equal(read_with_query(FELIX, WHERE).weights, before)
+
+
+@pytest.mark.parametrize("name", ["where", "colour"])
+def test_the_shared_questions_are_read_only(name):
+    with pytest.raises(ValueError, match="read-only"):
+        QUERIES[name][0] = 9.0
+    with pytest.raises(ValueError, match="read-only"):
+        QUERIES[name] *= 2
+    with pytest.raises(TypeError):
+        QUERIES[name] = np.zeros(7)  # the mapping itself is read-only too
+
+
+def test_a_callers_own_vectors_stay_writable():
+    q = feature_vector(place=1.0)
+    q[0] = 2.0  # a reader's own query is theirs to change
+    row = token_vector("blue")
+    row[0] = 1.0
+    assert q[0] == 2.0 and row[0] == 1.0

@@ -62,7 +62,11 @@ def _negative_numbers_as_values(argv: list[str]) -> list[str]:
 
 
 def _write(text: str) -> int:
-    """Print ``text``; a closed pipe (``| head``) ends quietly, a failed write (a full disk) in one line."""
+    """Print ``text``; a closed pipe (``| head``) ends quietly, a failed write (a full disk, a closed stdout)
+    in one line."""
+    if sys.stdout is None:  # Python found no stdout at start-up (``>&-``): there is nowhere to write
+        print("python -m attention_core: error: could not write the output: stdout is closed", file=sys.stderr)
+        return 1
     try:
         sys.stdout.write(text + "\n")
         sys.stdout.flush()
@@ -83,8 +87,9 @@ def main(argv: list[str] | None = None) -> int:
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_OneLineParser)
     example = commands.add_parser("example", help="print the lesson-06 worked example for one or more states s")
     example.add_argument(
-        "--s", type=_finite_float, nargs="+", default=[-1.0, 1.0], metavar="S", help="reading states (default: -1 1)"
-    )
+        "--s", type=_finite_float, nargs="+", action="extend", metavar="S",
+        help="reading states (default: -1 1); a repeated --s adds its values",
+    )  # fmt: skip
     train = commands.add_parser("train", help="train the lesson-07 translation model and print its test figures")
     train.add_argument("--baseline", action="store_true", help="train the fixed-summary baseline instead")
     train.add_argument("--steps", type=int, default=1000, help="maximum optimiser steps (>= 1)")
@@ -93,7 +98,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(_negative_numbers_as_values(sys.argv[1:] if argv is None else argv))
     if args.command == "train":
         return _train(parser, args)
-    return _write("\n\n".join(format_example(s) for s in args.s))
+    states = args.s or [-1.0, 1.0]  # the article's two states
+    return _write("\n\n".join(format_example(s) for s in states))
 
 
 def _train(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:

@@ -10,7 +10,7 @@ import time
 
 import numpy as np
 
-from ._validate import positive_int
+from ._validate import integer
 from .scores import additive_scores
 
 
@@ -21,7 +21,7 @@ def stored_floats(T: int, d_h: int) -> dict[str, int]:
     ``{"fixed_summary": d_h, "annotations": T * d_h, "context_per_step": d_h}``: the read itself stays
     ``d_h`` wide in both designs; what grows with ``T`` is what is kept to be read (lesson 03).
     """
-    T, d_h = positive_int(T, "T"), positive_int(d_h, "d_h")
+    T, d_h = integer(T, "T"), integer(d_h, "d_h")
     return {"fixed_summary": d_h, "annotations": T * d_h, "context_per_step": d_h}
 
 
@@ -33,7 +33,7 @@ def additive_step_multiply_adds(T: int, d_s: int, d_h: int, d_a: int, cache_keys
     sentence, ``cache_keys=True``); the read ``sum_j alpha_j h_j`` costs ``T d_h``. Additions of the bias and
     the tanh and exp evaluations are not counted. Every term but the first grows linearly with ``T``.
     """
-    T, d_s, d_h, d_a = (positive_int(n, k) for n, k in ((T, "T"), (d_s, "d_s"), (d_h, "d_h"), (d_a, "d_a")))
+    T, d_s, d_h, d_a = (integer(n, k) for n, k in ((T, "T"), (d_s, "d_s"), (d_h, "d_h"), (d_a, "d_a")))
     per_position = d_a + (0 if cache_keys else d_a * d_h)
     return d_a * d_s + T * per_position + T * d_h
 
@@ -45,8 +45,7 @@ def time_additive_scores(T_values, d_s: int = 32, d_h: int = 64, d_a: int = 32, 
     taken. The values depend on the machine and its load: show them in a figure, never print them in a cell
     whose output is checked. Returns an array ``(len(T_values),)`` of seconds.
     """
-    Ts = [positive_int(T, "T_values entry") for T in T_values]
-    repeats = positive_int(repeats, "repeats")
+    Ts, repeats = [integer(T, "T_values entry") for T in T_values], integer(repeats, "repeats")
     rng = np.random.default_rng(seed)
     W_s = rng.normal(size=(d_a, d_s))  # (d_a, d_s)
     W_h = rng.normal(size=(d_a, d_h))  # (d_a, d_h)

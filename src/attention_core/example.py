@@ -11,24 +11,17 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._validate import as_array, checked_nonlinearity, finite_result
+from ._numerics import finite_result
+from ._validate import guarded_nonlinearity, read_only, real_array
 from .reading import softmax_rows_kernel
 from .scores import additive_scores_kernel
 
-
-def _constant(rows) -> np.ndarray:
-    """A read-only float array: ``H_EXAMPLE[0, 0] = 9`` raises instead of changing every later result."""
-    arr = np.array(rows, dtype=np.float64)
-    arr.setflags(write=False)
-    return arr
-
-
 TOKENS = ("I", "like", "cats")  # labels of the three source positions
-H_EXAMPLE = _constant([[2.0, 0.0], [1.0, -1.0], [0.0, -2.0]])  # (T, d_h) = (3, 2): h_1, h_2, h_3 as rows
-W_S_EXAMPLE = _constant([[1.0], [1.0]])  # (d_a, d_s) = (2, 1): the column [1, 1]^T
-W_H_EXAMPLE = _constant(np.eye(2))  # (d_a, d_h) = (2, 2): the identity
-V_EXAMPLE = _constant([1.0, -1.0])  # (d_a,)
-B_EXAMPLE = _constant(np.zeros(2))  # (d_a,)
+H_EXAMPLE = read_only([[2.0, 0.0], [1.0, -1.0], [0.0, -2.0]])  # (T, d_h) = (3, 2): h_1, h_2, h_3 as rows
+W_S_EXAMPLE = read_only([[1.0], [1.0]])  # (d_a, d_s) = (2, 1): the column [1, 1]^T
+W_H_EXAMPLE = read_only(np.eye(2))  # (d_a, d_h) = (2, 2): the identity
+V_EXAMPLE = read_only([1.0, -1.0])  # (d_a,)
+B_EXAMPLE = read_only(np.zeros(2))  # (d_a,)
 STATE_A, STATE_B = -1.0, 1.0  # the two reading states the article compares
 S_RANGE = (-4.0, 4.0)  # the interval over which the lessons draw weight curves
 # Slider settings shared by the notebooks' ipywidgets and the website's live explorers (one source for both).
@@ -37,7 +30,7 @@ SCORE_RANGE = (-4.0, 4.0)  # range of each score slider e_j (lesson 04)
 SCORE_STEP = 0.1  # step of each score slider
 # Lesson 04's score explorer on the website: three annotations that span a real triangle (H_EXAMPLE's rows are
 # collinear, on x - y = 2, so their hull is a segment). Hand-chosen for drawing, like H_EXAMPLE.
-H_TRIANGLE = _constant([[2.0, 0.0], [0.0, 2.0], [-1.0, -1.0]])  # (T, d_h) = (3, 2)
+H_TRIANGLE = read_only([[2.0, 0.0], [0.0, 2.0], [-1.0, -1.0]])  # (T, d_h) = (3, 2)
 
 
 class ExampleRead(NamedTuple):
@@ -59,12 +52,12 @@ def worked_example(s, nonlinearity=np.tanh) -> ExampleRead:
     lesson 05. At ``s = -1`` the weights are 0.5414, 0.3095, 0.1491 and the context is about
     (1.392334, -0.607666).
     """
-    sv = as_array(s, "s", ndims=(0, 1), expected="() for one state or (N,) for N states")
+    sv = real_array(s, "s", ndims=(0, 1), expected="() for one state or (N,) for N states")
     # The constants are valid by construction and read-only, so only s and what a caller's nonlinearity returns
     # are checked; the core's kernels do the rest (this is the explorers' hot path: one slider move is one call).
     states = sv.reshape(-1, 1)  # (N, d_s) = (N, 1)
     scores = additive_scores_kernel(
-        states, H_EXAMPLE, W_S_EXAMPLE, W_H_EXAMPLE, V_EXAMPLE, B_EXAMPLE, checked_nonlinearity(nonlinearity)
+        states, H_EXAMPLE, W_S_EXAMPLE, W_H_EXAMPLE, V_EXAMPLE, B_EXAMPLE, guarded_nonlinearity(nonlinearity)
     )  # (N, 3)
     if nonlinearity not in (np.tanh, None):  # with tanh or None, finite s always gives finite scores
         finite_result(scores, "the scores v^T nonlinearity(W_s s + W_h h_j + b)", s=sv)

@@ -9,7 +9,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ._validate import check_attend_backward, check_finite_difference, finite_result, normalised, scalar_output
+from ._numerics import finite_result, rescued, zero_sum
+from ._validate import attend_backward_args, finite_difference_args, scalar_output
 from .reading import weighted_read
 
 
@@ -24,15 +25,11 @@ def attend_backward(weights, H, g) -> tuple[np.ndarray, np.ndarray]:
     ``(N, T, d_h)``; ``g`` ``(d_h,)`` or ``(N, d_h)``. Returns ``(d_scores, d_H)`` with the shapes of
     ``weights`` and ``H`` (when ``H`` is shared by ``N`` reads, ``d_H`` sums over the reads).
     """
-    a, Hm, gv = check_attend_backward(weights, H, g)
-    with np.errstate(over="ignore", invalid="ignore"):
-        d_e, d_H = attend_backward_kernel(a, Hm, gv, weighted_read(a, Hm))
-        if not np.isfinite(d_e).all():  # h_j - c or g^T(h_j - c) overflowed: d_e is linear in H and in g
-            (Hn, Eh), (gn, Eg) = normalised(Hm), normalised(gv)
-            d_e = np.ldexp(attend_backward_kernel(a, Hn, gn, weighted_read(a, Hn))[0], Eh + Eg)
-        # Softmax weights give sum_j dL/de_j = 0 exactly. Removing alpha_j times the computed sum restores the
-        # digits that c lost when every h_j shares a large common part (H + 1e10: 2e-3 -> 4e-14 relative error).
-        d_e = d_e - a * d_e.sum(axis=-1, keepdims=True)
+    a, Hm, gv = attend_backward_args(weights, H, g)
+    with np.errstate(over="ignore", invalid="ignore"):  # an overflow is rescued or reported below
+        d_e, d_H = attend_backward_kernel(a, Hm, gv, weighted_read(a, Hm))  # alpha_j g^T (h_j - c), alpha_j g
+    d_e = rescued(d_e, lambda a, H, g: attend_backward_kernel(a, H, g, weighted_read(a, H))[0], a=a, H=Hm, g=gv)
+    d_e = zero_sum(d_e, a)  # sum_j dL/de_j = 0 exactly; restores the digits c lost to a large common part of H
     finite_result(d_H, "the gradient dL/dH", g=gv)
     return finite_result(d_e, "the score gradients dL/de", H=Hm, g=gv), d_H
 
@@ -76,7 +73,7 @@ def finite_difference(f: Callable[[np.ndarray], float], x, eps: float = 1e-6) ->
     copied, never written); ``f`` must return one finite number; ``eps`` is a number in [1e-12, 1]. Returns a
     float64 array of the shape of ``x``.
     """
-    x0, eps = check_finite_difference(f, x, eps)  # x0: a fresh C-ordered copy, perturbed in place below
+    x0, eps = finite_difference_args(f, x, eps)  # x0: a fresh C-ordered copy, perturbed in place below
     grad = np.zeros_like(x0)
     flat, gflat = x0.reshape(-1), grad.reshape(-1)  # views: writes into flat reach x0
     for i in range(flat.size):  # one pair of evaluations per coordinate: this loop is the method itself

@@ -24,10 +24,20 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .reading import softmax
+from ._numerics import matmul_in_range
+from ._validate import (
+    LUONG_SCORES,
+    gaussian_factor_args,
+    local_m_args,
+    local_p_args,
+    luong_scores_args,
+    predicted_position_args,
+    window_args,
+)
+from .reading import softmax, weighted_read
 from .scores import additive_scores, dot_scores, general_scores
 
-SCORES = ("dot", "general", "concat")
+SCORES = LUONG_SCORES  # ("dot", "general", "concat")
 
 
 @dataclass(frozen=True)
@@ -42,42 +52,6 @@ class LuongRead:
     context: np.ndarray
     window: np.ndarray
     position: np.ndarray | float | None = None
-
-
-def _array(x, name: str, ndims: tuple[int, ...], expected: str) -> np.ndarray:
-    arr = np.asarray(x) if not isinstance(x, str) else np.asarray([x])
-    if arr.dtype.kind not in "iuf":
-        raise TypeError(f"{name} must hold real numbers, got dtype {arr.dtype}; expected shape {expected}")
-    arr = arr.astype(float)
-    if arr.ndim not in ndims or 0 in arr.shape:
-        raise ValueError(f"{name} must have shape {expected}, got shape {arr.shape}")
-    if not np.isfinite(arr).all():
-        raise ValueError(f"{name} contains NaN or infinite values; expected finite numbers")
-    return arr
-
-
-def _positive_int(x, name: str) -> int:
-    if isinstance(x, bool) or not isinstance(x, int | np.integer):
-        raise TypeError(f"{name} must be a whole number, got {x!r} of type {type(x).__name__}")
-    if x < 1:
-        raise ValueError(f"{name} must be at least 1, got {x}")
-    return int(x)
-
-
-def _positions(p, name: str, n_states: int | None) -> np.ndarray:
-    """``p`` as a float array of shape ``(N,)`` (or ``()`` for one state), finite."""
-    if isinstance(p, bool | str) or (isinstance(p, np.ndarray) and p.dtype.kind not in "iuf"):
-        raise TypeError(f"{name} must be a number or an array of numbers, got {p!r}")
-    try:
-        arr = np.asarray(p, dtype=float)
-    except (TypeError, ValueError):
-        raise TypeError(f"{name} must be a number or an array of numbers, got {p!r}") from None
-    if not np.isfinite(arr).all():
-        raise ValueError(f"{name} must be finite, got {p!r}")
-    expected = () if n_states is None else (n_states,)
-    if arr.shape != expected and not (n_states is not None and arr.ndim == 0):
-        raise ValueError(f"{name} must have shape {expected} (one value per state), got shape {arr.shape}")
-    return arr if n_states is None else np.broadcast_to(arr, expected)
 
 
 def luong_scores(s, H, score: str = "dot", W=None, v=None) -> np.ndarray:
@@ -95,26 +69,13 @@ def luong_scores(s, H, score: str = "dot", W=None, v=None) -> np.ndarray:
     Lesson 08. Concat splits ``W`` into the column blocks ``[W_s | W_h]`` and is the additive score of lesson 05
     without the bias. ``s`` ``(d_s,)`` or ``(N, d_s)``; ``H`` ``(T, d_h)``. Returns ``(T,)`` or ``(N, T)``.
     """
-    if not isinstance(score, str) or score not in SCORES:
-        raise ValueError(f"score must be one of {SCORES}, got {score!r}")
+    s, H, W, v = luong_scores_args(s, H, score, W, v)
     if score == "dot":
-        if W is not None or v is not None:
-            raise ValueError("score='dot' has no parameters: pass neither W nor v")
         return dot_scores(s, H)
     if score == "general":
-        if W is None or v is not None:
-            raise ValueError("score='general' needs W of shape (d_s, d_h) and no v")
         return general_scores(s, H, W)
-    if W is None or v is None:
-        raise ValueError("score='concat' needs W of shape (d_a, d_s + d_h) and v of shape (d_a,)")
-    d_s = np.shape(s)[-1] if np.ndim(s) >= 1 else 0
-    W_arr = np.asarray(W)
-    if W_arr.ndim != 2 or W_arr.shape[1] <= d_s:
-        raise ValueError(
-            f"W must have shape (d_a, d_s + d_h) for score='concat' with d_s = {d_s}, got shape {W_arr.shape}"
-        )
-    W_s, W_h = W_arr[:, :d_s], W_arr[:, d_s:]  # (d_a, d_s), (d_a, d_h): W [s; h] = W_s s + W_h h
-    return additive_scores(s, H, W_s, W_h, v, np.zeros(W_arr.shape[0]))
+    d_s = s.shape[-1]
+    return additive_scores(s, H, W[:, :d_s], W[:, d_s:], v, np.zeros_like(v))  # W [s; h] = W_s s + W_h h, no bias
 
 
 def global_attention(s, H, score: str = "dot", W=None, v=None) -> LuongRead:
@@ -124,9 +85,9 @@ def global_attention(s, H, score: str = "dot", W=None, v=None) -> LuongRead:
 
     with ``e_tj`` from :func:`luong_scores`. Lesson 08.
     """
-    e = luong_scores(s, H, score, W, v)  # (T,) or (N, T)
-    weights = softmax(e)
-    return LuongRead(weights, weights @ np.asarray(H, dtype=float), np.ones(e.shape, dtype=bool))
+    s, H, W, v = luong_scores_args(s, H, score, W, v)
+    weights = softmax(luong_scores(s, H, score, W, v))  # (T,) or (N, T)
+    return LuongRead(weights, weighted_read(weights, H), np.ones(weights.shape, dtype=bool))
 
 
 def window_mask(p, T: int, D: int) -> np.ndarray:
@@ -135,13 +96,9 @@ def window_mask(p, T: int, D: int) -> np.ndarray:
     ``p`` is one position or ``(N,)`` positions; returns ``(T,)`` or ``(N, T)`` booleans. Raises
     ``ValueError`` when the window holds no source position (``p_t`` too far outside ``[1, T]``).
     """
-    T, D = _positive_int(T, "T"), _positive_int(D, "D")
-    p_arr = _positions(p, "p", None if np.ndim(p) == 0 else len(np.ravel(p)))
+    p, T, D = window_args(p, T, D)
     j = np.arange(1, T + 1)  # (T,)
-    mask = np.abs(j - p_arr[..., None]) <= D  # (..., T)
-    if not mask.any(axis=-1).all():
-        raise ValueError(f"the window |j - p| <= D = {D} around p = {p!r} holds none of the positions 1..{T}")
-    return mask
+    return np.abs(j - p[..., None]) <= D  # (..., T)
 
 
 def gaussian_factor(p, T: int, D: int) -> np.ndarray:
@@ -151,11 +108,10 @@ def gaussian_factor(p, T: int, D: int) -> np.ndarray:
 
     Lesson 08. ``p`` one position or ``(N,)``; returns ``(T,)`` or ``(N, T)``, equal to 1 at ``j = p_t``.
     """
-    T, D = _positive_int(T, "T"), _positive_int(D, "D")
-    p_arr = _positions(p, "p", None if np.ndim(p) == 0 else len(np.ravel(p)))
+    p, T, D = gaussian_factor_args(p, T, D)
     sigma = D / 2.0
-    j = np.arange(1, T + 1)  # (T,)
-    return np.exp(-((j - p_arr[..., None]) ** 2) / (2.0 * sigma**2))  # (..., T)
+    j = np.arange(1, T + 1, dtype=p.dtype)  # (T,)
+    return np.exp(-((j - p[..., None]) ** 2) / (2.0 * sigma**2))  # (..., T)
 
 
 def predicted_position(s, W_p, v_p, T: int):
@@ -166,30 +122,21 @@ def predicted_position(s, W_p, v_p, T: int):
     Lesson 08 (Luong's ``S`` is our ``T``). ``s`` ``(d_s,)`` or ``(N, d_s)``, ``W_p`` ``(d_a, d_s)``, ``v_p``
     ``(d_a,)``. Returns a float, or ``(N,)`` positions.
     """
-    T = _positive_int(T, "T")
-    s_arr = _array(s, "s", (1, 2), "(d_s,) or (N, d_s)")
-    d_s = s_arr.shape[-1]
-    W_arr = _array(W_p, "W_p", (2,), f"(d_a, d_s) with d_s = {d_s}")
-    if W_arr.shape[1] != d_s:
-        raise ValueError(f"W_p must have shape (d_a, d_s) = (d_a, {d_s}) to match s, got shape {W_arr.shape}")
-    v_arr = _array(v_p, "v_p", (1,), f"(d_a,) = ({W_arr.shape[0]},)")
-    if v_arr.shape != (W_arr.shape[0],):
-        raise ValueError(f"v_p must have shape (d_a,) = ({W_arr.shape[0]},) to match W_p, got shape {v_arr.shape}")
-    u = np.tanh(s_arr @ W_arr.T) @ v_arr  # (..., d_s) x (d_s, d_a) -> (..., d_a) -> (...,)
-    p = T / (1.0 + np.exp(-u))  # T * sigmoid(u)
-    return float(p) if np.ndim(p) == 0 else p
+    s, W_p, v_p, T = predicted_position_args(s, W_p, v_p, T)
+    p = _predicted_position(s, W_p, v_p, T)
+    return float(p) if p.ndim == 0 else p
 
 
-def _local(s, H, p, D: int, score: str, W, v, gaussian: bool) -> LuongRead:
-    e = luong_scores(s, H, score, W, v)  # (T,) or (N, T)
-    T = e.shape[-1]
-    mask = window_mask(p, T, D)  # (T,) or (N, T)
-    if mask.shape != e.shape:
-        raise ValueError(f"p must give one position per state: scores have shape {e.shape}, window {mask.shape}")
-    weights = softmax(e, mask=mask)  # softmax over the window only; outside it the weight is exactly 0
-    if gaussian:
-        weights = weights * gaussian_factor(p, T, D)  # (..., T): favour the centre, not renormalised
-    return LuongRead(weights, weights @ np.asarray(H, dtype=float), mask, p)
+def _predicted_position(s: np.ndarray, W_p: np.ndarray, v_p: np.ndarray, T: int) -> np.ndarray:
+    """``p_t = T sigmoid(v_p^T tanh(W_p s_t))`` for validated arrays; ``()`` or ``(N,)``, in the dtype of ``s``.
+
+    The products are formed by :func:`matmul_in_range`: ``W_p s = 1e400 - 1e400`` is 0 there, not NaN, and a
+    true value beyond the float range saturates tanh or the sigmoid at its limit.
+    """
+    a = np.tanh(matmul_in_range(s, W_p.T))  # (..., d_s) x (d_s, d_a) -> (..., d_a): tanh(W_p s_t)
+    u = matmul_in_range(a, v_p)  # (..., d_a) x (d_a,) -> (...,): v_p^T tanh(W_p s_t)
+    with np.errstate(over="ignore"):  # exp(-u) = inf for u << 0 gives p_t = 0, the sigmoid's limit
+        return T / (1.0 + np.exp(-u))  # T * sigmoid(u)
 
 
 def local_m(s, H, t, D: int, score: str = "dot", W=None, v=None) -> LuongRead:
@@ -202,7 +149,10 @@ def local_m(s, H, t, D: int, score: str = "dot", W=None, v=None) -> LuongRead:
 
     Lesson 08. ``t`` is the target step (one number, or ``(N,)`` for ``N`` states), ``D`` the half-width.
     """
-    return _local(s, H, t, D, score, W, v, gaussian=False)
+    s, H, W, v, t, D = local_m_args(s, H, t, D, score, W, v)
+    window = window_mask(t, H.shape[0], D)  # (T,) or (N, T): |j - t| <= D
+    weights = softmax(luong_scores(s, H, score, W, v), mask=window)  # softmax over the window; 0 outside it
+    return LuongRead(weights, weighted_read(weights, H), window, float(t) if t.ndim == 0 else t)
 
 
 def local_p(s, H, D: int, W_p, v_p, score: str = "dot", W=None, v=None) -> LuongRead:
@@ -217,8 +167,10 @@ def local_p(s, H, D: int, W_p, v_p, score: str = "dot", W=None, v=None) -> Luong
     Lesson 08. The weights are not renormalised after the Gaussian (as in Luong et al.), so they sum to at
     most one. Returns a :class:`LuongRead` whose ``position`` is ``p_t``.
     """
-    H_arr = np.asarray(H)
-    if H_arr.ndim != 2:
-        raise ValueError(f"H must have shape (T, d_h), got shape {H_arr.shape}")
-    p = predicted_position(s, W_p, v_p, H_arr.shape[0])
-    return _local(s, H, p, D, score, W, v, gaussian=True)
+    s, H, W, v, D, W_p, v_p = local_p_args(s, H, D, W_p, v_p, score, W, v)
+    T = H.shape[0]
+    p = _predicted_position(s, W_p, v_p, T)  # () or (N,): p_t in [0, T]
+    window = window_mask(p, T, D)  # (T,) or (N, T): |j - p_t| <= D
+    weights = softmax(luong_scores(s, H, score, W, v), mask=window)  # softmax over the window; 0 outside it
+    weights = weights * gaussian_factor(p, T, D)  # (..., T): favour the centre, not renormalised
+    return LuongRead(weights, weighted_read(weights, H), window, float(p) if p.ndim == 0 else p)

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .reading import check_scores_and_H, weighted_read
+from ._validate import hard_weights_args, read_args
+from .reading import weighted_read
 
 
 def raw_score_read(scores, H) -> np.ndarray:
@@ -21,7 +22,7 @@ def raw_score_read(scores, H) -> np.ndarray:
     the same constant to every score changes the result. ``scores`` ``(T,)`` or ``(N, T)``; ``H`` ``(T, d_h)``
     or ``(N, T, d_h)``. Returns ``(d_h,)`` or ``(N, d_h)``.
     """
-    e, Hm = check_scores_and_H(scores, H)
+    e, Hm = read_args(scores, H)
     return weighted_read(e, Hm)  # (T,) x (T, d_h) -> (d_h,)  or  (N, T) -> (N, d_h)
 
 
@@ -30,7 +31,7 @@ def hard_weights(scores) -> np.ndarray:
 
     ``scores`` ``(T,)`` or ``(N, T)``; returns an array of the same shape (lesson 04).
     """
-    e, _ = check_scores_and_H(scores, np.zeros((np.shape(scores)[-1], 1)))
+    e = hard_weights_args(scores)
     pick = np.argmax(e, axis=-1)  # () or (N,): index of the chosen position
     return (np.arange(e.shape[-1]) == pick[..., None]).astype(float)  # (..., T) one-hot
 
@@ -44,5 +45,5 @@ def hard_read(scores, H) -> np.ndarray:
     (zero gradient), and at a tie the read jumps. ``scores`` ``(T,)`` or ``(N, T)``; ``H`` ``(T, d_h)`` or
     ``(N, T, d_h)``. Returns ``(d_h,)`` or ``(N, d_h)``.
     """
-    e, Hm = check_scores_and_H(scores, H)
+    e, Hm = read_args(scores, H)
     return weighted_read(hard_weights(e), Hm)  # one-hot (..., T) -> (..., d_h)

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validate import check_attend, check_scores_and_H, check_softmax, finite_result
+from ._numerics import finite_result
+from ._validate import attend_args, softmax_args
 
-__all__ = ["attend", "check_scores_and_H", "softmax", "softmax_rows_kernel", "weighted_read"]
+__all__ = ["attend", "softmax", "softmax_rows_kernel", "weighted_read"]
 
 
 def softmax(scores, axis: int = -1, mask=None) -> np.ndarray:
@@ -32,7 +33,7 @@ def softmax(scores, axis: int = -1, mask=None) -> np.ndarray:
     position masked), for a mask of the wrong shape and an axis out of range; ``TypeError`` for a non-numeric
     dtype, a masked array, a non-boolean mask or an axis that is not one integer.
     """
-    e, axis, readable = check_softmax(scores, axis, mask)
+    e, axis, readable = softmax_args(scores, axis, mask)
     return _masked_softmax(e, axis, readable)
 
 
@@ -74,6 +75,6 @@ def attend(scores, H, mask=None) -> tuple[np.ndarray, np.ndarray]:
 
     Returns ``(weights, context)`` with shapes ``(T,)`` and ``(d_h,)``, or ``(N, T)`` and ``(N, d_h)``.
     """
-    e, Hm, readable = check_attend(scores, H, mask)
+    e, Hm, readable = attend_args(scores, H, mask)
     weights = _masked_softmax(e, -1, readable)  # (T,) or (N, T)
     return weights, finite_result(weighted_read(weights, Hm), "the context c = sum_j alpha_j h_j", H=Hm)

@@ -14,14 +14,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._validate import (
-    check_rnn_params,
-    check_rnn_sequence,
-    check_rnn_step,
-    finite_result,
-    positive_int,
-    positive_number,
-)
+from ._numerics import finite_result
+from ._validate import init_rnn_args, rnn_cell_args, run_rnn_args
 
 
 class RNNParams(NamedTuple):
@@ -38,7 +32,7 @@ def init_rnn(d_e: int, d_h: int, seed: int = 0, scale: float = 0.5) -> RNNParams
     ``d_e`` embedding width, ``d_h`` state width, ``seed`` for ``np.random.default_rng``. The weights are
     untrained; lessons 02 and 03 use them to show how information flows, not what a trained encoder knows.
     """
-    d_e, d_h, scale = positive_int(d_e, "d_e"), positive_int(d_h, "d_h"), positive_number(scale, "scale")
+    d_e, d_h, scale = init_rnn_args(d_e, d_h, scale)
     rng = np.random.default_rng(seed)
     W_x = rng.normal(0.0, scale / np.sqrt(d_e), size=(d_h, d_e))  # (d_h, d_e)
     W_h = rng.normal(0.0, scale / np.sqrt(d_h), size=(d_h, d_h))  # (d_h, d_h)
@@ -61,9 +55,8 @@ def rnn_cell(x, h_prev, params) -> np.ndarray:
 
     Returns the new state, shaped like ``h_prev``.
     """
-    W_x, W_h, b = check_rnn_params(params)
-    xv, hv = check_rnn_step(x, h_prev, W_x)
-    return _step(xv, hv, W_x, W_h, b)
+    x, h_prev, W_x, W_h, b = rnn_cell_args(x, h_prev, params)
+    return _step(x, h_prev, W_x, W_h, b)
 
 
 def _step(x: np.ndarray, h: np.ndarray, W_x: np.ndarray, W_h: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -92,8 +85,7 @@ def run_rnn(X, params, h0=None, reverse: bool = False) -> np.ndarray:
 
     Returns states ``(T, d_h)`` or ``(B, T, d_h)``.
     """
-    W_x, W_h, b = check_rnn_params(params)
-    Xm, h = check_rnn_sequence(X, W_x, h0)  # h: (d_h,) or (B, d_h), zeros unless h0 is given
+    Xm, h, W_x, W_h, b = run_rnn_args(X, params, h0)  # h: (d_h,) or (B, d_h), zeros unless h0 is given
     T, d_h = Xm.shape[-2], W_x.shape[0]
     states = np.empty(Xm.shape[:-2] + (T, d_h))  # (T, d_h) or (B, T, d_h)
     order = range(T - 1, -1, -1) if reverse else range(T)

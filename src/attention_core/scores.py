@@ -14,16 +14,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ._validate import (
-    check_additive,
-    check_additive_backward,
-    check_dot,
-    check_general,
-    checked_nonlinearity,
-    finite_multilinear,
-    finite_result,
-    normalised,
-)
+from ._numerics import additive_in_range, finite_multilinear, finite_result
+from ._validate import additive_args, additive_backward_args, dot_args, general_args, guarded_nonlinearity
 
 
 def additive_keys_kernel(H: np.ndarray, W_h: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -65,26 +57,14 @@ def additive_scores_kernel(s2, Hm, W_s, W_h, v, b, nonlinearity=np.tanh) -> np.n
 
 
 def _additive_forward(s2, Hm, W_s, W_h, v, b, nonlinearity):
-    """``(e, a)`` of the additive scorer for validated arrays, finite for finite input or a ``ValueError``.
+    """``(e, a)`` of the additive scorer for validated arrays: ``e_tj = v^T f(q_t + k_j)`` with ``q_t = W_s s_t``
+    and ``k_j = W_h h_j + b``, and the activations ``a = f(q_t + k_j)``.
 
-    If ``W_s s + W_h h_j + b`` overflowed on the way (``1e308 * 10 - 1e308 * 10`` is NaN, its true value 0),
-    the pre-activation is computed again from power-of-two-normalised arrays, ``z = 2**E (q' + k')``, without
-    overflow (scaling by a power of two is exact); a true ``|z|`` beyond the float range then saturates
-    ``tanh`` at +-1, as it should. Scores still beyond the float range (a huge ``v``, or no tanh) raise.
+    Finite for finite input, or a ``ValueError`` naming the inputs: :func:`additive_in_range` forms ``q`` and
+    ``k_j`` so that an overflow on the way (``1e308 * 10 - 1e308 * 10``, true value 0) does not change them.
     """
-    with np.errstate(over="ignore", invalid="ignore"):
-        q, K = s2 @ W_s.T, additive_keys_kernel(Hm, W_h, b)  # (N, d_a), (..., T, d_a)
-        e, a = additive_from_keys_kernel(q, K, v, nonlinearity)
-        # tanh would turn an overflowed q or K (inf where the true value is 0) into a finite, wrong score
-        if not (np.isfinite(q).all() and np.isfinite(K).all() and np.isfinite(e).all()):
-            (sn, Es), (Wsn, Ews), (Hn, Eh), (Whn, Ewh), (bn, Eb) = map(normalised, (s2, W_s, Hm, W_h, b))
-            E = max(Es + Ews, Eh + Ewh, Eb)  # every part of z / 2**E is at most d_s + d_h + 1 in size
-            q = np.ldexp(sn @ Wsn.T, Es + Ews - E)  # (N, d_a): W_s s / 2**E
-            K = np.ldexp(Hn @ Whn.T, Eh + Ewh - E) + np.ldexp(bn, Eb - E)  # (..., T, d_a): (W_h h_j + b) / 2**E
-            f = nonlinearity or (lambda z: z)
-            e, a = additive_from_keys_kernel(q, K, v, lambda z: f(np.ldexp(z, E)))
-    finite_result(e, "additive scores", s=s2, H=Hm, W_s=W_s, W_h=W_h, v=v, b=b)
-    return e, a
+    e, a = additive_in_range(lambda q, K, f: additive_from_keys_kernel(q, K, v, f), s2, Hm, W_s, W_h, b, nonlinearity)
+    return finite_result(e, "additive scores", s=s2, H=Hm, W_s=W_s, W_h=W_h, v=v, b=b), a
 
 
 def additive_scores(s, H, W_s, W_h, v, b, nonlinearity: Callable | None = np.tanh) -> np.ndarray:
@@ -105,8 +85,8 @@ def additive_scores(s, H, W_s, W_h, v, b, nonlinearity: Callable | None = np.tan
 
     Returns scores ``(T,)`` for one state, ``(N, T)`` for ``N`` states.
     """
-    s2, Hm, W_s, W_h, v, b, single = check_additive(s, H, W_s, W_h, v, b)
-    e, _ = _additive_forward(s2, Hm, W_s, W_h, v, b, checked_nonlinearity(nonlinearity))  # (N, T)
+    s2, Hm, W_s, W_h, v, b, single = additive_args(s, H, W_s, W_h, v, b)
+    e, _ = _additive_forward(s2, Hm, W_s, W_h, v, b, guarded_nonlinearity(nonlinearity))  # (N, T)
     return e[0] if single else e
 
 
@@ -122,7 +102,7 @@ def additive_scores_backward(d_scores, s, H, W_s, W_h, v, b) -> dict[str, np.nda
 
     Returns a dict with keys ``s, H, W_s, W_h, v, b`` holding arrays shaped like the inputs.
     """
-    dE, s2, Hm, W_s, W_h, v, b, single = check_additive_backward(d_scores, s, H, W_s, W_h, v, b)
+    dE, s2, Hm, W_s, W_h, v, b, single = additive_backward_args(d_scores, s, H, W_s, W_h, v, b)
     _, a = _additive_forward(s2, Hm, W_s, W_h, v, b, np.tanh)  # a: (N, T, d_a)
     with np.errstate(over="ignore", invalid="ignore"):  # an overflow is reported below, naming the inputs
         dz = additive_from_keys_backward_kernel(dE, a, v)  # (N, T, d_a)
@@ -157,7 +137,7 @@ def dot_scores(s, H) -> np.ndarray:
 
     ``s`` is ``(d,)`` or ``(N, d)``; ``H`` is ``(T, d)`` or ``(N, T, d)``. Returns ``(T,)`` or ``(N, T)``.
     """
-    s2, Hm, single = check_dot(s, H)
+    s2, Hm, single = dot_args(s, H)
     e = finite_multilinear(dot_scores_kernel, "dot scores", s=s2, H=Hm)  # (N, T)
     return e[0] if single else e
 
@@ -172,6 +152,6 @@ def general_scores(s, H, W) -> np.ndarray:
     Lessons 05 and 08. ``s`` is ``(d_s,)`` or ``(N, d_s)``; ``H`` is ``(T, d_h)`` or ``(N, T, d_h)``.
     Returns ``(T,)`` or ``(N, T)``.
     """
-    s2, Hm, W, single = check_general(s, H, W)
+    s2, Hm, W, single = general_args(s, H, W)
     e = finite_multilinear(_general_kernel, "general scores", s=s2, W=W, H=Hm)  # (N, T)
     return e[0] if single else e

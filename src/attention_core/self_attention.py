@@ -16,7 +16,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._validate import check_self_attention, finite_result, positive_int
+from ._numerics import finite_result
+from ._validate import integer, self_attention_args
 from .reading import attend
 from .scores import dot_scores
 
@@ -40,7 +41,7 @@ def causal_mask(T: int) -> np.ndarray:
     Returns a boolean ``(T, T)`` lower-triangular array (diagonal included), ready for
     ``softmax(scores, mask=...)`` and ``attend(scores, V, mask=...)``: ``False`` hides a future position.
     """
-    T = positive_int(T, "T (the number of positions)")
+    T = integer(T, "T (the number of positions)")
     return np.tril(np.ones((T, T), dtype=bool))  # (T, T)
 
 
@@ -63,7 +64,7 @@ def self_attention(X, W_q, W_k, W_v, mask=None) -> SelfAttentionRead:
 
     Returns a :class:`SelfAttentionRead`.
     """
-    Xm, W_q, W_k, W_v = check_self_attention(X, W_q, W_k, W_v)
+    Xm, W_q, W_k, W_v = self_attention_args(X, W_q, W_k, W_v)
     with np.errstate(over="ignore", invalid="ignore"):  # an overflow is reported below, naming X and the W
         Q = Xm @ W_q.T  # (T, d_x) x (d_x, d_k) -> (T, d_k)
         K = Xm @ W_k.T  # (T, d_x) x (d_x, d_k) -> (T, d_k)

@@ -27,11 +27,13 @@ Shapes: ``T`` tokens, ``F`` = ``len(FEATURES)`` named features, ``d_e`` embeddin
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import NamedTuple
 
 import numpy as np
 
-from ._validate import as_array, require, shape_str
+from ._validate import feature_names, one_of, random_embeddings_args, read_only, read_with_query_args, require
 from .reading import attend
 from .scores import dot_scores
 
@@ -71,11 +73,8 @@ class ToySentence(NamedTuple):
     def position_of(self, feature: str) -> int:
         """The position (0-based) of the token that carries the most of ``feature`` (first on a tie), e.g.
         ``"place"``: "meeting room" in :data:`FELIX`, "会议室" in :data:`FELIX_ZH`."""
-        if feature not in FEATURES:
-            raise ValueError(f"feature must be one of {FEATURES}, got {feature!r}")
-        column = self.X[:, FEATURES.index(feature)]  # (T,)
-        if not np.any(column > 0):
-            raise ValueError(f"no token of {self.text!r} carries the feature {feature!r}")
+        column = self.X[:, FEATURES.index(one_of(feature, "feature", FEATURES))]  # (T,)
+        require(np.any(column > 0), f"no token of {self.text!r} carries the feature {feature!r}")
         return int(np.argmax(column))
 
 
@@ -88,12 +87,8 @@ class QueryRead(NamedTuple):
 
 
 def token_vector(token: str) -> np.ndarray:
-    """The hand-made feature vector ``(F,)`` of one token of the toy sentences."""
-    if not isinstance(token, str):
-        raise TypeError(f"token must be a str, got {type(token).__name__}")
-    if token not in _TOKEN_FEATURES:
-        raise ValueError(f"token {token!r} has no toy vector; known tokens: {sorted(_TOKEN_FEATURES)}")
-    feats = _TOKEN_FEATURES[token]
+    """The hand-made feature vector ``(F,)`` of one token of the toy sentences (a new, writable array)."""
+    feats = _TOKEN_FEATURES[one_of(token, "token", _TOKEN_FEATURES)]
     return np.array([feats.get(f, 0.0) for f in FEATURES])  # (F,)
 
 
@@ -102,14 +97,17 @@ def feature_vector(**weights: float) -> np.ndarray:
 
     Use it to write your own query in the lesson-01 exercises. Unknown feature names raise ``ValueError``.
     """
-    unknown = sorted(set(weights) - set(FEATURES))
-    require(not unknown, f"unknown feature name(s) {unknown}; the features are {list(FEATURES)}")
+    weights = feature_names(weights, FEATURES)
     return np.array([float(weights.get(f, 0.0)) for f in FEATURES])  # (F,)
 
 
 def make_sentence(text: str, tokens: tuple[str, ...]) -> ToySentence:
-    """Stack the token vectors of ``tokens`` into a :class:`ToySentence` with ``X`` of shape ``(T, F)``."""
-    X = np.stack([token_vector(t) for t in tokens])  # (T, F)
+    """Stack the token vectors of ``tokens`` into a :class:`ToySentence` with ``X`` of shape ``(T, F)``.
+
+    ``X`` is read-only, like the sentences the lessons share: ``FELIX.X[0, 0] = 9`` raises instead of changing
+    every later read (copy it to edit: ``FELIX.X.copy()``).
+    """
+    X = read_only([token_vector(t) for t in tokens])  # (T, F)
     return ToySentence(text, tuple(tokens), X)
 
 
@@ -132,7 +130,7 @@ FELIX_NEGATED_ZH = make_sentence(
 )
 
 
-EXAMPLES = {"en": (FELIX, FELIX_NEGATED), "zh": (FELIX_ZH, FELIX_NEGATED_ZH)}  # lesson 01's sentence, by language
+EXAMPLES = MappingProxyType({"en": (FELIX, FELIX_NEGATED), "zh": (FELIX_ZH, FELIX_NEGATED_ZH)})  # by language
 
 
 def example_sentences(language: str) -> tuple[ToySentence, ToySentence]:
@@ -144,11 +142,14 @@ def example_sentences(language: str) -> tuple[ToySentence, ToySentence]:
 
 
 # The two questions of lesson 01, written as query vectors over the same named features. The sizes (3, 2,
-# 1.5, ...) are chosen by hand so that the readout is visible; they are not fitted to anything.
-QUERIES: dict[str, np.ndarray] = {
-    "where": feature_vector(place=3.0, action=1.5, object=1.0),  # where was it left?
-    "colour": feature_vector(colour=2.5, object=1.5, person=1.5),  # which colour is Felix's?
-}
+# 1.5, ...) are chosen by hand so that the readout is visible; they are not fitted to anything. Read-only, like
+# the sentences: a caller's edit would change lesson 01's reads and the website's export.
+QUERIES: Mapping[str, np.ndarray] = MappingProxyType(
+    {
+        "where": read_only(feature_vector(place=3.0, action=1.5, object=1.0)),  # where was it left?
+        "colour": read_only(feature_vector(colour=2.5, object=1.5, person=1.5)),  # which colour is Felix's?
+    }
+)
 
 
 def read_with_query(sentence: ToySentence, query) -> QueryRead:
@@ -159,15 +160,9 @@ def read_with_query(sentence: ToySentence, query) -> QueryRead:
     Lesson 01. ``query`` is ``(F,)``, or ``(N, F)`` for ``N`` queries at once (then every result gains a
     leading ``N`` axis).
     """
-    if not isinstance(sentence, ToySentence):
-        raise TypeError(f"sentence must be a ToySentence such as FELIX, got {type(sentence).__name__}")
-    q = as_array(query, "query", ndims=(1, 2), expected=f"(F,) or (N, F) with F = {len(FEATURES)}")
-    require(
-        q.shape[-1] == len(FEATURES),
-        f"query must have last axis F = {len(FEATURES)} (one entry per feature {FEATURES}), got {shape_str(q.shape)}",
-    )
-    scores = dot_scores(q, sentence.X)  # (T,) or (N, T): e_j = q^T x_j
-    weights, context = attend(scores, sentence.X)  # (T,) and (F,), or (N, T) and (N, F)
+    X, q = read_with_query_args(sentence, query, ToySentence, FEATURES)
+    scores = dot_scores(q, X)  # (T,) or (N, T): e_j = q^T x_j
+    weights, context = attend(scores, X)  # (T,) and (F,), or (N, T) and (N, F)
     return QueryRead(scores, weights, context)
 
 
@@ -183,9 +178,7 @@ def random_embeddings(tokens, d_e: int, seed: int = 0) -> np.ndarray:
     Stands in for the embedding lookup ``e_src`` of lesson 02. The vectors are random, not trained: they let
     the recurrence run, nothing more.
     """
-    if isinstance(tokens, str) or not all(isinstance(t, str) for t in tokens):
-        raise TypeError("tokens must be a sequence of str, e.g. ('I', 'like', 'cats')")
-    require(len(tokens) >= 1, "tokens must hold at least one token (T >= 1)")
+    tokens, d_e = random_embeddings_args(tokens, d_e)
     vocab = sorted(set(tokens))
     rng = np.random.default_rng(seed)
     table = rng.normal(size=(len(vocab), d_e))  # (V, d_e): one row per distinct token

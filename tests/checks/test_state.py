@@ -35,8 +35,10 @@ def test_weights_not_summing_to_one():
 
 def test_nan_and_wrong_kind():
     assert not check_example_read(0.0, [np.nan, 0, 0], [1, 0, 0]).ok
-    with pytest.raises(TypeError, match="three numbers"):
+    with pytest.raises(ValueError, match="scores must be three numbers, one per position"):
         check_example_read(0.0, [1, 2], [1, 2, 3])
+    with pytest.raises(TypeError, match="weights must hold real numbers"):
+        check_example_read(0.0, [1, 2, 3], "abc")
 
 
 def test_peak_state():

@@ -140,3 +140,28 @@ def test_labels_follow_the_edition_and_the_numbers_do_not():
     assert [q["name"] for q in en["question"]["queries"]] == [question(name) for name in QUERIES]
     with pytest.raises(ValueError, match="language must be one of"):
         site_parameters(("state",), lang="fr")
+
+
+def test_a_callers_edit_does_not_change_later_exports():
+    from attention_core.explorers.site import alignment_examples
+
+    first = alignment_examples()
+    want = json.dumps(first)
+    first["examples"][0]["weights"][0][0] = 99.0
+    first["examples"].clear()
+    first["model"] = "edited"
+    assert json.dumps(alignment_examples()) == want
+    assert json.dumps(site_parameters(("alignment",))["alignment"]) == want
+
+
+@pytest.mark.parametrize(
+    "lengths, error, words",
+    [((31,), ValueError, ["31", "6", "27"]), ((6, 0), ValueError, ["lengths", "0"]), (("6",), TypeError, ["lengths"])],
+)
+def test_a_length_without_a_test_sentence_is_a_clear_error(lengths, error, words):
+    from attention_core.explorers.site import alignment_examples
+
+    with pytest.raises(error) as info:
+        alignment_examples(lengths)
+    for word in words:
+        assert word in str(info.value)

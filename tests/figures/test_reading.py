@@ -87,3 +87,11 @@ def test_the_chinese_sketch_keeps_its_symbols_and_its_tokens(figtext):
         drawn = figtext.texts(plot_architecture_sketch())
     assert "固定摘要：每一步都用 c = h_T" in drawn and "由 sₜ₋₁ 决定\n每个 hⱼ 的权重" in drawn
     assert {"我", "喜欢", "猫", "I", "like", "cats"} <= set(drawn)  # tokens are data, not translated
+
+
+@pytest.mark.parametrize("H", [np.ones((3, 3)), np.ones(3), [[1.0, 2.0], [3.0]]])
+def test_triangle_read_names_H(H):
+    with pytest.raises(
+        (ValueError, TypeError), match=r"^H must have shape \(T, 2\) to be drawn in the plane|^H must be"
+    ):
+        TriangleRead(H, TOKENS, np.ones(3) / 3, np.zeros(2))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from attention_core import TOKENS, worked_example
 from attention_core.figures.scoring import (
@@ -44,3 +45,23 @@ def test_english_text_is_unchanged(figtext):
     assert r"weight $\alpha_j$" in family
     assert {"position read (j)", "position reading (i)", r"weight $\alpha_{ij}$"} <= set(heatmap)
     assert not any(figtext.has_cjk(t) for t in ablation + family + heatmap)
+
+
+@pytest.mark.parametrize(
+    "draw, words",
+    [
+        (lambda: ablation_curves_figure(GRID, np.ones((11, 2)), np.ones((11, 3)), TOKENS), ["curves_tanh", "(11, 3)"]),
+        (
+            lambda: ablation_curves_figure(GRID, np.ones((11, 3)), np.ones((10, 3)), TOKENS),
+            ["curves_linear", "(10, 3)"],
+        ),
+        (lambda: ablation_curves_figure(np.ones((11, 1)), np.ones((11, 3)), np.ones((11, 3)), TOKENS), ["s_grid"]),
+        (lambda: family_weights_figure({"dot": np.ones(2)}, ["1", "2", "3"]), ["weights_by_family['dot']", "(3,)"]),
+        (lambda: weights_heatmap_figure([(np.ones((3, 2)), "causal")], ["a", "b", "c"]), ["'causal'", "(3, 3)"]),
+    ],
+)
+def test_a_misshapen_input_is_named(draw, words):
+    with pytest.raises(ValueError) as info:
+        draw()
+    for word in words:
+        assert word in str(info.value)

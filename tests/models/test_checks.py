@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from threadpoolctl import threadpool_info, threadpool_limits
 
-from attention_core.models import _checks, data
+from attention_core.models import _blas, data
 from attention_core.models.seq2seq import ModelConfig, Seq2Seq
 from attention_core.models.train import TrainConfig, alignment_misses, evaluate
 
@@ -108,7 +108,7 @@ def test_every_training_and_evaluation_entry_point_pins_blas(monkeypatch):
         for name, call in calls.items():
             seen.clear()
             call()
-            assert seen and all(threads == {_checks.BLAS_THREADS} for threads in seen), (name, seen)
+            assert seen and all(threads == {_blas.BLAS_THREADS} for threads in seen), (name, seen)
 
 
 @pytest.mark.parametrize("args", [["--seed", "-1"], ["--steps", "-1"], ["--steps", "0"], ["--target", "2"]])

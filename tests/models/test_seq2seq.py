@@ -87,3 +87,47 @@ def test_greedy_decoding_agrees_with_teacher_forcing_on_its_own_outputs():
     _, probs, weights, _ = model.forward(forced)
     assert np.array_equal(probs.argmax(axis=2), tokens)
     assert np.allclose(weights, greedy_weights, atol=1e-6)
+
+
+OTHER = dataclasses.replace(TINY, d_dec=5)  # another configuration: every decoder shape differs
+
+
+@pytest.mark.parametrize("order", ["bahdanau", "luong"])
+def test_another_configurations_params_are_refused_naming_the_parameter(order):
+    kind = {"order": order, "score": "general"} if order == "luong" else {}
+    model = build_model(dataclasses.replace(TINY, **kind))
+    other = build_model(dataclasses.replace(OTHER, **kind))
+    with pytest.raises(ValueError) as info:
+        model.params = other.params
+    message = str(info.value)
+    assert "params['" in message and "shape" in message and "d_dec" in message, message
+    batch = tiny_batch()
+    model.forward(batch)  # the model kept its own parameters
+
+
+@pytest.mark.parametrize(
+    "change, error, words",
+    [
+        (lambda p: p.pop("out_b"), ValueError, ["out_b", "missing"]),
+        (lambda p: p.update(extra=np.zeros(2)), ValueError, ["extra", "not a parameter"]),
+        (lambda p: p.update(out_b=p["out_b"].astype(np.float32)), TypeError, ["out_b", "float32", "float64"]),
+        (lambda p: p.update(out_b=np.full_like(p["out_b"], np.nan)), ValueError, ["out_b", "NaN"]),
+        (lambda p: p.update(out_b=list(p["out_b"])), TypeError, ["out_b", "array"]),
+    ],
+)
+def test_assigned_params_are_checked(change, error, words):
+    model = Seq2Seq(TINY)
+    params = dict(Seq2Seq(TINY, seed=1).params)
+    change(params)
+    with pytest.raises(error) as info:
+        model.params = params
+    for word in words:
+        assert word in str(info.value)
+
+
+def test_same_configurations_params_are_accepted_as_they_are():
+    model, other = Seq2Seq(TINY), Seq2Seq(TINY, seed=1)
+    model.params = other.params
+    assert model.params is other.params
+    batch = tiny_batch()
+    assert model.forward(batch)[0] == other.forward(batch)[0]

@@ -4,7 +4,7 @@ A self-check never raises for a wrong answer. It returns a :class:`CheckResult` 
 right or exactly what is wrong; a reader's function that raises, is not written yet (``NotImplementedError``)
 or returns something that is not numbers is reported the same way, by :func:`run_reader`.
 
-Every message a check shows a reader comes from a :class:`~attention_core.lang.Catalog`, so it is Chinese after
+Every message a check shows a reader comes from a :class:`~attention_core.lang.Messages`, so it is Chinese after
 ``set_language("zh")``; the exception text of the reader's own code is quoted as Python wrote it.
 """
 

@@ -2,7 +2,7 @@
 
 Each check returns a :class:`~attention_core.checks.state.CheckResult`. A function that still raises
 ``NotImplementedError`` is reported as "not answered yet", so the exercise cell can run before it is solved.
-Every message comes from the module's :class:`~attention_core.lang.Catalog` (English and Chinese).
+Every message comes from the module's :class:`~attention_core.lang.Messages` (English, translated by its PO files).
 """
 
 from __future__ import annotations

@@ -4,10 +4,10 @@ Each check returns the book's shared :class:`~attention_core.checks.state.CheckR
 ``message`` that displays as a verdict): which case failed and a hint that names the likely mistake. Checks
 never raise on a wrong answer; an exception inside the reader's function is reported as a failed case.
 
-Every message comes from the module's :class:`~attention_core.lang.Catalog` (English and Chinese), pieces
-included: the names of the cases, of the directions and of the tokens. The lesson-01 checks take the sentence
-to read (``sentence=FELIX_NEGATED_ZH`` in the Chinese edition) and find the tokens they talk about by their
-features, not by their English names.
+Every message comes from the module's :class:`~attention_core.lang.Messages` (English, translated by its PO
+files), pieces included: the names of the cases, of the directions and of the tokens. The lesson-01 checks
+take the sentence to read (each edition's own, ``example_sentences``) and find the tokens they talk about by
+their features, not by their English names.
 """
 
 from __future__ import annotations

@@ -2,14 +2,15 @@
 
 Each check returns a :class:`CheckResult` whose text says what is right or exactly what is wrong; it never
 raises for a wrong answer, only for an answer of the wrong kind (with a message saying what was expected).
-The verdicts come from the module's :class:`~attention_core.lang.Catalog` (English and Chinese); the errors for
-an answer of the wrong kind stay in English, like every ``TypeError`` of the package.
+The verdicts come from the module's :class:`~attention_core.lang.Messages` (English, translated by its PO
+files); the errors for an answer of the wrong kind stay in English, like every ``TypeError`` of the package.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from .._validate import answer_numbers
 from ..example import S_RANGE, TOKENS, worked_example
 from ..lang import Messages
 from .base import CheckResult
@@ -33,16 +34,12 @@ TEXT = Messages(
 )
 
 
-def _three_numbers(answer, name: str) -> np.ndarray:
-    arr = np.asarray(answer, dtype=float) if not isinstance(answer, str) else None
-    if arr is None or arr.shape != (3,):
-        raise TypeError(f"{name} must be three numbers, one per position (I, like, cats); got {answer!r}")
-    return arr
-
-
 def check_example_read(s: float, scores, weights, tol: float = 5e-4) -> CheckResult:
     """Check hand-computed scores and weights of the worked example at state ``s`` (to about 3 decimals)."""
-    e, w = _three_numbers(scores, "scores"), _three_numbers(weights, "weights")
+    e, w = (
+        answer_numbers(x, name, 3, "three numbers, one per position (I, like, cats)")
+        for x, name in ((scores, "scores"), (weights, "weights"))
+    )
     read = worked_example(float(s))
     if not np.isfinite(e).all() or not np.isfinite(w).all():
         return CheckResult(False, TEXT("not_finite"))

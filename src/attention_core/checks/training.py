@@ -3,7 +3,7 @@
 Each check runs the reader's answer against the core and returns the book's shared
 :class:`~attention_core.checks.state.CheckResult`: ``ok`` and a message that says what, specifically, is off.
 A wrong answer never raises; an exception inside the reader's function is reported as a failed check. Every
-message, the names of the cases included, comes from the module's :class:`~attention_core.lang.Catalog`.
+message, the names of the cases included, comes from the module's :class:`~attention_core.lang.Messages`.
 """
 
 from __future__ import annotations

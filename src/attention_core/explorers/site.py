@@ -9,11 +9,13 @@ that :func:`attention_core.worked_example` and :func:`attention_core.softmax` co
 
 from __future__ import annotations
 
+import copy
 import functools
 import json
 
 import numpy as np
 
+from .._validate import integer, require
 from ..example import (
     B_EXAMPLE,
     H_EXAMPLE,
@@ -214,7 +216,6 @@ def _question(lang: str) -> dict:
     }
 
 
-@functools.lru_cache(maxsize=1)
 def alignment_examples(lengths: tuple[int, ...] = ALIGNMENT_LENGTHS) -> dict:
     """Lesson 07's alignments for the website: what the committed trained model reads at each output step.
 
@@ -223,15 +224,27 @@ def alignment_examples(lengths: tuple[int, ...] = ALIGNMENT_LENGTHS) -> dict:
     T)`` it read with at each of its ``U`` steps over the ``T`` source positions, and the true source position
     of each target word of the reference translation. Nothing is trained here: the parameters are the
     committed ones (:func:`attention_core.models.trained.load_trained`), and the page only looks rows up.
+    Computed once per ``lengths``; each call returns a fresh copy, so a caller's edit never reaches a later
+    export.
     """
+    return copy.deepcopy(_alignment_examples(tuple(integer(n, "lengths entry") for n in lengths)))
+
+
+@functools.lru_cache(maxsize=1)
+def _alignment_examples(lengths: tuple[int, ...]) -> dict:
     from ..models import data  # imported here: only the lesson-07 explorer needs the model
     from ..models.trained import LESSON07, load_trained
 
     splits = data.make_splits(seed=0)
+    by_length = {}
+    for p in splits.test:  # the first test sentence of each length
+        by_length.setdefault(len(p.src), p)
+    missing = sorted(set(lengths) - set(by_length))
+    require(not missing, lambda: f"lengths {missing} have no test sentence; the lengths are {sorted(by_length)}")
     model = load_trained(LESSON07)
     examples = []
     for length in lengths:
-        pair = next(p for p in splits.test if len(p.src) == length)
+        pair = by_length[length]
         tokens, weights = model.greedy(pair.src[None])  # (1, U), (1, U, T)
         src_words, tgt_words = pair.words()
         examples.append(

@@ -13,6 +13,7 @@ import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.patches import FancyArrowPatch, FancyBboxPatch, Polygon
 
+from .._validate import matrix
 from ..lang import Messages
 
 # Chinese text never uses $...$: matplotlib's mathtext has no CJK glyphs, so its symbols are Unicode (sₜ₋₁, hⱼ).
@@ -208,9 +209,7 @@ class TriangleRead:
     """
 
     def __init__(self, H, tokens: Sequence[str], weights, context, title: str = ""):
-        H = np.asarray(H, dtype=float)  # (T, 2)
-        if H.ndim != 2 or H.shape[1] != 2:
-            raise ValueError(f"H must have shape (T, 2) to be drawn in the plane, got {H.shape}")
+        H = matrix(H, "H", None, 2, "(T, 2) to be drawn in the plane")  # (T, 2)
         self.fig = Figure(figsize=(9.0, 3.6), layout="constrained")
         ax_w, ax_c = self.fig.subplots(1, 2, width_ratios=[1, 1.2])
         labels = [f"h_{j + 1} ({t})" for j, t in enumerate(tokens)]

@@ -12,6 +12,7 @@ import matplotlib
 import numpy as np
 from matplotlib.figure import Figure
 
+from .._validate import matrix, vector, weight_curves_args
 from ..lang import Messages
 
 # Chinese text never uses $...$ (matplotlib's mathtext has no CJK glyphs): its symbols are Unicode (αⱼ).
@@ -43,20 +44,9 @@ def _coincide(curves: np.ndarray) -> bool:
     return bool(np.allclose(curves, curves[:, :1], atol=1e-9))
 
 
-def _check_curves(s_grid, curves, tokens) -> tuple[np.ndarray, np.ndarray]:
-    s_grid, curves = np.asarray(s_grid, dtype=float), np.asarray(curves, dtype=float)
-    if s_grid.ndim != 1 or curves.shape != (s_grid.size, len(tokens)):
-        raise ValueError(
-            f"curves must have shape (N, T) = ({s_grid.size}, {len(tokens)}) for {s_grid.size} states and "
-            f"{len(tokens)} tokens, got {curves.shape}"
-        )
-    return s_grid, curves
-
-
 def ablation_curves_figure(s_grid, curves_tanh, curves_linear, tokens: Sequence[str]) -> Figure:
     """Weight curves over the state with the tanh scorer (left) and with tanh removed (right), same axes."""
-    s_grid, curves_tanh = _check_curves(s_grid, curves_tanh, tokens)
-    _, curves_linear = _check_curves(s_grid, curves_linear, tokens)
+    s_grid, curves_tanh, curves_linear = weight_curves_args(s_grid, tokens, curves_tanh, curves_linear)
     fig = Figure(figsize=(8.4, 3.1), layout="constrained")
     axes = fig.subplots(1, 2, sharey=True)
     names = (TEXT("with_tanh"), TEXT("without_tanh"))
@@ -76,11 +66,12 @@ def ablation_curves_figure(s_grid, curves_tanh, curves_linear, tokens: Sequence[
 
 def family_weights_figure(weights_by_family: dict[str, np.ndarray], position_labels: Sequence[str]) -> Figure:
     """Grouped bars: the weights each score family gives the same positions for the same state."""
-    names = list(weights_by_family)
     T = len(position_labels)
-    for name in names:
-        if np.shape(weights_by_family[name]) != (T,):
-            raise ValueError(f"weights for {name!r} must have shape ({T},), got {np.shape(weights_by_family[name])}")
+    weights_by_family = {
+        name: vector(w, f"weights_by_family[{name!r}]", T, f"({T},): one weight per position label")
+        for name, w in weights_by_family.items()
+    }
+    names = list(weights_by_family)
     fig = Figure(figsize=(7.0, 3.0), layout="constrained")
     ax = fig.subplots()
     width = 0.8 / len(names)
@@ -114,9 +105,7 @@ def weights_heatmap_figure(panels: Sequence[tuple[np.ndarray, str]], labels: Seq
     axes = np.atleast_1d(fig.subplots(1, len(panels)))
     image = None
     for ax, (weights, title) in zip(axes, panels, strict=True):
-        weights = np.asarray(weights, dtype=float)
-        if weights.shape != (T, T):
-            raise ValueError(f"each panel's weights must have shape ({T}, {T}), got {weights.shape}")
+        weights = matrix(weights, f"the weights of panel {title!r}", T, T, f"({T}, {T}): one row per label")
         cmap = matplotlib.colormaps["Blues"].with_extremes(bad="0.8")  # masked (exactly zero) cells in grey
         image = ax.imshow(np.ma.masked_equal(weights, 0.0), vmin=0, vmax=1, cmap=cmap)
         for i in range(T):

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._checks import check_count
+from .._validate import integer
 
 # (source word, target word) pairs by part of speech; the translation is one to one.
 DETERMINERS = (("the", "la"), ("a", "une"), ("every", "chaque"), ("this", "cette"))
@@ -134,7 +134,7 @@ def make_splits(seed: int = 0, n_train: int = 20000, n_valid: int = 500, n_test:
 
     About 0.3 s for the lesson's 22,500 pairs."""
     for name, n, low in (("seed", seed, 0), ("n_train", n_train, 1), ("n_valid", n_valid, 1), ("n_test", n_test, 1)):
-        check_count(n, name, low)
+        integer(n, name, low)
     draw = Draws(np.random.default_rng(seed))
     seen: set[tuple[str, ...]] = set()
     pairs: list[Pair] = []

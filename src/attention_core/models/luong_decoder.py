@@ -23,11 +23,12 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .._validate import integer, token_batch, token_ids
 from ..gradients import attend_backward_kernel
 from ..reading import softmax_rows_kernel, weighted_read
 from ..scores import dot_scores_kernel
 from . import data
-from ._checks import check_batch, check_count, pinned_blas
+from ._blas import pinned_blas
 from .encoder import embedding_backward, encode, encode_backward, init_encoder
 from .gru import gru_step, gru_step_backward, init_gru
 from .seq2seq import ModelConfig, Seq2Seq, _onehot, _summary_backward, summary
@@ -35,7 +36,7 @@ from .seq2seq import ModelConfig, Seq2Seq, _onehot, _summary_backward, summary
 
 def init_luong_params(cfg: ModelConfig, seed: int = 0) -> dict[str, np.ndarray]:
     """All trainable parameters of the Luong-order model, drawn with ``np.random.default_rng(seed)``."""
-    check_count(seed, "seed", minimum=0)
+    integer(seed, "seed", minimum=0)
     rng = np.random.default_rng(seed)
     dt = np.dtype(cfg.dtype)
     d_h, d_s = 2 * cfg.d_enc, cfg.d_dec
@@ -89,7 +90,7 @@ class LuongSeq2Seq(Seq2Seq):
 
     def forward(self, batch: data.Batch):
         """Teacher-forced pass; returns ``(loss, probs (N, U, V), weights (N, U, T), cache)`` as the base class."""
-        check_batch(batch, self.cfg.src_vocab, self.cfg.tgt_vocab)
+        token_batch(batch, self.cfg.src_vocab, self.cfg.tgt_vocab)
         p, d_e = self.params, self.cfg.d_emb
         H, enc_cache = encode(p, batch.src)  # (N, T, d_h)
         m = summary(H)
@@ -164,10 +165,10 @@ class LuongSeq2Seq(Seq2Seq):
     @pinned_blas
     def greedy(self, src: np.ndarray, max_len: int | None = None):
         """Greedy decoding, as :meth:`Seq2Seq.greedy`: ``(tokens (N, max_len), weights (N, max_len, T))``."""
-        src = self._check_src(src)
+        src = token_ids(src, "src", self.cfg.src_vocab)
         p, d_e = self.params, self.cfg.d_emb
         N, T = src.shape
-        max_len = T + 1 if max_len is None else check_count(max_len, "max_len")
+        max_len = T + 1 if max_len is None else integer(max_len, "max_len")
         H, _ = encode(p, src)
         s = self._initial_state(summary(H))
         K = H @ p["att_W"].T  # (N, T, d_s)

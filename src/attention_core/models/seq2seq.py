@@ -26,6 +26,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .._validate import integer, model_params, one_of, token_batch, token_ids
 from ..gradients import attend_backward_kernel
 from ..reading import softmax_rows_kernel, weighted_read
 from ..scores import (
@@ -35,7 +36,7 @@ from ..scores import (
     dot_scores_kernel,
 )
 from . import data
-from ._checks import check_batch, check_count, check_token_ids, pinned_blas
+from ._blas import pinned_blas
 from .encoder import embedding_backward, encode, encode_backward, init_encoder
 from .gru import gru_step, gru_step_backward, init_gru
 
@@ -61,21 +62,18 @@ class ModelConfig:
         if not isinstance(self.attention, bool):
             raise TypeError(f"attention must be True or False, got {self.attention!r}")
         for name in ("d_emb", "d_enc", "d_dec", "d_att", "src_vocab"):
-            check_count(getattr(self, name), name)
-        check_count(self.tgt_vocab, "tgt_vocab", minimum=3)  # start and end symbols and one word at least
-        if self.order not in ("bahdanau", "luong"):
-            raise ValueError(f"order must be 'bahdanau' or 'luong', got {self.order!r}")
-        if self.score not in ("additive", "general"):
-            raise ValueError(f"score must be 'additive' or 'general', got {self.score!r}")
+            integer(getattr(self, name), name)
+        integer(self.tgt_vocab, "tgt_vocab", minimum=3)  # start and end symbols and one word at least
+        one_of(self.order, "order", ("bahdanau", "luong"))
+        one_of(self.score, "score", ("additive", "general"))
+        one_of(self.dtype, "dtype", ("float32", "float64"))
         if self.order == "luong" and not (self.attention and self.score == "general"):
             raise ValueError("order='luong' is Luong's attention decoder: it needs attention=True, score='general'")
-        if self.dtype not in ("float32", "float64"):
-            raise ValueError(f"dtype must be 'float32' or 'float64', got {self.dtype!r}")
 
 
 def init_params(cfg: ModelConfig, seed: int = 0) -> dict[str, np.ndarray]:
     """All trainable parameters theta, by name, drawn with ``np.random.default_rng(seed)``."""
-    check_count(seed, "seed", minimum=0)
+    integer(seed, "seed", minimum=0)
     rng = np.random.default_rng(seed)
     dt = np.dtype(cfg.dtype)
     d_h, d_s = 2 * cfg.d_enc, cfg.d_dec
@@ -135,6 +133,18 @@ class Seq2Seq:
         self.cfg = cfg
         self.params = init_params(cfg, seed)
 
+    @property
+    def params(self) -> dict[str, np.ndarray]:
+        """The trainable parameters by name. Assigning another dict checks it against the model's own (made by
+        ``__init__`` from the config): the same names, shapes and dtype, and finite values, so that the
+        parameters of another configuration are refused, naming the parameter, instead of failing in a matmul."""
+        return self._params
+
+    @params.setter
+    def params(self, value: dict[str, np.ndarray]) -> None:
+        own = getattr(self, "_params", None)  # None only in __init__, which assigns the config's own init
+        self._params = value if own is None else model_params(value, own, self.cfg)
+
     # --- pieces of one decoder step -----------------------------------------------------------------------
     def _keys(self, H):
         """The state-free part of the score, once per sentence; None for the baseline.
@@ -168,9 +178,6 @@ class Seq2Seq:
     def _initial_state(self, m):
         return np.tanh(m @ self.params["init_W"].T + self.params["init_b"])  # (N, d_h) -> (N, d_s)
 
-    def _check_src(self, src, name: str = "src") -> np.ndarray:
-        return check_token_ids(src, name, self.cfg.src_vocab)
-
     # --- teacher-forced forward and backward --------------------------------------------------------------
     def forward(self, batch: data.Batch):
         """Teacher-forced pass: decoder inputs are the true previous tokens ``y_0 .. y_{U-1}``.
@@ -178,7 +185,7 @@ class Seq2Seq:
         Returns ``(loss, probs (N, U, V), weights (N, U, T) or None, cache)``; ``loss`` is the mean of
         ``-log p(y_t | y_<t, x)`` over the ``N U`` target tokens.
         """
-        check_batch(batch, self.cfg.src_vocab, self.cfg.tgt_vocab)
+        token_batch(batch, self.cfg.src_vocab, self.cfg.tgt_vocab)
         p = self.params
         H, enc_cache = encode(p, batch.src)  # (N, T, d_h)
         m = summary(H)  # (N, d_h)
@@ -308,10 +315,10 @@ class Seq2Seq:
         ``src`` ``(N, T)``. Returns ``(tokens (N, max_len), weights (N, max_len, T) or None)``; ``max_len``
         defaults to ``T + 1``. Tokens after the first end symbol are meaningless; see :func:`strip_eos`.
         """
-        src = self._check_src(src)
+        src = token_ids(src, "src", self.cfg.src_vocab)
         p, d_e = self.params, self.cfg.d_emb
         N, T = src.shape
-        max_len = T + 1 if max_len is None else check_count(max_len, "max_len")
+        max_len = T + 1 if max_len is None else integer(max_len, "max_len")
         H, _ = encode(p, src)  # (N, T, d_h)
         m = summary(H)
         s = self._initial_state(m)

@@ -6,7 +6,7 @@
 Recipe: teacher forcing and the token-averaged cross-entropy of :mod:`.seq2seq`; Adam; the gradient rescaled
 to global norm at most ``clip_norm``; a learning rate that warms up linearly and then decays exponentially
 with the step number. Every schedule and stopping rule counts steps, never seconds, and BLAS is pinned to
-one thread (:func:`~._checks.pinned_blas`, on every training and evaluation entry point), so the same seeds
+one thread (:func:`~._blas.pinned_blas`, on every training and evaluation entry point), so the same seeds
 give bit-identical runs on one machine. Another CPU or BLAS kernel rounds the last bits differently and
 training amplifies them: figures the book prints come from committed parameters (:mod:`.trained`).
 """
@@ -17,8 +17,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .._validate import integer, number, sentence_pairs
 from . import data
-from ._checks import check_count, check_number, pinned_blas
+from ._blas import pinned_blas
 from .seq2seq import ModelConfig, Seq2Seq, build_model
 
 BUCKETS = ((1, 10), (11, 20), (21, 30))  # source-length buckets used in the reports
@@ -50,17 +51,17 @@ class TrainConfig:
         if not isinstance(self.model, ModelConfig):
             raise TypeError(f"model must be a ModelConfig, got {type(self.model).__name__}")
         for name in ("n_train", "n_valid", "n_test", "batch_size", "steps"):
-            check_count(getattr(self, name), name)
+            integer(getattr(self, name), name)
         for name in ("data_seed", "seed", "warmup_steps", "eval_every"):
-            check_count(getattr(self, name), name, minimum=0)
+            integer(getattr(self, name), name, minimum=0)
         for name in ("lr", "lr_end", "clip_norm", "adam_eps"):
-            check_number(getattr(self, name), name, low=0.0)
+            number(getattr(self, name), name, 0.0, low_open=True)
         for name in ("beta1", "beta2"):
-            check_number(getattr(self, name), name, low=0.0, high=1.0, low_open=False)
+            number(getattr(self, name), name, 0.0, 1.0)
         if self.beta1 == 1.0 or self.beta2 == 1.0:
             raise ValueError(f"beta1 and beta2 must be below 1, got {self.beta1} and {self.beta2}")
         if self.target_accuracy is not None:
-            check_number(self.target_accuracy, "target_accuracy", low=0.0, high=1.0)
+            number(self.target_accuracy, "target_accuracy", 0.0, 1.0, low_open=True)
 
 
 def learning_rate(cfg: TrainConfig, step: int) -> float:
@@ -145,7 +146,7 @@ def evaluate(model: Seq2Seq, pairs: list[data.Pair], batch_size: int = 256, alig
     With ``alignment`` (attention models only) also run the teacher-forced pass and count the target words
     whose highest attention weight falls on their true source position (the model never saw those positions).
     """
-    _check_pairs(pairs)
+    sentence_pairs(pairs, data.Pair)
     per: dict[int, np.ndarray] = {}
     for batch in data.length_batches(pairs, batch_size):
         N, T = batch.src.shape
@@ -162,18 +163,11 @@ def evaluate(model: Seq2Seq, pairs: list[data.Pair], batch_size: int = 256, alig
     return Evaluation(lengths, *cols)
 
 
-def _check_pairs(pairs) -> None:
-    if not isinstance(pairs, (list, tuple)) or not pairs:
-        raise ValueError(f"pairs must be a non-empty list of data.Pair, got {pairs!r:.60}")
-    if not all(isinstance(p, data.Pair) for p in pairs):
-        raise TypeError("pairs must hold data.Pair items (see data.make_splits)")
-
-
 @pinned_blas
 def alignment_misses(model: Seq2Seq, pairs: list[data.Pair], batch_size: int = 256) -> dict:
     """Where the misaligned target words look: counts by part of speech of the true source word, and by offset
     (arg-max position minus true position), under teacher forcing. Attention models only."""
-    _check_pairs(pairs)
+    sentence_pairs(pairs, data.Pair)
     if not model.cfg.attention:
         raise ValueError("alignment_misses needs an attention model; the fixed-summary baseline has no weights")
     by_class: dict[str, int] = {}

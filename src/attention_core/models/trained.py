@@ -18,10 +18,13 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import zipfile
+import zlib
 from pathlib import Path
 
 import numpy as np
 
+from .._validate import plain_name, real_array, require, shape_str
 from .seq2seq import ModelConfig, Seq2Seq, build_model
 
 TRAINED_DIR = Path(__file__).resolve().parent / "trained"
@@ -33,8 +36,8 @@ LESSON08_LUONG = "lesson08_luong_seed0"  # lesson 08: the same recipe with Luong
 def save_trained(name: str, model: Seq2Seq, record: dict, folder: Path = TRAINED_DIR) -> tuple[Path, Path]:
     """Write ``model``'s parameters to ``<folder>/<name>.npz`` and ``record`` (plus the model config) as JSON."""
     folder = Path(folder)
+    npz, meta = folder / f"{plain_name(name)}.npz", folder / f"{name}.json"
     folder.mkdir(parents=True, exist_ok=True)
-    npz, meta = folder / f"{name}.npz", folder / f"{name}.json"
     np.savez_compressed(npz, **model.params)
     full = {"model": dataclasses.asdict(model.cfg), **record}
     meta.write_text(json.dumps(full, indent=1) + "\n")
@@ -43,29 +46,49 @@ def save_trained(name: str, model: Seq2Seq, record: dict, folder: Path = TRAINED
 
 def trained_record(name: str = LESSON07, folder: Path = TRAINED_DIR) -> dict:
     """The JSON record saved beside the parameters ``name``: command, seeds, configuration, losses, counts."""
-    meta = Path(folder) / f"{name}.json"
+    meta = Path(folder) / f"{plain_name(name)}.json"
     if not meta.exists():
         known = sorted(p.stem for p in Path(folder).glob("*.json"))
         raise FileNotFoundError(
             f"no trained parameters named {name!r} in {folder} (have: {known}); "
             "`.venv/bin/python scripts/train_committed.py` makes them"
         )
-    return json.loads(meta.read_text())
+    try:
+        record = json.loads(meta.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ValueError(f"{meta} is not a readable JSON record of trained parameters: {exc}") from None
+    require(
+        isinstance(record, dict) and isinstance(record.get("model"), dict),
+        lambda: f'{meta} must hold a JSON object with the model\'s config under "model"',
+    )
+    return record
 
 
 def load_trained(name: str = LESSON07, folder: Path = TRAINED_DIR) -> Seq2Seq:
-    """The committed model ``name``, ready for :func:`~.train.evaluate`, ``greedy`` and ``decoder_reads``."""
+    """The committed model ``name``, ready for :func:`~.train.evaluate`, ``greedy`` and ``decoder_reads``.
+
+    Every error names the file at fault: a record or parameters file that is empty, truncated or not what it
+    should be, a parameter of the wrong shape, or one that is not finite or not real.
+    """
     record = trained_record(name, folder)
-    model = build_model(ModelConfig(**record["model"]))
-    with np.load(Path(folder) / f"{name}.npz") as saved:
-        missing = set(model.params) ^ set(saved.files)
-        if missing:
-            raise ValueError(f"{name}.npz does not match its config: parameters {sorted(missing)} differ")
-        for key in model.params:
-            if saved[key].shape != model.params[key].shape:
-                raise ValueError(
-                    f"{name}.npz: parameter {key} has shape {saved[key].shape}, the config needs "
-                    f"{model.params[key].shape}"
-                )
-            model.params[key] = saved[key].astype(model.params[key].dtype)
+    meta, npz = Path(folder) / f"{name}.json", Path(folder) / f"{name}.npz"
+    try:
+        model = build_model(ModelConfig(**record["model"]))
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{meta}: its model config is not valid: {exc}") from None
+    if not zipfile.is_zipfile(npz):
+        raise ValueError(f"{npz} is not an .npz file of parameters: empty, truncated or another kind of file")
+    try:
+        with np.load(npz, allow_pickle=False) as saved:
+            loaded = {key: saved[key] for key in saved.files}
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile, zlib.error) as exc:
+        raise ValueError(f"{npz} is not a readable .npz file of parameters: {exc}") from None
+    own = model.params  # the config's shapes and dtype, which the loaded parameters must have
+    try:
+        real = {
+            key: real_array(value, f"parameter {key}", expected=shape_str(value.shape)) for key, value in loaded.items()
+        }
+        model.params = {key: value.astype(own[key].dtype) if key in own else value for key, value in real.items()}
+    except (TypeError, ValueError) as exc:
+        raise type(exc)(f"{npz} does not match its config {meta.name}: {exc}") from None
     return model
