@@ -1,11 +1,11 @@
 """Self-checks for the exercises of lessons 05 and 08: run the reader's answer and say what is wrong.
 
 Each check calls the reader's function on several inputs (the worked example, rectangular random shapes that
-expose transposed matrices, a one-position edge case, large inputs), compares with the core, prints one
-specific verdict as a :class:`~attention_core.checks.state.CheckResult` (``ok`` and ``message``; it displays
-itself in a notebook). A function that still raises ``NotImplementedError`` is reported as "not answered yet", so an exercise cell can run before it is solved. Every message, the names of
-the cases included, comes from the module's :class:`~attention_core.lang.Messages` (English, translated by
-its PO files).
+expose transposed matrices, a one-position edge case, large inputs), compares with the core, prints one specific
+verdict as a :class:`~attention_core.checks.state.CheckResult` (``ok`` and ``message``; it displays itself in a
+notebook). A function that still raises ``NotImplementedError`` is reported as "not answered yet", so an
+exercise cell can run before it is solved. Every message, the names of the cases included, comes from the
+module's :class:`~attention_core.lang.Messages` (English, translated by its PO files).
 """
 
 from __future__ import annotations
