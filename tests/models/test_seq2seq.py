@@ -103,7 +103,7 @@ class DotScore(AttentionScore):
         d_K += d_e[:, :, None] * s[:, None, :]  # dL/dk_j += (dL/de_tj) s: (N, T, d_h)
         return (d_e[:, None, :] @ K)[:, 0, :], None  # dL/ds = sum_j (dL/de_tj) k_j
 
-    def sums_backward(self, p, source, d_source, S, reads, grads):
+    def sums_backward(self, p, source, d_source, S, grads):
         d_source.H += d_source.K  # k_j = h_j: dL/dh_j += dL/dk_j
         return {}  # no parameters
 

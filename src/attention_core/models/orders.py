@@ -72,10 +72,10 @@ class BahdanauOrder:
         """The carry before the first step, from ``s_0`` ``(N, d_s)``."""
         return (s0,)
 
-    def step(self, p, xe, carry, scorer, source):
-        """One step from ``xe = W_e e_tgt(y_{t-1}) + b`` ``(N, 3 d_s)``: ``(carry, o_t (N, d_o), StepCache)``."""
+    def step(self, p, t, xe, carry, scorer, source):
+        """Step ``t`` from ``xe = W_e e_tgt(y_{t-1}) + b`` ``(N, 3 d_s)``: ``(carry, o_t (N, d_o), StepCache)``."""
         (s_prev,) = carry
-        read = scorer.read(p, s_prev, source)  # alpha_t, c_t with s_{t-1}: before the update
+        read = scorer.read(p, t, s_prev, source)  # alpha_t, c_t with s_{t-1}: before the update
         W_f = p["dec_W"][:, self.d_e :]  # (3 d_s, d_h)
         s, gru = gru_step(xe + read.c @ W_f.T, s_prev, p["dec_U"])  # s_t = GRU(s_{t-1}, [e(y_{t-1}); c_t]): (N, d_s)
         out = np.concatenate([s, read.c], axis=1)  # o_t = [s_t; c_t]: (N, d_s + d_h)
@@ -122,11 +122,11 @@ class LuongOrder:
     def start(self, s0):
         return (s0, np.zeros_like(s0))  # s_0 and s~_0 = 0
 
-    def step(self, p, xe, carry, scorer, source):
+    def step(self, p, t, xe, carry, scorer, source):
         s_prev, ht_prev = carry
         W_f = p["dec_W"][:, self.d_e :]  # (3 d_s, d_s)
         s, gru = gru_step(xe + ht_prev @ W_f.T, s_prev, p["dec_U"])  # s_t = GRU(s_{t-1}, [e(y_{t-1}); s~_{t-1}])
-        read = scorer.read(p, s, source)  # alpha_t, c_t with s_t: after the update
+        read = scorer.read(p, t, s, source)  # alpha_t, c_t with s_t: after the update
         cs = np.concatenate([read.c, s], axis=1)  # [c_t; s_t]: (N, d_h + d_s)
         ht = np.tanh(cs @ p["att_W_c"].T + p["att_b_c"])  # s~_t = tanh(W_c [c_t; s_t] + b_c): (N, d_s)
         return (s, ht), ht, StepCache(s, read, ht_prev, gru, ht)

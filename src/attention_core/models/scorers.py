@@ -49,6 +49,8 @@ class Source:
     H: np.ndarray  # (N, T, d_h) annotations h_j
     K: np.ndarray | None  # keys k_j, the state-free part of the score, once per sentence; None without a score
     m: np.ndarray  # (N, d_h) fixed summary [->h_T; <-h_1]
+    tape: np.ndarray | None = None  # (N, U, ...) what the score keeps of every step for the backward pass, if
+    # anything and if a backward pass follows (teacher forcing): the additive score's activations (N, U, T, d_a)
 
     def zeros(self) -> Source:
         """A zero ``dL/dSource``, with the shapes of this one, to accumulate into."""
@@ -83,9 +85,12 @@ class AttentionScore:
         self.d_s, self.d_h, self.d_a = cfg.d_dec, 2 * cfg.d_enc, cfg.d_att  # cfg: a ModelConfig
 
     # --- the read, shared by every score --------------------------------------------------------------------
-    def read(self, p: dict, s: np.ndarray, source: Source) -> Read:
-        """``alpha_t = softmax_j(e_tj)``, ``c_t = sum_j alpha_tj h_j`` for the state ``s`` ``(N, d_s)``."""
+    def read(self, p: dict, t: int, s: np.ndarray, source: Source) -> Read:
+        """Step ``t``'s ``alpha_t = softmax_j(e_tj)``, ``c_t = sum_j alpha_tj h_j`` for the state ``s`` ``(N, d_s)``."""
         e, act = self.scores(p, s, source.K)  # (N, T)
+        if source.tape is not None:  # kept for the backward pass, in one array for all steps
+            source.tape[:, t] = act
+            act = source.tape[:, t]
         alpha = softmax_rows_kernel(e)  # (N, T)
         return Read(alpha, weighted_read(alpha, source.H), act)  # c_t: (N, T) x (N, T, d_h) -> (N, d_h)
 
@@ -99,13 +104,13 @@ class AttentionScore:
         d_s, d_q = self.scores_backward(p, d_e, s, source.K, read.act, d_source.K)
         return d_s, ReadGrad(d_e, d_q)
 
-    def backward(self, p: dict, source: Source, d_source: Source, S: np.ndarray, weights, G, reads, grads) -> dict:
+    def backward(self, p: dict, source: Source, d_source: Source, S: np.ndarray, weights, G, grads) -> dict:
         """After the time loop: the parameters' gradients; adds ``dL/dH`` into ``d_source.H``, all steps at once.
 
         ``S`` ``(N, U, d_s)`` the states that read, ``weights`` ``(N, U, T)``, ``G`` ``(N, U, d_h)`` the
-        ``dL/dc_t``; ``reads`` and ``grads`` the :class:`Read` and :class:`ReadGrad` of each step.
+        ``dL/dc_t``; ``grads`` the :class:`ReadGrad` of each step.
         """
-        g = self.sums_backward(p, source, d_source, S, reads, grads)
+        g = self.sums_backward(p, source, d_source, S, grads)
         d_source.H += np.swapaxes(weights, 1, 2) @ G  # c_t = sum_j alpha_tj h_j: (N, T, U) x (N, U, d_h)
         return g
 
@@ -118,6 +123,10 @@ class AttentionScore:
         """The state-free part of the score, from ``H`` ``(N, T, d_h)``, once per sentence."""
         raise NotImplementedError
 
+    def tape(self, H: np.ndarray, steps: int) -> np.ndarray | None:
+        """Room for what :meth:`scores` returns beside ``e`` at each of ``steps`` steps; None if nothing."""
+        return None
+
     def scores(self, p: dict, s: np.ndarray, K) -> tuple[np.ndarray, np.ndarray | None]:
         """``(e (N, T), activations or None)`` for the states ``s`` ``(N, d_s)``."""
         raise NotImplementedError
@@ -126,7 +135,7 @@ class AttentionScore:
         """From ``dL/de`` ``(N, T)``: ``(dL/ds (N, d_s), dL/dq or None)``; adds this step's ``dL/dK`` into ``d_K``."""
         raise NotImplementedError
 
-    def sums_backward(self, p: dict, source: Source, d_source: Source, S: np.ndarray, reads, grads) -> dict:
+    def sums_backward(self, p: dict, source: Source, d_source: Source, S: np.ndarray, grads) -> dict:
         """The parameters' gradients, summed over all steps; adds ``dL/dH`` through the keys into ``d_source.H``."""
         raise NotImplementedError
 
@@ -154,6 +163,10 @@ class AdditiveScore(AttentionScore):
     def keys(self, p, H):
         return additive_keys_kernel(H, p["att_W_h"], p["att_b"])  # k_j = W_h h_j + b: (N, T, d_a)
 
+    def tape(self, H, steps):
+        N, T, _ = H.shape
+        return np.empty((N, steps, T, self.d_a), dtype=H.dtype)  # activations a_tj of every step
+
     def scores(self, p, s, K):
         q = s @ p["att_W_s"].T  # (N, d_s) x (d_s, d_a) -> (N, d_a)
         return additive_from_keys_kernel(q, K, p["att_v"])  # e_tj = v^T tanh(q + k_j): (N, T), a (N, T, d_a)
@@ -164,9 +177,9 @@ class AdditiveScore(AttentionScore):
         d_q = dz.sum(axis=1)  # (N, d_a): dL/dq_t = sum_j dz_tj
         return d_q @ p["att_W_s"], d_q  # dL/ds = W_s^T dq: (N, d_a) x (d_a, d_s) -> (N, d_s)
 
-    def sums_backward(self, p, source, d_source, S, reads, grads):
+    def sums_backward(self, p, source, d_source, S, grads):
         N, U, _ = S.shape
-        A = np.stack([r.act for r in reads], axis=1)  # (N, U, T, d_a) activations
+        A = source.tape  # (N, U, T, d_a) activations
         D_E = np.stack([g.d_e for g in grads], axis=1)  # (N, U, T)
         D_Q = np.stack([g.d_q for g in grads], axis=1)  # (N, U, d_a)
         d_K = d_source.K  # (N, T, d_a)
@@ -202,7 +215,7 @@ class GeneralScore(AttentionScore):
         d_K += d_e[:, :, None] * s[:, None, :]  # dL/dk_j += (dL/de_tj) s: (N, T, d_s)
         return (d_e[:, None, :] @ K)[:, 0, :], None  # dL/ds = sum_j (dL/de_tj) k_j: (N, 1, T) x (N, T, d_s)
 
-    def sums_backward(self, p, source, d_source, S, reads, grads):
+    def sums_backward(self, p, source, d_source, S, grads):
         d_K = d_source.K  # (N, T, d_s)
         d_source.H += d_K @ p["att_W"]  # (N, T, d_s) x (d_s, d_h) -> (N, T, d_h)
         return {"att_W": d_K.reshape(-1, self.d_s).T @ source.H.reshape(-1, self.d_h)}  # (d_s, N T) x (N T, d_h)
@@ -225,13 +238,16 @@ class FixedSummary:
     def keys(self, p, H):
         return None
 
-    def read(self, p, s, source):
+    def tape(self, H, steps):
+        return None
+
+    def read(self, p, t, s, source):
         return Read(None, source.m, None)  # c_t = m, whatever the state
 
     def read_backward(self, p, g_c, s, source, d_source, read):
         return 0.0, None  # c_t = m does not depend on s
 
-    def backward(self, p, source, d_source, S, weights, G, reads, grads):
+    def backward(self, p, source, d_source, S, weights, G, grads):
         d_source.m += G.sum(axis=1)  # dL/dm = sum_t dL/dc_t: (N, U, d_h) -> (N, d_h)
         return {}
 

@@ -147,20 +147,24 @@ class Seq2Seq:
         self.params = init_params(cfg, seed)
 
     # --- the pieces shared by teacher forcing and greedy decoding -----------------------------------------
-    def _start(self, H: np.ndarray):
-        """From annotations ``H`` ``(N, T, d_h)``: ``(Source every step reads, s_0 (N, d_s), first carry)``."""
+    def _start(self, H: np.ndarray, steps: int | None = None):
+        """From annotations ``H`` ``(N, T, d_h)``: ``(Source every step reads, s_0 (N, d_s), first carry)``.
+
+        With ``steps``, the source has room for what the score keeps of each step for a backward pass.
+        """
         p = self.params
         m = summary(H)  # (N, d_h)
         s0 = np.tanh(m @ p["init_W"].T + p["init_b"])  # s_0 = tanh(W_init m + b_init): (N, d_s)
-        source = Source(H, self.scorer.keys(p, H), m)  # keys once per sentence, not once per step
+        tape = None if steps is None else self.scorer.tape(H, steps)
+        source = Source(H, self.scorer.keys(p, H), m, tape)  # keys once per sentence, not once per step
         return source, s0, self.order.start(s0)
 
-    def _step(self, xe: np.ndarray, carry: tuple, source: Source):
-        """One decoder step from ``xe = W_e e_tgt(y_{t-1}) + b`` ``(N, 3 d_s)``: ``(carry, o_t (N, d_o), StepCache)``.
+    def _step(self, t: int, xe: np.ndarray, carry: tuple, source: Source):
+        """Decoder step ``t`` from ``xe = W_e e_tgt(y_{t-1}) + b`` ``(N, 3 d_s)``: ``(carry, o_t (N, d_o), StepCache)``.
 
         Teacher forcing and greedy decoding both call it; the order part does the work, reading with the score.
         """
-        return self.order.step(self.params, xe, carry, self.scorer, source)
+        return self.order.step(self.params, t, xe, carry, self.scorer, source)
 
     def _check_src(self, src, name: str = "src") -> np.ndarray:
         return check_token_ids(src, name, self.cfg.src_vocab)
@@ -175,12 +179,13 @@ class Seq2Seq:
         check_batch(batch, self.cfg.src_vocab, self.cfg.tgt_vocab)
         p, d_e = self.params, self.cfg.d_emb
         H, enc = encode(p, batch.src)  # (N, T, d_h)
-        source, s0, carry = self._start(H)
+        U = batch.tgt_in.shape[1]
+        source, s0, carry = self._start(H, steps=U)
         Ye = p["tgt_emb"][batch.tgt_in]  # (N, U, d_e): e_tgt(y_{t-1}), known in advance under teacher forcing
         Xe = Ye @ p["dec_W"][:, :d_e].T + p["dec_b"]  # (N, U, 3 d_s): the embedding part of every step at once
         steps = []
-        for t in range(batch.tgt_in.shape[1]):  # sequential: step t needs the carry of step t - 1
-            carry, _, step = self._step(Xe[:, t], carry, source)
+        for t in range(U):  # sequential: step t needs the carry of step t - 1
+            carry, _, step = self._step(t, Xe[:, t], carry, source)
             steps.append(step)
         O = np.stack([step.out for step in steps], axis=1)  # (N, U, d_o)
         logits = O @ p["out_W"].T + p["out_b"]  # (N, U, d_o) x (d_o, V) -> (N, U, V)
@@ -213,8 +218,7 @@ class Seq2Seq:
             D_xp[:, t], G[:, t], read_grads[t], pre_grads[t] = grad.d_xp, grad.g_c, grad.read, grad.d_pre
         # what does not feed the recurrence, summed over all steps at once
         S = np.stack([step.query for step in steps], axis=1)  # (N, U, d_s): the states that read
-        reads = [step.read for step in steps]
-        g.update(self.scorer.backward(p, source, d_source, S, cache.weights, G, reads, read_grads))
+        g.update(self.scorer.backward(p, source, d_source, S, cache.weights, G, read_grads))
         g.update(self.order.backward(p, steps, pre_grads))
         d_pre = d_carry[0] * (1.0 - cache.s0 * cache.s0)  # s_0 = tanh(W_init m + b_init): (N, d_s)
         g["init_W"], g["init_b"] = d_pre.T @ source.m, d_pre.sum(axis=0)
@@ -263,7 +267,7 @@ class Seq2Seq:
         alphas = []
         for t in range(max_len):
             xe = p["tgt_emb"][y] @ p["dec_W"][:, :d_e].T + p["dec_b"]  # (N, 3 d_s): the embedding part, e(y_{t-1})
-            carry, out, step = self._step(xe, carry, source)
+            carry, out, step = self._step(t, xe, carry, source)
             y = tokens[:, t] = (out @ p["out_W"].T + p["out_b"]).argmax(axis=1)  # (N, d_o) x (d_o, V) -> (N,)
             alphas.append(step.read.alpha)
         return tokens, _stack_weights(alphas)
