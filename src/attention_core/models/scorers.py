@@ -43,14 +43,15 @@ from ..scores import (
 class Source:
     """The encoded source sentence, as every decoder step may read it.
 
-    The backward pass keeps the gradient ``dL/dSource`` in another one (:meth:`zeros`), which the parts add into.
+    Under teacher forcing a backward pass follows, and ``tape`` has room for what the score keeps of every step
+    (the additive score's activations), filled as the steps go. The backward pass keeps the gradient
+    ``dL/dSource`` in another one (:meth:`zeros`), which the parts add into.
     """
 
     H: np.ndarray  # (N, T, d_h) annotations h_j
     K: np.ndarray | None  # keys k_j, the state-free part of the score, once per sentence; None without a score
     m: np.ndarray  # (N, d_h) fixed summary [->h_T; <-h_1]
-    tape: np.ndarray | None = None  # (N, U, ...) what the score keeps of every step for the backward pass, if
-    # anything and if a backward pass follows (teacher forcing): the additive score's activations (N, U, T, d_a)
+    tape: np.ndarray | None = None  # (N, U, ...) kept of every step (additive: (N, U, T, d_a)); or None
 
     def zeros(self) -> Source:
         """A zero ``dL/dSource``, with the shapes of this one, to accumulate into."""
