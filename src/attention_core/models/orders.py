@@ -38,7 +38,7 @@ class StepCache(NamedTuple):
     read: Read  # alpha_t, c_t and the score's activations
     feed: np.ndarray  # (N, d_f) what was fed beside e_tgt(y_{t-1}): c_t (Bahdanau) or s~_{t-1} (Luong)
     gru: GRUCache  # the update s_{t-1} -> s_t
-    out: np.ndarray  # (N, d_o) o_t, what the output layer reads
+    ht: np.ndarray | None  # (N, d_s) the attentional state s~_t (Luong); None (Bahdanau)
 
 
 class StepGrad(NamedTuple):
@@ -79,7 +79,7 @@ class BahdanauOrder:
         W_f = p["dec_W"][:, self.d_e :]  # (3 d_s, d_h)
         s, gru = gru_step(xe + read.c @ W_f.T, s_prev, p["dec_U"])  # s_t = GRU(s_{t-1}, [e(y_{t-1}); c_t]): (N, d_s)
         out = np.concatenate([s, read.c], axis=1)  # o_t = [s_t; c_t]: (N, d_s + d_h)
-        return (s,), out, StepCache(s_prev, read, read.c, gru, out)
+        return (s,), out, StepCache(s_prev, read, read.c, gru, None)
 
     def step_backward(self, p, d_out, d_carry, scorer, source, d_source, cache: StepCache):
         """One step back from ``dL/do_t`` ``(N, d_o)`` and the next step's ``dL/dcarry``: ``(dL/dcarry, StepGrad)``.
@@ -133,7 +133,7 @@ class LuongOrder:
 
     def step_backward(self, p, d_out, d_carry, scorer, source, d_source, cache: StepCache):
         d_s, d_ht = d_carry  # dL/ds_t and dL/ds~_t from step t + 1 (its update and its input feeding)
-        ht = cache.out
+        ht = cache.ht
         d_pre = (d_out + d_ht) * (1.0 - ht * ht)  # through the tanh of s~_t: (N, d_s)
         d_cs = d_pre @ p["att_W_c"]  # (N, d_s) x (d_s, d_h + d_s) -> (N, d_h + d_s)
         g_c = d_cs[:, : self.d_h]  # dL/dc_t: (N, d_h)

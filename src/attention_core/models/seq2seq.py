@@ -179,15 +179,15 @@ class Seq2Seq:
         check_batch(batch, self.cfg.src_vocab, self.cfg.tgt_vocab)
         p, d_e = self.params, self.cfg.d_emb
         H, enc = encode(p, batch.src)  # (N, T, d_h)
-        U = batch.tgt_in.shape[1]
+        N, U = batch.tgt_in.shape
         source, s0, carry = self._start(H, steps=U)
         Ye = p["tgt_emb"][batch.tgt_in]  # (N, U, d_e): e_tgt(y_{t-1}), known in advance under teacher forcing
         Xe = Ye @ p["dec_W"][:, :d_e].T + p["dec_b"]  # (N, U, 3 d_s): the embedding part of every step at once
         steps = []
+        O = np.empty((N, U, self.order.out_width), dtype=H.dtype)  # o_t of every step
         for t in range(U):  # sequential: step t needs the carry of step t - 1
-            carry, _, step = self._step(t, Xe[:, t], carry, source)
+            carry, O[:, t], step = self._step(t, Xe[:, t], carry, source)
             steps.append(step)
-        O = np.stack([step.out for step in steps], axis=1)  # (N, U, d_o)
         logits = O @ p["out_W"].T + p["out_b"]  # (N, U, d_o) x (d_o, V) -> (N, U, V)
         probs = softmax_rows_kernel(logits)  # (N, U, V)
         p_true = np.take_along_axis(probs, batch.tgt_out[:, :, None], axis=2)[:, :, 0]  # (N, U)
