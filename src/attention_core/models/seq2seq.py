@@ -184,7 +184,7 @@ class Seq2Seq:
         Ye = p["tgt_emb"][batch.tgt_in]  # (N, U, d_e): e_tgt(y_{t-1}), known in advance under teacher forcing
         Xe = Ye @ p["dec_W"][:, :d_e].T + p["dec_b"]  # (N, U, 3 d_s): the embedding part of every step at once
         steps = []
-        O = np.empty((N, U, self.order.out_width), dtype=H.dtype)  # o_t of every step
+        O = np.empty((N, U, self.order.out_width), dtype=H.dtype)  # (N, U, d_o): o_t of every step
         for t in range(U):  # sequential: step t needs the carry of step t - 1
             carry, O[:, t], step = self._step(t, Xe[:, t], carry, source)
             steps.append(step)
