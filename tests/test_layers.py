@@ -1,4 +1,5 @@
-"""The package's layers, enforced with import-linter (contracts in pyproject.toml, [tool.importlinter])."""
+"""The package's layers, enforced with import-linter (contracts in pyproject.toml, [tool.importlinter]), and its
+import graph, which has no cycle (built with grimp, the library import-linter uses)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ import pathlib
 import shutil
 import subprocess
 import sys
+
+import grimp
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 LINT = pathlib.Path(sys.executable).parent / "lint-imports"
@@ -92,3 +95,27 @@ def test_a_new_math_module_reading_the_language_is_caught():
         "attention_core.brand_new -> attention_core.reading -> attention_core.lang",
         "attention_core.reading -> attention_core.lang",
     ]
+
+
+def import_cycles(graph: grimp.ImportGraph) -> list[tuple[str, str]]:
+    """Every direct import ``a -> b`` of ``graph`` that lies on a cycle: ``b`` leads back to ``a``."""
+    return sorted(
+        (a, b)
+        for a in graph.modules
+        for b in graph.find_modules_directly_imported_by(a)
+        if graph.chain_exists(importer=b, imported=a)
+    )
+
+
+def test_the_package_import_graph_has_no_cycle():
+    # Every import counts, also one inside a function (the way the old decoder modules imported each other).
+    graph = grimp.build_graph("attention_core", cache_dir=None)
+    assert "attention_core.models.seq2seq" in graph.modules
+    assert import_cycles(graph) == []
+
+
+def test_an_import_cycle_is_found():
+    graph = grimp.ImportGraph()
+    for importer, imported in [("p.a", "p.b"), ("p.b", "p.c"), ("p.c", "p.a"), ("p.c", "p.d"), ("p.e", "p.a")]:
+        graph.add_import(importer=importer, imported=imported)
+    assert import_cycles(graph) == [("p.a", "p.b"), ("p.b", "p.c"), ("p.c", "p.a")]

@@ -37,20 +37,32 @@ def attend_backward(weights, H, g) -> tuple[np.ndarray, np.ndarray]:
 def attend_backward_kernel(a: np.ndarray, Hm: np.ndarray, gv: np.ndarray, c: np.ndarray):
     """The math of :func:`attend_backward` for validated arrays, given the context ``c`` of the read.
 
-    ``dL/de_j = alpha_j g^T (h_j - c)``, computed as written: subtracting ``c`` before the product keeps the
-    digits when every ``h_j`` is large and close to ``c``. Shapes as in :func:`attend_backward`.
+    ``dL/de_j`` as :func:`score_gradient_kernel` computes it, and ``dL/dh_j = alpha_j g``. Shapes as in
+    :func:`attend_backward`.
+    """
+    if Hm.ndim == 3:
+        d_H = a[:, :, None] * gv[:, None, :]  # (N, T, d_h)
+    elif a.ndim == 2:
+        d_H = a.T @ gv  # (T, N) x (N, d_h) -> (T, d_h): summed over the reads
+    else:
+        d_H = np.outer(a, gv)  # (T, d_h)
+    return score_gradient_kernel(a, Hm, gv, c), d_H
+
+
+def score_gradient_kernel(a: np.ndarray, Hm: np.ndarray, gv: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """``dL/de_j = alpha_j g^T (h_j - c)`` for validated arrays: the half of :func:`attend_backward_kernel` that
+    a decoder's time loop needs (the models sum ``dL/dH`` over all steps at once, after the loop).
+
+    Computed as written: subtracting ``c`` before the product keeps the digits when every ``h_j`` is large and
+    close to ``c``. Shapes as in :func:`attend_backward`.
     """
     if Hm.ndim == 3:
         diff = Hm - c[:, None, :]  # (N, T, d_h) - (N, 1, d_h): h_j - c for each read
-        d_H = a[:, :, None] * gv[:, None, :]  # (N, T, d_h)
     elif a.ndim == 2:
         diff = Hm[None] - c[:, None, :]  # (N, T, d_h): H shared, one c per read
-        d_H = a.T @ gv  # (T, N) x (N, d_h) -> (T, d_h): summed over the reads
     else:
         diff = Hm - c  # (T, d_h)
-        d_H = np.outer(a, gv)  # (T, d_h)
-    d_e = a * (diff @ gv[..., :, None])[..., 0]  # (..., T, d_h) x (..., d_h, 1) -> (..., T): alpha_j g^T (h_j - c)
-    return d_e, d_H
+    return a * (diff @ gv[..., :, None])[..., 0]  # (..., T, d_h) x (..., d_h, 1) -> (..., T): alpha_j g^T (h_j - c)
 
 
 def score_gradient(weights, H, g) -> np.ndarray:

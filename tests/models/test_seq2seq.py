@@ -1,4 +1,4 @@
-"""The translation models (all decoders): whole-model gradients, weights, greedy decoding."""
+"""The translation model, every combination of decoder parts: whole-model gradients, weights, greedy decoding."""
 
 from __future__ import annotations
 
@@ -9,7 +9,10 @@ import pytest
 
 from attention_core.gradients import finite_difference
 from attention_core.models import data
+from attention_core.models.orders import ORDERS
+from attention_core.models.scorers import SCORES, AttentionScore, FixedSummary
 from attention_core.models.seq2seq import ModelConfig, Seq2Seq, build_model
+from attention_core.scores import dot_scores_kernel
 
 TINY = ModelConfig(d_emb=3, d_enc=3, d_dec=4, d_att=3, dtype="float64")
 
@@ -30,18 +33,10 @@ def tiny_batch(length: int = 6, n: int = 2, seed: int = 5) -> data.Batch:
     return data.stack(pairs)
 
 
-@pytest.mark.parametrize(
-    "attention, order, score",
-    [(True, "bahdanau", "additive"), (False, "bahdanau", "additive"), (True, "bahdanau", "general"),
-     (True, "luong", "general")],
-    ids=["attention", "fixed-summary", "bahdanau-general", "luong"],
-)  # fmt: skip
-def test_whole_model_gradient_matches_finite_differences_for_every_parameter(attention, order, score):
-    """Back-propagation vs central finite differences on a tiny float64 model, every parameter tensor."""
-    model = build_model(dataclasses.replace(TINY, attention=attention, order=order, score=score), seed=3)
-    batch = tiny_batch()
+def worst_gradient_error(model: Seq2Seq, batch: data.Batch) -> tuple[str, float]:
+    """Back-propagation vs central finite differences for every parameter tensor: the worst relative error."""
     _, grads = model.loss_and_grads(batch)
-    assert set(grads) == set(model.params)
+    assert list(grads) == list(model.params)  # every parameter, by name, nothing else
     errors = {}
     for name, value in model.params.items():
 
@@ -57,13 +52,85 @@ def test_whole_model_gradient_matches_finite_differences_for_every_parameter(att
         assert grads[name].shape == value.shape
         errors[name] = rel_error(grads[name], fd)
     worst = max(errors, key=errors.get)
-    assert errors[worst] < 1e-5, f"{worst}: relative error {errors[worst]:.2e}"
-    if attention and score == "additive":
-        assert {"att_W_s", "att_W_h", "att_v", "att_b"} <= set(errors)  # the scorer phi is part of theta
-    if score == "general":
-        assert "att_W" in errors  # the general score's W_a
-    if order == "luong":
-        assert {"att_W_c", "att_b_c"} <= set(errors)  # the attentional state
+    return worst, errors[worst]
+
+
+# Every registered combination of parts: each order with each score, and with no score (the baseline). A score
+# added to SCORES (or an order added to ORDERS) is checked here without another line of test.
+VARIANTS = {f"{order}-{score}": {"order": order, "score": score} for order in ORDERS for score in SCORES}
+VARIANTS |= {f"{order}-none": {"order": order, "attention": False} for order in ORDERS}
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_whole_model_gradient_matches_finite_differences_for_every_parameter(variant):
+    """Back-propagation vs central finite differences on a tiny float64 model, every parameter tensor."""
+    model = build_model(dataclasses.replace(TINY, **VARIANTS[variant]), seed=3)
+    rng = np.random.default_rng(0)
+    part_params = set(model.scorer.init(rng, np.float64)) | set(model.order.init(rng, np.float64))
+    assert part_params <= set(model.params)  # the parts' own parameters are part of theta
+    worst, error = worst_gradient_error(model, tiny_batch())
+    assert error < 1e-5, f"{variant}, {worst}: relative error {error:.2e}"
+
+
+def test_the_parts_are_what_the_config_names():
+    assert {name: type(build_model(dataclasses.replace(TINY, **kw)).scorer) for name, kw in VARIANTS.items()} == {
+        **{f"{o}-{s}": SCORES[s] for o in ORDERS for s in SCORES},
+        **{f"{o}-none": FixedSummary for o in ORDERS},
+    }
+    assert {type(build_model(dataclasses.replace(TINY, order=o)).order) for o in ORDERS} == set(ORDERS.values())
+    assert "att_W_c" in build_model(dataclasses.replace(TINY, order="luong")).params  # Luong's W_c
+    assert "att_W_c" not in build_model(TINY).params
+
+
+class DotScore(AttentionScore):
+    """Luong's dot score ``e_tj = s^T h_j`` (needs ``d_s = d_h``): a score the package does not ship.
+
+    Adding a score that trains is this one class plus its entry in SCORES; the test below does both.
+    """
+
+    name = "dot"
+
+    def init(self, rng, dt):
+        return {}  # no parameters
+
+    def keys(self, p, H):
+        return H  # k_j = h_j
+
+    def scores(self, p, s, K):
+        return dot_scores_kernel(s, K), None  # e_tj = s^T h_j: (N, T)
+
+    def scores_backward(self, p, d_e, s, K, act, d_K):
+        d_K += d_e[:, :, None] * s[:, None, :]  # dL/dk_j += (dL/de_tj) s: (N, T, d_h)
+        return (d_e[:, None, :] @ K)[:, 0, :], None  # dL/ds = sum_j (dL/de_tj) k_j
+
+    def sums_backward(self, p, source, d_source, S, grads):
+        d_source.H += d_source.K  # k_j = h_j: dL/dh_j += dL/dk_j
+        return {}  # no parameters
+
+
+class DotScoreWithAWrongGradient(DotScore):
+    name = "dot-wrong"
+
+    def scores_backward(self, p, d_e, s, K, act, d_K):
+        d_s, d_q = super().scores_backward(p, d_e, s, K, act, d_K)
+        return 0.5 * d_s, d_q  # half of dL/ds: what the finite differences must catch
+
+
+@pytest.mark.parametrize("order", sorted(ORDERS))
+def test_a_new_score_is_one_class_and_its_registry_entry(order, monkeypatch):
+    monkeypatch.setitem(SCORES, "dot", DotScore)
+    monkeypatch.setitem(SCORES, "dot-wrong", DotScoreWithAWrongGradient)
+    square = dataclasses.replace(TINY, d_dec=2 * TINY.d_enc, order=order)  # the dot score needs d_s = d_h
+    worst, error = worst_gradient_error(build_model(dataclasses.replace(square, score="dot"), seed=3), tiny_batch())
+    assert error < 1e-5, f"{worst}: relative error {error:.2e}"
+    wrong = build_model(dataclasses.replace(square, score="dot-wrong"), seed=3)
+    assert worst_gradient_error(wrong, tiny_batch())[1] > 1e-3  # the check can fail
+
+
+@pytest.mark.parametrize("field, value", [("order", "transformer"), ("score", "dot"), ("score", "none")])
+def test_model_config_refuses_parts_that_are_not_registered(field, value):
+    with pytest.raises(ValueError, match=field):
+        ModelConfig(**{field: value})
 
 
 def test_attention_weights_are_distributions_over_source_positions():
@@ -76,9 +143,10 @@ def test_attention_weights_are_distributions_over_source_positions():
     assert np.allclose(probs.sum(axis=2), 1.0)
 
 
-def test_greedy_decoding_agrees_with_teacher_forcing_on_its_own_outputs():
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_greedy_decoding_agrees_with_teacher_forcing_on_its_own_outputs(variant):
     """Feeding the greedy tokens back as 'past targets' must reproduce the same arg-max at every step."""
-    model = Seq2Seq(dataclasses.replace(TINY, dtype="float32"), seed=1)
+    model = Seq2Seq(dataclasses.replace(TINY, **VARIANTS[variant]), seed=1)
     batch = tiny_batch()
     tokens, greedy_weights = model.greedy(batch.src)
     forced = data.Batch(
@@ -86,7 +154,10 @@ def test_greedy_decoding_agrees_with_teacher_forcing_on_its_own_outputs():
     )
     _, probs, weights, _ = model.forward(forced)
     assert np.array_equal(probs.argmax(axis=2), tokens)
-    assert np.allclose(weights, greedy_weights, atol=1e-6)
+    if model.cfg.attention:
+        np.testing.assert_allclose(weights, greedy_weights, atol=1e-12)  # the same step, in float64
+    else:
+        assert weights is None and greedy_weights is None
 
 
 OTHER = dataclasses.replace(TINY, d_dec=5)  # another configuration: every decoder shape differs
@@ -131,3 +202,10 @@ def test_same_configurations_params_are_accepted_as_they_are():
     assert model.params is other.params
     batch = tiny_batch()
     assert model.forward(batch)[0] == other.forward(batch)[0]
+
+
+def test_scorer_names_the_additive_scores_parameters():
+    from attention_core.models.seq2seq import SCORER
+
+    model = Seq2Seq(ModelConfig(score="additive"))
+    assert set(SCORER) == {name for name in model.params if name.startswith("att_")} and len(SCORER) == 4

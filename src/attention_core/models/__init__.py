@@ -1,5 +1,6 @@
-"""Trainable translation models for lesson 07: GRU cells, a bidirectional encoder, an attention decoder and a
-fixed-summary baseline, a synthetic language pair with known alignments, and the training loop.
+"""Trainable translation models for lessons 07 and 08: GRU cells, a bidirectional encoder, one decoder built from
+an order (:mod:`.orders`) and a score or the fixed-summary baseline (:mod:`.scorers`), a synthetic language pair
+with known alignments, and the training loop.
 
 The models call the core (:mod:`attention_core.scores`, :mod:`attention_core.reading`,
 :mod:`attention_core.gradients`) for scoring, reading and their backward passes; they never re-implement them.

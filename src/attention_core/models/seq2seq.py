@@ -1,59 +1,60 @@
-r"""Encoder–decoder translation models: with Bahdanau attention, and a fixed-summary baseline (lesson 07).
+r"""The encoder–decoder translation model: one decoder, built from an order and a score (lessons 07 and 08).
 
-Attention decoder, in the article's order, for ``t = 1..U``:
+Encoder (:mod:`.encoder`): annotations ``h_j = [->h_j; <-h_j]``, the summary ``m = [->h_T; <-h_1]`` and the
+initial state ``s_0 = tanh(W_init m + b_init)``. Decoder, for ``t = 1..U`` with ``y_0`` the start symbol:
 
-    e_tj  = v^T tanh(W_s s_{t-1} + W_h h_j + b)                 core :func:`additive_scores` (kernels)
-    alpha_t, c_t = softmax_j(e_tj), sum_j alpha_tj h_j          core :func:`attend` (kernels)
-    s_t   = GRU(s_{t-1}, [e_tgt(y_{t-1}); c_t])                 :mod:`.gru`
-    p(y_t | y_<t, x) = softmax(W_o [s_t; c_t] + b_o)            over the target vocabulary
+    carry, o_t = step(carry, W_e e_tgt(y_{t-1}) + b)            the order's step (:mod:`.orders`), which
+                                                                 reads the annotations with the score
+                                                                 (:mod:`.scorers`)
+    p(y_t | y_<t, x) = softmax(W_o o_t + b_o)                    over the target vocabulary
 
-with ``y_0`` the start symbol and ``s_0 = tanh(W_init m + b_init)``, ``m = [->h_T; <-h_1]``. The baseline is
-the same network with one change: instead of ``c_t`` it receives the fixed summary ``m`` at every step, so it
-can never go back to an individual source position. Loss: the article's
-``L = -sum_t log p(y_t | y_<t, x)``, averaged over the tokens of a batch (the same gradient direction, scaled).
+The parts (``ModelConfig.order``, ``.score``, ``.attention``):
 
-The backward pass calls the core too: :func:`attend_backward`'s kernel gives ``dL/de_tj = alpha_tj g_t^T (h_j -
-c_t)``, and :func:`additive_scores_backward`'s kernel takes ``dL/de`` through the tanh; the sums over steps
-that do not feed the recurrence (``dL/dW_h``, ``dL/dv``, ``dL/dW_s``, ``dL/dH``) are formed once after the loop.
-Shapes: ``N`` batch, ``T`` source positions, ``U = T + 1`` target steps, ``d_h = 2 d_enc``, ``d_s`` decoder
-width, ``d_a`` scorer width, ``V`` target vocabulary.
+    order  "bahdanau"  read with s_{t-1}, then s_t = GRU(s_{t-1}, [e_tgt(y_{t-1}); c_t]);  o_t = [s_t; c_t]
+           "luong"     s_t = GRU(s_{t-1}, [e_tgt(y_{t-1}); s~_{t-1}]), then read with s_t;
+                       o_t = s~_t = tanh(W_c [c_t; s_t] + b_c)
+    score  "additive"  e_tj = v^T tanh(W_s s + W_h h_j + b)     Bahdanau's
+           "general"   e_tj = s^T W_a h_j                       Luong's
+           attention=False: no score; every step reads c_t = m   the fixed-summary baseline
+
+Lesson 07's model is Bahdanau's order with the additive score; lesson 08 swaps the score, then the order.
+Loss: the article's ``L = -sum_t log p(y_t | y_<t, x)``, averaged over the tokens of a batch (the same
+gradient direction, scaled). Teacher forcing and greedy decoding call the same step (:meth:`Seq2Seq._step`).
+The backward pass runs the parts' per-step backwards in reverse time, then forms the sums over steps that do
+not feed the recurrence (``dL/dW_o``, the GRU's input weights, the score's parameters, ``dL/dH``) once,
+after the loop. Shapes: ``N`` batch, ``T`` source positions, ``U = T + 1`` target steps, ``d_h = 2 d_enc``,
+``d_s`` decoder width, ``d_a`` scorer width, ``d_o`` width of ``o_t``, ``V`` target vocabulary.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple
 
 import numpy as np
 
 from .._validate import integer, model_params, one_of, token_batch, token_ids
-from ..gradients import attend_backward_kernel
-from ..reading import softmax_rows_kernel, weighted_read
-from ..scores import (
-    additive_from_keys_backward_kernel,
-    additive_from_keys_kernel,
-    additive_keys_kernel,
-    dot_scores_kernel,
-)
+from ..reading import softmax_rows_kernel
 from . import data
 from ._blas import pinned_blas
-from .encoder import embedding_backward, encode, encode_backward, init_encoder
-from .gru import gru_step, gru_step_backward, init_gru
+from .encoder import EncoderCache, embedding_backward, encode, encode_backward, init_encoder
+from .gru import init_gru
+from .orders import ORDERS, StepCache
+from .scorers import SCORES, FixedSummary, Source
 
-SCORER = ("att_W_s", "att_W_h", "att_v", "att_b")  # names of the scorer parameters phi
+SCORER = ("att_W_s", "att_W_h", "att_v", "att_b")  # the additive scorer's parameters phi (scorers.AdditiveScore)
 
 
 @dataclass(frozen=True)
 class ModelConfig:
-    """Sizes of the translation model."""
+    """Sizes and parts of the translation model."""
 
-    attention: bool = True  # True: Bahdanau attention; False: the fixed-summary baseline
+    attention: bool = True  # True: read with the score `score`; False: the fixed-summary baseline
     order: str = "bahdanau"  # "bahdanau": read with s_{t-1}, then update; "luong": update, then read with s_t
     score: str = "additive"  # "additive": v^T tanh(W_s s + W_h h_j + b); "general": s^T W_a h_j (Luong's)
     d_emb: int = 32  # width of the source and target embeddings e_src, e_tgt
     d_enc: int = 32  # encoder state width per direction; annotations h_j have 2 * d_enc
     d_dec: int = 64  # decoder state width d_s
-    d_att: int = 64  # scorer width d_a (unused by the baseline)
+    d_att: int = 64  # scorer width d_a (used by the additive score only)
     src_vocab: int = len(data.SRC_WORDS)  # source vocabulary size
     tgt_vocab: int = len(data.TGT_WORDS)  # target vocabulary size, including start and end symbols
     dtype: str = "float32"  # float32 to train fast; float64 for gradient checks
@@ -64,16 +65,21 @@ class ModelConfig:
         for name in ("d_emb", "d_enc", "d_dec", "d_att", "src_vocab"):
             integer(getattr(self, name), name)
         integer(self.tgt_vocab, "tgt_vocab", minimum=3)  # start and end symbols and one word at least
-        one_of(self.order, "order", ("bahdanau", "luong"))
-        one_of(self.score, "score", ("additive", "general"))
+        one_of(self.order, "order", sorted(ORDERS))
+        one_of(self.score, "score", sorted(SCORES))
         one_of(self.dtype, "dtype", ("float32", "float64"))
-        if self.order == "luong" and not (self.attention and self.score == "general"):
-            raise ValueError("order='luong' is Luong's attention decoder: it needs attention=True, score='general'")
+
+
+def decoder_parts(cfg: ModelConfig):
+    """The order part and the score part ``cfg`` names (the score is :class:`FixedSummary` without attention)."""
+    scorer = SCORES[cfg.score](cfg) if cfg.attention else FixedSummary(cfg)
+    return ORDERS[cfg.order](cfg), scorer
 
 
 def init_params(cfg: ModelConfig, seed: int = 0) -> dict[str, np.ndarray]:
     """All trainable parameters theta, by name, drawn with ``np.random.default_rng(seed)``."""
     integer(seed, "seed", minimum=0)
+    order, scorer = decoder_parts(cfg)
     rng = np.random.default_rng(seed)
     dt = np.dtype(cfg.dtype)
     d_h, d_s = 2 * cfg.d_enc, cfg.d_dec
@@ -81,26 +87,18 @@ def init_params(cfg: ModelConfig, seed: int = 0) -> dict[str, np.ndarray]:
     p["init_W"] = (rng.standard_normal((d_s, d_h)) / np.sqrt(d_h)).astype(dt)
     p["init_b"] = np.zeros(d_s, dtype=dt)
     p["tgt_emb"] = (rng.standard_normal((cfg.tgt_vocab, cfg.d_emb)) * 0.5).astype(dt)
-    for name, value in init_gru(rng, cfg.d_emb + d_h, d_s, dt).items():
+    for name, value in init_gru(rng, cfg.d_emb + order.feed_width, d_s, dt).items():  # input [e_tgt; feed]
         p[f"dec_{name}"] = value
-    if cfg.attention and cfg.score == "general":
-        p["att_W"] = (rng.standard_normal((d_s, d_h)) / np.sqrt(d_h)).astype(dt)  # W_a: e_tj = s^T W_a h_j
-    elif cfg.attention:
-        p["att_W_s"] = (rng.standard_normal((cfg.d_att, d_s)) / np.sqrt(d_s)).astype(dt)
-        p["att_W_h"] = (rng.standard_normal((cfg.d_att, d_h)) / np.sqrt(d_h)).astype(dt)
-        p["att_v"] = (rng.standard_normal(cfg.d_att) / np.sqrt(cfg.d_att)).astype(dt)
-        p["att_b"] = np.zeros(cfg.d_att, dtype=dt)
-    p["out_W"] = (rng.standard_normal((cfg.tgt_vocab, d_s + d_h)) / np.sqrt(d_s + d_h)).astype(dt)
+    p.update(scorer.init(rng, dt))
+    p.update(order.init(rng, dt))
+    d_o = order.out_width
+    p["out_W"] = (rng.standard_normal((cfg.tgt_vocab, d_o)) / np.sqrt(d_o)).astype(dt)  # W_o: (V, d_o)
     p["out_b"] = np.zeros(cfg.tgt_vocab, dtype=dt)
     return p
 
 
 def build_model(cfg: ModelConfig = ModelConfig(), seed: int = 0) -> Seq2Seq:
-    """The model ``cfg`` describes: :class:`Seq2Seq` (Bahdanau's order, or the baseline) or Luong's order."""
-    if cfg.order == "luong":
-        from .luong_decoder import LuongSeq2Seq
-
-        return LuongSeq2Seq(cfg, seed)
+    """The model ``cfg`` describes, with parameters drawn from ``seed``."""
     return Seq2Seq(cfg, seed)
 
 
@@ -119,18 +117,33 @@ def _summary_backward(d_m: np.ndarray, T: int) -> np.ndarray:
     return d_H
 
 
+@dataclass
+class ForwardCache:
+    """What :meth:`Seq2Seq.backward` needs from the teacher-forced forward pass."""
+
+    batch: data.Batch
+    enc: EncoderCache  # the encoder's own cache
+    source: Source  # annotations H (N, T, d_h), keys, summary m (N, d_h)
+    s0: np.ndarray  # (N, d_s) initial decoder state
+    Ye: np.ndarray  # (N, U, d_e) target embeddings of the decoder inputs e_tgt(y_{t-1})
+    steps: list[StepCache]  # one per target step
+    weights: np.ndarray | None  # (N, U, T) alpha_t of every step; None for the baseline
+    contexts: np.ndarray  # (N, U, d_h) c_t of every step
+    O: np.ndarray  # (N, U, d_o) o_t of every step, what the output layer read
+    probs: np.ndarray  # (N, U, V)
+
+
 class Seq2Seq:
     """A translation model: parameters plus forward, backward, greedy decoding and attention read-out.
 
-    The scorer splits as the article's formula does: ``W_h h_j + b`` does not depend on the decoder state, so
-    it is computed once per sentence (the keys ``K``), and each target step adds only ``W_s s_{t-1}``. The
-    forward pass keeps the scorer's activations for the backward pass, which sums the gradients of the
-    state-free parts over all steps at once, after the time loop. Inputs are validated here, once per batch;
-    the time loops call the core's kernels.
+    ``self.order`` and ``self.scorer`` are the decoder's parts (:mod:`.orders`, :mod:`.scorers`), chosen by
+    ``cfg``; they hold sizes, never parameters, which live in ``self.params`` by name. Inputs are validated
+    here, once per batch; the time loops call the core's kernels.
     """
 
     def __init__(self, cfg: ModelConfig = ModelConfig(), seed: int = 0):
         self.cfg = cfg
+        self.order, self.scorer = decoder_parts(cfg)
         self.params = init_params(cfg, seed)
 
     @property
@@ -145,38 +158,25 @@ class Seq2Seq:
         own = getattr(self, "_params", None)  # None only in __init__, which assigns the config's own init
         self._params = value if own is None else model_params(value, own, self.cfg)
 
-    # --- pieces of one decoder step -----------------------------------------------------------------------
-    def _keys(self, H):
-        """The state-free part of the score, once per sentence; None for the baseline.
+    # --- the pieces shared by teacher forcing and greedy decoding -----------------------------------------
+    def _start(self, H: np.ndarray, steps: int | None = None):
+        """From annotations ``H`` ``(N, T, d_h)``: ``(Source every step reads, s_0 (N, d_s), first carry)``.
 
-        Additive: ``k_j = W_h h_j + b`` ``(N, T, d_a)``. General: ``k_j = W_a h_j`` ``(N, T, d_s)``, so that
-        ``e_tj = s^T W_a h_j = s^T k_j``.
+        With ``steps``, the source has room for what the score keeps of each step for a backward pass.
         """
-        if not self.cfg.attention:
-            return None
-        if self.cfg.score == "general":
-            return H @ self.params["att_W"].T  # (N, T, d_h) x (d_h, d_s) -> (N, T, d_s)
-        return additive_keys_kernel(H, self.params["att_W_h"], self.params["att_b"])  # (N, T, d_a)
-
-    def _read(self, s_prev, H, K, m):
-        """Context for one step: the attention read of ``H`` with ``s_{t-1}`` (article's order), or ``m``.
-
-        Returns ``(alpha (N, T) or None, c (N, d_h), a (N, T, d_a) or None)``; ``a`` are the scorer's
-        activations ``tanh(W_s s_{t-1} + W_h h_j + b)``, kept for the backward pass.
-        """
-        if K is None:
-            return None, m, None
-        if self.cfg.score == "general":
-            alpha = softmax_rows_kernel(dot_scores_kernel(s_prev, K))  # e_tj = s_{t-1}^T W_a h_j: (N, T)
-            return alpha, weighted_read(alpha, H), None
         p = self.params
-        q = s_prev @ p["att_W_s"].T  # (N, d_s) x (d_s, d_a) -> (N, d_a)
-        e, a = additive_from_keys_kernel(q, K, p["att_v"])  # e_tj = v^T tanh(q_t + k_j): (N, T), (N, T, d_a)
-        alpha = softmax_rows_kernel(e)  # (N, T)
-        return alpha, weighted_read(alpha, H), a  # c_t = sum_j alpha_tj h_j: (N, d_h)
+        m = summary(H)  # (N, d_h)
+        s0 = np.tanh(m @ p["init_W"].T + p["init_b"])  # s_0 = tanh(W_init m + b_init): (N, d_s)
+        tape = None if steps is None else self.scorer.tape(H, steps)
+        source = Source(H, self.scorer.keys(p, H), m, tape)  # keys once per sentence, not once per step
+        return source, s0, self.order.start(s0)
 
-    def _initial_state(self, m):
-        return np.tanh(m @ self.params["init_W"].T + self.params["init_b"])  # (N, d_h) -> (N, d_s)
+    def _step(self, t: int, xe: np.ndarray, carry: tuple, source: Source):
+        """Decoder step ``t`` from ``xe = W_e e_tgt(y_{t-1}) + b`` ``(N, 3 d_s)``: ``(carry, o_t (N, d_o), StepCache)``.
+
+        Teacher forcing and greedy decoding both call it; the order part does the work, reading with the score.
+        """
+        return self.order.step(self.params, t, xe, carry, self.scorer, source)
 
     # --- teacher-forced forward and backward --------------------------------------------------------------
     def forward(self, batch: data.Batch):
@@ -186,111 +186,60 @@ class Seq2Seq:
         ``-log p(y_t | y_<t, x)`` over the ``N U`` target tokens.
         """
         token_batch(batch, self.cfg.src_vocab, self.cfg.tgt_vocab)
-        p = self.params
-        H, enc_cache = encode(p, batch.src)  # (N, T, d_h)
-        m = summary(H)  # (N, d_h)
-        s = s0 = self._initial_state(m)  # (N, d_s)
-        K = self._keys(H)  # (N, T, d_a) or None: once per sentence, not once per step
-        d_e = self.cfg.d_emb
+        p, d_e = self.params, self.cfg.d_emb
+        H, enc = encode(p, batch.src)  # (N, T, d_h)
+        N, U = batch.tgt_in.shape
+        source, s0, carry = self._start(H, steps=U)
         Ye = p["tgt_emb"][batch.tgt_in]  # (N, U, d_e): e_tgt(y_{t-1}), known in advance under teacher forcing
         Xe = Ye @ p["dec_W"][:, :d_e].T + p["dec_b"]  # (N, U, 3 d_s): the embedding part of every step at once
-        W_c = p["dec_W"][:, d_e:]  # (3 d_s, d_h)
-        (N, U), T = batch.tgt_in.shape, H.shape[1]
-        S_prev = np.empty((N, U, s.shape[1]), dtype=s.dtype)  # s_0 .. s_{U-1}: the state each step scores with
-        S = np.empty_like(S_prev)  # s_1 .. s_U
-        C = np.empty((N, U, H.shape[2]), dtype=s.dtype)  # c_1 .. c_U
-        weights = np.empty((N, U, T), dtype=s.dtype) if K is not None else None  # alpha_t for every step
-        additive = K is not None and self.cfg.score == "additive"
-        acts = np.empty((N, U, T, K.shape[2]), dtype=s.dtype) if additive else None  # scorer activations
-        gcaches = []
-        for t in range(U):  # sequential: s_t needs s_{t-1}
-            alpha, c, a = self._read(s, H, K, m)  # score with s_{t-1}, then read
-            S_prev[:, t] = s
-            s, gcache = gru_step(Xe[:, t] + c @ W_c.T, s, p["dec_U"])  # s_t = GRU(s_{t-1}, [e(y_{t-1}); c_t])
-            gcaches.append(gcache)
-            S[:, t], C[:, t] = s, c
-            if K is not None:
-                weights[:, t] = alpha
-            if additive:
-                acts[:, t] = a
-        SC = np.concatenate([S, C], axis=2)  # (N, U, d_s + d_h)
-        logits = SC @ p["out_W"].T + p["out_b"]  # (N, U, V)
+        steps = []
+        O = np.empty((N, U, self.order.out_width), dtype=H.dtype)  # (N, U, d_o): o_t of every step
+        for t in range(U):  # sequential: step t needs the carry of step t - 1
+            carry, O[:, t], step = self._step(t, Xe[:, t], carry, source)
+            steps.append(step)
+        logits = O @ p["out_W"].T + p["out_b"]  # (N, U, d_o) x (d_o, V) -> (N, U, V)
         probs = softmax_rows_kernel(logits)  # (N, U, V)
         p_true = np.take_along_axis(probs, batch.tgt_out[:, :, None], axis=2)[:, :, 0]  # (N, U)
         loss = float(-np.log(np.maximum(p_true, 1e-30)).mean())
-        cache = _Cache(batch, H, enc_cache, m, s0, Ye, SC, probs, weights, acts, S_prev, gcaches)
+        weights = _stack_weights([step.read.alpha for step in steps])
+        contexts = np.stack([step.read.c for step in steps], axis=1)  # (N, U, d_h)
+        cache = ForwardCache(batch, enc, source, s0, Ye, steps, weights, contexts, O, probs)
         return loss, probs, weights, cache
 
-    def backward(self, cache: _Cache) -> dict[str, np.ndarray]:
-        """Gradients of the mean token loss for every parameter, by name."""
-        p, cfg = self.params, self.cfg
-        batch, H, enc_cache, m, s0, Ye, SC, probs, weights, acts, S_prev, gcaches = cache
-        N, U, V = probs.shape
-        d_e, d_s, d_h = cfg.d_emb, cfg.d_dec, H.shape[2]
-        d_logits = probs - _onehot(batch.tgt_out, V, probs.dtype)  # (N, U, V): softmax + cross-entropy
+    def backward(self, cache: ForwardCache) -> dict[str, np.ndarray]:
+        """Gradients of the mean token loss for every parameter, by name (in the order of ``self.params``)."""
+        p, d_e = self.params, self.cfg.d_emb
+        batch, source, steps = cache.batch, cache.source, cache.steps
+        N, U, V = cache.probs.shape
+        d_logits = cache.probs - _onehot(batch.tgt_out, V, cache.probs.dtype)  # (N, U, V): softmax + cross-entropy
         d_logits /= N * U  # the loss is a mean over N U tokens
-        g = {"out_W": d_logits.reshape(-1, V).T @ SC.reshape(N * U, -1), "out_b": d_logits.sum(axis=(0, 1))}
-        d_SC = d_logits @ p["out_W"]  # (N, U, V) x (V, d_s + d_h) -> (N, U, d_s + d_h)
-        W_c = p["dec_W"][:, d_e:]  # (3 d_s, d_h)
-        C = SC[:, :, d_s:]  # (N, U, d_h)
-        d_Xp = np.empty((N, U, 3 * d_s), dtype=probs.dtype)
-        G = np.empty((N, U, d_h), dtype=probs.dtype)  # g_t = dL/dc_t for every step
+        g = {"out_W": d_logits.reshape(-1, V).T @ cache.O.reshape(N * U, -1), "out_b": d_logits.sum(axis=(0, 1))}
+        d_O = d_logits @ p["out_W"]  # (N, U, V) x (V, d_o) -> (N, U, d_o)
+        d_carry = tuple(np.zeros_like(x) for x in self.order.start(cache.s0))
+        d_source = source.zeros()  # dL/dH, dL/dK, dL/dm: the parts add into it
         g["dec_U"] = np.zeros_like(p["dec_U"])
-        attention = weights is not None
-        general = attention and cfg.score == "general"
-        if attention:
-            d_E = np.empty_like(weights)  # (N, U, T): dL/de_tj
-        if general:
-            K = H @ p["att_W"].T  # (N, T, d_s): the keys s_{t-1} was matched with
-            d_K = np.zeros_like(K)  # (N, T, d_s): dL/dk_j
-        elif attention:
-            v, W_s = p["att_v"], p["att_W_s"]
-            d_Q = np.empty((N, U, v.shape[0]), dtype=probs.dtype)  # (N, U, d_a): dL/d(W_s s_{t-1})
-            d_K = np.zeros((N, H.shape[1], v.shape[0]), dtype=probs.dtype)  # (N, T, d_a): dL/dk_j
-        d_s_next = np.zeros((N, d_s), dtype=probs.dtype)
-        for t in reversed(range(U)):  # sequential: dL/ds_{t-1} needs dL/ds_t
-            d_Xp[:, t], d_s_prev, dU = gru_step_backward(d_s_next + d_SC[:, t, :d_s], gcaches[t], p["dec_U"])
-            g["dec_U"] += dU
-            G[:, t] = d_SC[:, t, d_s:] + d_Xp[:, t] @ W_c  # (N, d_h): g_t = dL/dc_t
-            if general:
-                d_E[:, t], _ = attend_backward_kernel(weights[:, t], H, G[:, t], C[:, t])  # alpha g^T (h_j - c)
-                d_s_prev = d_s_prev + (d_E[:, t][:, None, :] @ K)[:, 0, :]  # e = s^T k_j: sum_j (dL/de_j) k_j
-                d_K += d_E[:, t][:, :, None] * S_prev[:, t][:, None, :]  # dL/dk_j += (dL/de_tj) s_{t-1}
-            elif attention:
-                d_E[:, t], _ = attend_backward_kernel(weights[:, t], H, G[:, t], C[:, t])  # alpha g^T (h_j - c)
-                dz = additive_from_keys_backward_kernel(d_E[:, t], acts[:, t], v)  # (N, T, d_a)
-                d_Q[:, t] = dz.sum(axis=1)  # (N, d_a)
-                d_K += dz
-                d_s_prev = d_s_prev + d_Q[:, t] @ W_s  # (N, d_a) x (d_a, d_s) -> (N, d_s)
-            d_s_next = d_s_prev
-        if general:  # K = H W_a^T
-            d_H = np.swapaxes(weights, 1, 2) @ G + d_K @ p["att_W"]  # through the read and the keys
-            g["att_W"] = d_K.reshape(-1, d_K.shape[2]).T @ H.reshape(-1, d_h)  # (d_s, d_h)
-            d_m = np.zeros_like(m)
-        elif attention:  # what does not feed the recurrence, summed over all steps at once
-            d_H = np.swapaxes(weights, 1, 2) @ G  # (N, T, U) x (N, U, d_h) -> (N, T, d_h): sum_t alpha_tj g_t
-            d_H += d_K @ p["att_W_h"]  # (N, T, d_a) x (d_a, d_h) -> (N, T, d_h)
-            g["att_v"] = np.einsum("nut,nuta->a", d_E, acts)  # (d_a,)
-            g["att_W_s"] = d_Q.reshape(N * U, -1).T @ S_prev.reshape(N * U, -1)  # (d_a, d_s)
-            g["att_W_h"] = d_K.reshape(-1, d_K.shape[2]).T @ H.reshape(-1, d_h)  # (d_a, d_h)
-            g["att_b"] = d_Q.sum(axis=(0, 1))  # (d_a,)
-            d_m = np.zeros_like(m)
-        else:
-            d_H = np.zeros_like(H)
-            d_m = G.sum(axis=1)  # the baseline reads m at every step
-        # s_0 = tanh(W_init m + b_init)
-        d_pre = d_s_next * (1.0 - s0 * s0)  # (N, d_s)
-        g["init_W"], g["init_b"] = d_pre.T @ m, d_pre.sum(axis=0)
-        d_m += d_pre @ p["init_W"]
-        d_H += _summary_backward(d_m, H.shape[1])
-        flat = d_Xp.reshape(N * U, -1)  # (N U, 3 d_s)
-        g["dec_W"] = np.concatenate(
-            [flat.T @ Ye.reshape(N * U, -1), flat.T @ C.reshape(N * U, -1)], axis=1
-        )  # (3 d_s, d_e + d_h)
-        g["dec_b"] = flat.sum(axis=0)
-        g["tgt_emb"] = embedding_backward(batch.tgt_in, d_Xp @ p["dec_W"][:, :d_e], cfg.tgt_vocab)
-        g.update(encode_backward(p, d_H, enc_cache))
-        return g
+        D_xp = np.empty((N, U, 3 * self.cfg.d_dec), dtype=d_O.dtype)  # dL/d(GRU input projection) of every step
+        G = np.empty_like(cache.contexts)  # (N, U, d_h): dL/dc_t
+        read_grads, pre_grads = [None] * U, [None] * U  # what the parts' sums over steps need
+        for t in reversed(range(U)):  # sequential: step t's gradient needs step t + 1's
+            d_carry, grad = self.order.step_backward(p, d_O[:, t], d_carry, self.scorer, source, d_source, steps[t])
+            g["dec_U"] += grad.d_U  # (3 d_s, d_s)
+            D_xp[:, t], G[:, t], read_grads[t], pre_grads[t] = grad.d_xp, grad.g_c, grad.read, grad.d_pre
+        # what does not feed the recurrence, summed over all steps at once
+        S = np.stack([step.query for step in steps], axis=1)  # (N, U, d_s): the states that read
+        g.update(self.scorer.backward(p, source, d_source, S, cache.weights, G, read_grads))
+        g.update(self.order.backward(p, steps, pre_grads))
+        d_pre = d_carry[0] * (1.0 - cache.s0 * cache.s0)  # s_0 = tanh(W_init m + b_init): (N, d_s)
+        g["init_W"], g["init_b"] = d_pre.T @ source.m, d_pre.sum(axis=0)
+        d_source.m += d_pre @ p["init_W"]  # (N, d_h)
+        d_source.H += _summary_backward(d_source.m, source.H.shape[1])  # (N, T, d_h)
+        D_xp = D_xp.reshape(N * U, -1)  # (N U, 3 d_s)
+        feeds = np.stack([step.feed for step in steps], axis=1).reshape(N * U, -1)  # (N U, d_f)
+        g["dec_W"] = np.concatenate([D_xp.T @ cache.Ye.reshape(N * U, -1), D_xp.T @ feeds], axis=1)  # [W_e, W_f]
+        g["dec_b"] = D_xp.sum(axis=0)
+        g["tgt_emb"] = embedding_backward(batch.tgt_in, D_xp @ p["dec_W"][:, :d_e], self.cfg.tgt_vocab)
+        g.update(encode_backward(p, d_source.H, cache.enc))
+        return {name: g[name] for name in p}
 
     def loss_and_grads(self, batch: data.Batch) -> tuple[float, dict[str, np.ndarray]]:
         """Teacher-forced loss and its gradient for every parameter."""
@@ -302,10 +251,11 @@ class Seq2Seq:
         """What the decoder reads at every teacher-forced step: ``(weights (N, U, T) or None, contexts (N, U, d_h))``.
 
         For the attention model ``c_t = sum_j alpha_tj h_j`` changes from step to step; for the baseline every
-        ``c_t`` is the fixed summary ``m`` (lesson 02's bottleneck, lesson 07's comparison).
+        ``c_t`` is the fixed summary ``m`` (lesson 02's bottleneck, lesson 07's comparison). Which state reads
+        is the order's: ``s_{t-1}`` in Bahdanau's, ``s_t`` in Luong's (lesson 08).
         """
         _, _, weights, cache = self.forward(batch)
-        return weights, cache.SC[:, :, self.cfg.d_dec :]
+        return weights, cache.contexts
 
     # --- inference ----------------------------------------------------------------------------------------
     @pinned_blas
@@ -320,37 +270,21 @@ class Seq2Seq:
         N, T = src.shape
         max_len = T + 1 if max_len is None else integer(max_len, "max_len")
         H, _ = encode(p, src)  # (N, T, d_h)
-        m = summary(H)
-        s = self._initial_state(m)
-        K = self._keys(H)
+        source, _, carry = self._start(H)
         y = np.full(N, data.BOS_ID)
         tokens = np.empty((N, max_len), dtype=np.int64)
         alphas = []
         for t in range(max_len):
-            alpha, c, _ = self._read(s, H, K, m)
-            xp = p["tgt_emb"][y] @ p["dec_W"][:, :d_e].T + c @ p["dec_W"][:, d_e:].T + p["dec_b"]  # (N, 3 d_s)
-            s, _ = gru_step(xp, s, p["dec_U"])
-            logits = np.concatenate([s, c], axis=1) @ p["out_W"].T + p["out_b"]  # (N, V)
-            y = tokens[:, t] = logits.argmax(axis=1)
-            alphas.append(alpha)
-        return tokens, (np.stack(alphas, axis=1) if self.cfg.attention else None)
+            xe = p["tgt_emb"][y] @ p["dec_W"][:, :d_e].T + p["dec_b"]  # (N, 3 d_s): the embedding part, e(y_{t-1})
+            carry, out, step = self._step(t, xe, carry, source)
+            y = tokens[:, t] = (out @ p["out_W"].T + p["out_b"]).argmax(axis=1)  # (N, d_o) x (d_o, V) -> (N,)
+            alphas.append(step.read.alpha)
+        return tokens, _stack_weights(alphas)
 
 
-class _Cache(NamedTuple):
-    """What :meth:`Seq2Seq.backward` needs from the forward pass."""
-
-    batch: data.Batch
-    H: np.ndarray  # (N, T, d_h) annotations
-    enc_cache: object
-    m: np.ndarray  # (N, d_h) fixed summary
-    s0: np.ndarray  # (N, d_s) initial decoder state
-    Ye: np.ndarray  # (N, U, d_e) target embeddings of the decoder inputs
-    SC: np.ndarray  # (N, U, d_s + d_h) [s_t; c_t] for every step
-    probs: np.ndarray  # (N, U, V)
-    weights: np.ndarray | None  # (N, U, T) alpha_t
-    acts: np.ndarray | None  # (N, U, T, d_a) scorer activations tanh(W_s s_{t-1} + W_h h_j + b)
-    S_prev: np.ndarray  # (N, U, d_s) s_{t-1} of every step
-    gcaches: list  # per-step GRU caches
+def _stack_weights(alphas: list) -> np.ndarray | None:
+    """The weights ``alpha_t`` ``(N, T)`` of every step as ``(N, U, T)``; None for the fixed-summary baseline."""
+    return None if alphas[0] is None else np.stack(alphas, axis=1)
 
 
 def _onehot(ids: np.ndarray, V: int, dtype) -> np.ndarray:
