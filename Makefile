@@ -10,7 +10,7 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-NOTEBOOKS := $(wildcard notebooks/*.ipynb zh/notebooks/*.ipynb)
+NOTEBOOKS := $(wildcard book/*.ipynb notebooks/*.ipynb zh/book/*.ipynb zh/notebooks/*.ipynb)
 
 .PHONY: book test check lab execute bench assets clean editions
 
@@ -36,7 +36,7 @@ book: $(BIN)/.installed assets editions
 	@echo "Open _build/html/index.html (中文版: _build/html/zh/index.html), or serve it: $(BIN)/python -m http.server -d _build/html 8000"
 
 test: $(BIN)/.installed assets
-	$(BIN)/python -m pytest tests notebooks zh/notebooks --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg
+	$(BIN)/python -m pytest tests book notebooks zh/book zh/notebooks --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg
 
 check: $(BIN)/.installed
 	$(BIN)/python -m pytest tests -m "not slow and not site" -q

@@ -678,7 +678,9 @@ class ThemeSource(Source):
 
 
 def sources() -> list[Source]:
-    found: list[Source] = [NotebookSource(p) for p in sorted(ROOT.glob("notebooks/*.ipynb"))]
+    found: list[Source] = [
+        NotebookSource(p) for p in sorted([*ROOT.glob("book/*.ipynb"), *ROOT.glob("notebooks/*.ipynb")])
+    ]
     found += [PageSource(p) for p in sorted(ROOT.glob("book/*.md"))]
     return [*found, ConfigSource(), ThemeSource(), PackageSource()]
 

@@ -19,7 +19,14 @@ import re
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb")) + sorted(ROOT.glob("*/notebooks/*.ipynb"))
+NOTEBOOKS = sorted(
+    [
+        *ROOT.glob("book/*.ipynb"),
+        *ROOT.glob("notebooks/*.ipynb"),
+        *ROOT.glob("*/book/*.ipynb"),
+        *ROOT.glob("*/notebooks/*.ipynb"),
+    ]
+)
 
 
 DECIMAL = re.compile(r"(?<![\w.])\d+\.\d+(?![\w.]*\d)")
