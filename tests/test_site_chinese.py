@@ -162,24 +162,24 @@ def test_chinese_state_explorer_gives_the_articles_numbers(visit, path, live):
     assert float(slider.input_value()) == ac.STATE_A
     # Chinese labels: table headers, axis labels, live region; no untranslated English words
     headers = root.locator("th[scope=col]").all_inner_texts()
-    assert headers == ["位置", "分数 ej(s)", "读取权重 αj"], headers
+    assert headers == ["位置", "分数 ej(s)", "权重 αj"], headers
     labels = root.locator("svg.ae-x-curves text").evaluate_all("els => els.map(e => e.textContent)")
-    assert "状态 s →" in labels and "读取权重 α" in labels
+    assert "状态 s →" in labels and "权重 α" in labels
     spoken = root.locator("[aria-live=polite]").inner_text()
     assert (
         spoken.startswith("s = -1.00 时的读取")
-        and "读取权重 I 0.5414" in spoken
+        and "权重 I 0.5414" in spoken
         and "上下文向量 (1.3923, -0.6077)" in spoken
     )
     assert "上下文向量 c = (1.3923, -0.6077)；权重之和为 1.0000" in root.locator("tfoot").inner_text()
     assert not _english_words(all_text(root)), _english_words(all_text(root))
     if path == ZH_05:
-        switch = root.get_by_label("评分函数里保留 tanh", exact=True)
+        switch = root.get_by_label("评分函数有 tanh", exact=True)
         switch.uncheck()
         ref = ac.worked_example(2.25, nonlinearity=None)
         live.set_range(slider, 2.25)
         live.assert_read_matches(root, ref.weights, ref.context, ref.scores)
-        assert "去掉 tanh" in root.locator("caption").inner_text()
+        assert "无 tanh" in root.locator("caption").inner_text()
     assert visit.outside_requests() == []
     assert visit.console_errors() == []
 
@@ -199,7 +199,7 @@ def test_chinese_score_explorer_equals_softmax(visit, live):
     choose.select_option("1")
     root.get_by_role("button", name="重置", exact=True).click()
     live.assert_read_matches(root, np.full(3, 1 / 3), ac.H_EXAMPLE.mean(axis=0))
-    assert root.locator("figcaption").first.inner_text() == "读取权重 α = softmax(e)"
+    assert root.locator("figcaption").first.inner_text() == "权重 α = softmax(e)"
     assert not _english_words(all_text(root)), _english_words(all_text(root))
     assert visit.outside_requests() == []
     assert visit.console_errors() == []

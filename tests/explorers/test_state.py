@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 
 from attention_core import worked_example
-from attention_core.explorers.state import state_explorer
+from attention_core.explorers.state import TEXT, state_explorer
 from attention_core.lang import language
+from tests.helpers import has_cjk
 
 
 def test_state_explorer_follows_its_slider_and_owns_its_state():
@@ -51,5 +52,6 @@ def test_the_explorer_speaks_chinese_in_the_chinese_edition():
         explorer = state_explorer(-1.0, tanh_switch=True)
         explorer.set_tanh(False)
     slider, switch = explorer.children[0].children
-    assert slider.description == "状态 s" and switch.description == "评分函数里保留 tanh"
-    assert "去掉 tanh（线性评分）" in explorer.table.value and "上下文向量 c" in explorer.table.value
+    assert slider.description == TEXT.text("slider", "zh") and switch.description == TEXT.text("switch", "zh")
+    assert TEXT.text("without", "zh") in explorer.table.value and "上下文向量 c" in explorer.table.value
+    assert has_cjk(switch.description) and has_cjk(TEXT.text("without", "zh"))
