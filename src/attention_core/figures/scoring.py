@@ -56,8 +56,8 @@ def ablation_curves_figure(s_grid, curves_tanh, curves_linear, tokens: Sequence[
         ax.set_title(name, fontsize=11)
         if _coincide(curves):
             ax.text(0.5, 0.12, TEXT("coincide"), transform=ax.transAxes, ha="center")
-        ax.set_xlabel(TEXT("state_axis"))
         ax.set_xlim(s_grid[0], s_grid[-1])
+    fig.supxlabel(TEXT("state_axis"))  # one label under both panels: it never overlaps at phone-sized text
     axes[0].set_ylim(0, 1)
     axes[0].set_ylabel(TEXT("weight_s"))
     axes[0].legend(loc="upper center", ncol=len(tokens), fontsize=9, frameon=False)
