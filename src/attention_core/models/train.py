@@ -2,6 +2,7 @@
 
     python -m attention_core.models.train            # train the attention model, print test figures
     python -m attention_core.models.train --baseline # the fixed-summary baseline, same recipe
+    python -m attention_core.models.train --language verb_final   # on the verb-final target language
 
 Recipe: teacher forcing and the token-averaged cross-entropy of :mod:`.seq2seq`; Adam; the gradient rescaled
 to global norm at most ``clip_norm``; a learning rate that warms up linearly and then decays exponentially
@@ -53,6 +54,7 @@ class TrainConfig:
 
     model: ModelConfig = field(default_factory=ModelConfig)  # sizes, and attention on or off
     data_seed: int = 0  # seed of the sentence sampler (train, validation and test splits)
+    language: str = "svo"  # target word order, one of data.LANGUAGES: lesson 07's "svo" or "verb_final"
     n_train: int = 20000  # training sentence pairs
     n_valid: int = 500  # validation pairs (used for the early stop)
     n_test: int = 2000  # test pairs (used only by evaluate)
@@ -84,6 +86,12 @@ class TrainConfig:
             raise ValueError(f"beta1 and beta2 must be below 1, got {self.beta1} and {self.beta2}")
         if self.target_accuracy is not None:
             check_number(self.target_accuracy, "target_accuracy", low=0.0, high=1.0)
+        data.check_language(self.language)
+
+
+def splits_for(cfg: TrainConfig) -> data.Splits:
+    """The train, validation and test sets ``cfg`` describes (its data seed, sizes and target language)."""
+    return data.make_splits(cfg.data_seed, cfg.n_train, cfg.n_valid, cfg.n_test, cfg.language)
 
 
 def learning_rate(cfg: TrainConfig, step: int) -> float:
@@ -238,7 +246,7 @@ def train(
     if not isinstance(cfg, TrainConfig):
         raise TypeError(f"cfg must be a TrainConfig, got {type(cfg).__name__}")
     if splits is None:
-        splits = data.make_splits(cfg.data_seed, cfg.n_train, cfg.n_valid, cfg.n_test)
+        splits = splits_for(cfg)
     name = TEXT("attention") if cfg.model.attention else TEXT("fixed_summary")
     model = build_model(cfg.model, seed=cfg.seed)
     opt = Adam(model.params, cfg.beta1, cfg.beta2, cfg.adam_eps)
@@ -286,10 +294,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--steps", type=int, default=TrainConfig.steps, help="maximum optimiser steps (>= 1)")
     parser.add_argument("--seed", type=int, default=0, help="initialisation and batch-order seed (>= 0)")
     parser.add_argument("--target", type=float, default=None, help="stop at this validation token accuracy")
+    parser.add_argument("--language", choices=data.LANGUAGES, default=TrainConfig.language, help="target word order")
     args = parser.parse_args(argv)
     try:
         cfg = TrainConfig(
             model=ModelConfig(attention=not args.baseline),
+            language=args.language,
             steps=args.steps,
             seed=args.seed,
             target_accuracy=args.target,
