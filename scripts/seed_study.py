@@ -137,7 +137,10 @@ def main(argv: list[str] | None = None) -> None:
         "command": "python scripts/seed_study.py",
         "designs": DESIGNS,
         "languages": list(data.LANGUAGES),
-        "points": {"training seeds on data seed 0": list(TRAIN_SEEDS), "data seeds with training seed 0": list(DATA_SEEDS)},
+        "points": {
+            "training seeds on data seed 0": list(TRAIN_SEEDS),
+            "data seeds with training seed 0": list(DATA_SEEDS),
+        },
         "config": config,
         "margin": MARGIN,
         "summary": {
