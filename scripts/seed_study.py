@@ -12,7 +12,8 @@ baseline, lesson 08's general-score and Luong decoders), on both target language
   whether the conclusions hold on other data (the test set changes with the data seed, so these runs are
   summarised with the others but also kept apart by their ``data_seed``).
 
-Every run is evaluated on its test set (greedy decoding, teacher-forced alignment), and the JSON keeps per run
+Every run is trained in float32 and evaluated in float64 on its test set (greedy decoding, teacher-forced
+alignment; float64 as for the committed models, :mod:`attention_core.models.trained`), and the JSON keeps per run
 the test counts per source length, the figures derived from them, the misread target words by word class (where
 they point and whether they were still translated right; :mod:`attention_core.models.misreads`) and the
 smallest decision gaps (:mod:`attention_core.models.margins`), plus a summary per language and design (mean,
@@ -38,8 +39,9 @@ from attention_core.models import data
 from attention_core.models.margins import MARGIN, decision_gaps
 from attention_core.models.misreads import misreads_by_class
 from attention_core.models.seq2seq import ModelConfig
-from attention_core.models.sweep import DESIGNS, STUDY_FILE, summarise
+from attention_core.models.sweep import DESIGNS, STUDY_FILE, smallest_gap, summarise
 from attention_core.models.train import BUCKETS, TrainConfig, evaluate, splits_for, train
+from attention_core.models.trained import in_eval_dtype
 
 TRAIN_SEEDS = tuple(range(10))  # training seeds on data seed 0
 DATA_SEEDS = (1, 2, 3, 4)  # further data samples, with training seed 0
@@ -48,6 +50,10 @@ POINTS = [(0, s) for s in TRAIN_SEEDS] + [(d, 0) for d in DATA_SEEDS]  # (data_s
 
 def r4(x: float) -> float:
     return round(float(x), 4)
+
+
+def g3(x: float) -> float:
+    return float(f"{x:.3g}")  # three significant digits (gaps span 1e-5 to 10)
 
 
 def config_of(design: str, language: str = "svo", seed: int = 0, data_seed: int = 0) -> TrainConfig:
@@ -62,10 +68,12 @@ def run_point(
     cfg = config_of(design, language, seed, data_seed)
     splits = splits_for(cfg) if splits is None else splits
     result = train(cfg, splits, progress=False)
-    ev = evaluate(result.model, splits.test)
+    model = in_eval_dtype(result.model)  # evaluated in float64, as the committed models are
+    ev = evaluate(model, splits.test)
     attention = cfg.model.attention
     keys = ("token", "exact", "alignment") if attention else ("token", "exact")
-    gaps = decision_gaps(result.model, splits.test)
+    gaps = decision_gaps(model, splits.test)
+    gaps32 = decision_gaps(result.model, splits.test)  # the same decisions in float32, for comparison
     run = {
         "design": design,
         "language": language,
@@ -79,14 +87,14 @@ def run_point(
             f"{lo}-{hi}": {key: r4(getattr(ev, f"{key}_accuracy")(lo, hi)) for key in keys} for lo, hi in BUCKETS
         },
         "counts": dataclasses.asdict(ev),
-        "gaps": {  # smallest decision gaps (logits, scores) and the sentences closer to a tie than MARGIN
-            "greedy": round(float(gaps.greedy.min()), 6),
-            "alignment": None if gaps.alignment is None else round(float(gaps.alignment.min()), 6),
+        "gaps": {  # smallest decision gaps (logits, scores) in float64 and in float32 (margins module)
+            name: {"greedy": g3(g.greedy.min()), "alignment": None if g.alignment is None else g3(g.alignment.min())}
+            for name, g in (("float64", gaps), ("float32", gaps32))
         },
-        "near_ties": gaps.near_ties(MARGIN).tolist(),
+        "near_ties": gaps.near_ties(MARGIN).tolist(),  # test sentences with a float64 decision closer than MARGIN
     }
     if attention:
-        mis = misreads_by_class(result.model, splits.test)
+        mis = misreads_by_class(model, splits.test)
         for rec in mis.values():
             for key in ("share", "weight_true", "weight_looked"):
                 rec[key] = None if np.isnan(rec[key]) else round(rec[key], 6)
@@ -123,7 +131,7 @@ def main(argv: list[str] | None = None) -> None:
                     extra = f", alignment {run['alignment']:.4f}" if "alignment" in run else ""
                     print(
                         f"{language:10s} {design:13s} data {data_seed} seed {seed}: token {run['token']:.4f}, "
-                        f"exact {run['exact']:.4f}{extra}, smallest gap {min(v for v in run['gaps'].values() if v):.2e}"
+                        f"exact {run['exact']:.4f}{extra}, smallest gap {smallest_gap(run):.2e}"
                         f" ({time.perf_counter() - t0:.0f} s)",
                         file=sys.stderr,
                     )

@@ -86,8 +86,13 @@ def summarise(chosen: list[dict]) -> dict:
     out["buckets"] = {f"{lo}-{hi}": {key: spread(chosen, key, lo, hi) for key in keys} for lo, hi in BUCKETS}
     if "misreads" in chosen[0]:
         out["determiner_misread"] = spread(chosen, "determiner_misread")
-    out["smallest_gap"] = min(min(g for g in r["gaps"].values() if g is not None) for r in chosen)
+    out["smallest_gap"] = min(smallest_gap(r) for r in chosen)
     return out
+
+
+def smallest_gap(run: dict, dtype: str = "float64") -> float:
+    """A run's smallest decision gap (greedy or alignment) when evaluated in ``dtype`` (:mod:`.margins`)."""
+    return min(g for g in run["gaps"][dtype].values() if g is not None)
 
 
 def accuracy_by_length(study: dict, language: str = "svo", design: str = "attention") -> dict:
