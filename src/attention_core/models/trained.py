@@ -29,12 +29,15 @@ from pathlib import Path
 import numpy as np
 
 from .seq2seq import ModelConfig, Seq2Seq, build_model
+from .train import TrainConfig
 
 TRAINED_DIR = Path(__file__).resolve().parent / "trained"
 EVAL_DTYPE = "float64"  # the arithmetic of every committed model the book evaluates (module docstring)
 LESSON07 = "lesson07_attention_seed0"  # the attention model of lesson 07 (TrainConfig defaults, seed 0)
 LESSON08_SWAPPED = "lesson08_general_score_seed0"  # lesson 08: Bahdanau's decoder with Luong's general score
 LESSON08_LUONG = "lesson08_luong_seed0"  # lesson 08: the same recipe with Luong's decoder order
+VERB_FINAL = "lesson07_verb_final_attention_seed0"  # lesson 07's recipe on the verb-final target language
+VERB_FINAL_BASELINE = "lesson07_verb_final_fixed_summary_seed0"  # its fixed-summary baseline
 
 
 def save_trained(name: str, model: Seq2Seq, record: dict, folder: Path = TRAINED_DIR) -> tuple[Path, Path]:
@@ -58,6 +61,13 @@ def trained_record(name: str = LESSON07, folder: Path = TRAINED_DIR) -> dict:
             "`.venv/bin/python scripts/train_committed.py` makes them"
         )
     return json.loads(meta.read_text())
+
+
+def trained_config(name: str = LESSON07, folder: Path = TRAINED_DIR) -> TrainConfig:
+    """The :class:`~.train.TrainConfig` that made the committed model ``name`` (model, data, seeds, recipe): what
+    to train for a live run of the same recipe, and ``splits_for(trained_config(name))`` gives its test set."""
+    record = trained_record(name, folder)
+    return TrainConfig(model=ModelConfig(**record["model"]), **record["train_config"])
 
 
 def load_trained(name: str = LESSON07, folder: Path = TRAINED_DIR, dtype: str = EVAL_DTYPE) -> Seq2Seq:
