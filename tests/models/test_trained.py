@@ -3,16 +3,26 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import importlib.util
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from attention_core.models import data
 from attention_core.models.seq2seq import ModelConfig, Seq2Seq
-from attention_core.models.train import TrainConfig, evaluate
-from attention_core.models.trained import TRAINED_DIR, load_trained, save_trained, trained_record
+from attention_core.models.train import TrainConfig, evaluate, splits_for
+from attention_core.models.trained import (
+    EVAL_DTYPE,
+    LESSON07,
+    TRAINED_DIR,
+    VERB_FINAL,
+    in_eval_dtype,
+    load_trained,
+    save_trained,
+    trained_config,
+    trained_record,
+)
 
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "train_committed.py"
 
@@ -28,10 +38,10 @@ def committed_runs() -> dict[str, TrainConfig]:
 RUNS = committed_runs()
 
 
-@pytest.fixture(scope="module")
-def test_pairs():
-    cfg = TrainConfig()
-    return data.make_splits(cfg.data_seed, cfg.n_train, cfg.n_valid, cfg.n_test).test
+@functools.cache
+def pairs_of(name: str) -> list:
+    """The test set of the committed model ``name``: its recipe's data seed, sizes and target language."""
+    return splits_for(RUNS[name]).test
 
 
 def test_every_recipe_has_committed_parameters_and_nothing_else_is_committed():
@@ -43,11 +53,26 @@ def test_every_recipe_has_committed_parameters_and_nothing_else_is_committed():
 
 
 @pytest.mark.parametrize("name", sorted(RUNS))
-def test_committed_parameters_give_the_recorded_test_counts_exactly(name, test_pairs):
-    # Evaluating fixed parameters rounds to the same decisions on every CPU and BLAS kernel: any change of
-    # model code, data or parameters that changes a single decoded token fails here.
+def test_committed_parameters_give_the_recorded_test_counts_exactly(name):
+    # Evaluated in float64, fixed parameters give the same decisions on every CPU and BLAS kernel (their margins
+    # are checked in test_margins.py): any change of model code, data or parameters that changes a single decoded
+    # token fails here.
     record = trained_record(name)
-    assert dataclasses.asdict(evaluate(load_trained(name), test_pairs)) == record["test_counts"]
+    model = load_trained(name)
+    assert model.cfg.dtype == record["eval_dtype"] == EVAL_DTYPE
+    assert dataclasses.asdict(evaluate(model, pairs_of(name))) == record["test_counts"]
+
+
+def test_the_float64_evaluation_gives_the_float32_counts_of_lesson_07s_model():
+    # The records were made in float64; the lessons printed lesson 07's figures in float32 before: same counts.
+    float32 = dataclasses.asdict(evaluate(load_trained(LESSON07, dtype="float32"), pairs_of(LESSON07)))
+    assert float32 == trained_record(LESSON07)["test_counts"]
+
+
+def test_trained_config_is_the_recipe_and_gives_the_test_set():
+    for name, recipe in RUNS.items():
+        assert trained_config(name) == recipe
+    assert trained_config(VERB_FINAL).language == "verb_final" and trained_config(LESSON07).language == "svo"
 
 
 @pytest.mark.parametrize("name", sorted(RUNS))
@@ -63,10 +88,15 @@ def test_committed_parameters_were_made_with_their_recipe(name):
 def test_save_and_load_round_trip(tmp_path):
     model = Seq2Seq(ModelConfig(d_emb=3, d_enc=3, d_dec=4, d_att=3), seed=2)
     save_trained("tiny", model, {"note": "test"}, tmp_path)
-    loaded = load_trained("tiny", tmp_path)
-    assert loaded.cfg == model.cfg
+    as_saved, for_the_book = load_trained("tiny", tmp_path, dtype="float32"), load_trained("tiny", tmp_path)
+    assert as_saved.cfg == model.cfg
+    assert for_the_book.cfg == dataclasses.replace(model.cfg, dtype="float64")  # EVAL_DTYPE, an exact cast
     for key, value in model.params.items():
-        np.testing.assert_array_equal(loaded.params[key], value)
+        np.testing.assert_array_equal(as_saved.params[key], value)
+        assert for_the_book.params[key].dtype == np.float64
+        np.testing.assert_array_equal(for_the_book.params[key], value)
+    copy = in_eval_dtype(model)
+    assert copy.cfg == for_the_book.cfg and all(np.array_equal(copy.params[k], v) for k, v in model.params.items())
 
 
 def test_unknown_name_says_how_to_make_it(tmp_path):
