@@ -30,8 +30,8 @@ import sys
 import numpy as np
 
 from attention_core.models import data
-from attention_core.models.train import evaluate, splits_for, train
-from attention_core.models.trained import TRAINED_DIR, load_trained, trained_config, trained_record
+from attention_core.models.train import splits_for, train
+from attention_core.models.trained import TRAINED_DIR, live_differences, load_trained, trained_config
 
 PRECISIONS = ("float32", "float64")
 
@@ -82,14 +82,8 @@ def compare(reference: str, others: list[str]) -> None:
 
 def live(name: str) -> None:
     cfg = trained_config(name)
-    splits = splits_for(cfg)
-    result = train(cfg, splits, progress=False)
-    mine = evaluate(result.model, splits.test)  # as lesson 07 evaluates a live run: in its own float32
-    committed = evaluate(load_trained(name), splits.test)
-    keys = ("token", "exact", "alignment") if cfg.model.attention else ("token", "exact")
-    out = {f"{k}": [getattr(mine, f"{k}_accuracy")(), getattr(committed, f"{k}_accuracy")()] for k in keys}
-    out["first_loss"] = [result.losses[0], trained_record(name)["losses"][0]]
-    print(json.dumps({"model": name, "live vs committed": out}))
+    result = train(cfg, splits_for(cfg), progress=False)
+    print(json.dumps({"model": name, "live vs committed": live_differences(result, name)}))
 
 
 def main(argv: list[str] | None = None) -> None:

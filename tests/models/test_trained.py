@@ -10,14 +10,17 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from attention_core.models import data
 from attention_core.models.seq2seq import ModelConfig, Seq2Seq
-from attention_core.models.train import TrainConfig, evaluate, splits_for
+from attention_core.models.train import TrainConfig, TrainResult, evaluate, splits_for
 from attention_core.models.trained import (
     EVAL_DTYPE,
     LESSON07,
+    LIVE_TOLERANCE,
     TRAINED_DIR,
     VERB_FINAL,
     in_eval_dtype,
+    live_differences,
     load_trained,
     save_trained,
     trained_config,
@@ -112,3 +115,19 @@ def test_parameters_that_do_not_match_the_config_are_refused(tmp_path):
     np.savez(tmp_path / "tiny.npz", **params)
     with pytest.raises(ValueError, match="att_v"):
         load_trained("tiny", tmp_path)
+
+
+def test_live_differences_compare_a_run_with_the_committed_parameters():
+    # A "run" whose model is the committed parameters in float32 and whose first loss is the recorded one: every
+    # figure lies within LIVE_TOLERANCE (the float32 counts equal the float64 ones here); the first loss of a run
+    # with another initialisation seed does not.
+    record = trained_record(LESSON07)
+    splits = splits_for(trained_config(LESSON07))
+    same = TrainResult(load_trained(LESSON07, dtype="float32"), 1000, record["losses"], [], splits)
+    diffs = live_differences(same)
+    assert set(diffs) == set(LIVE_TOLERANCE)
+    assert all(abs(mine - committed) <= LIVE_TOLERANCE[k] for k, (mine, committed) in diffs.items())
+    assert diffs["token"][0] == diffs["token"][1] and diffs["first_loss"][0] == diffs["first_loss"][1]
+    other_seed = Seq2Seq(ModelConfig(), seed=1).forward(data.stack(list(splits.train[:1])))[0]
+    first_seed0 = Seq2Seq(ModelConfig(), seed=0).forward(data.stack(list(splits.train[:1])))[0]
+    assert abs(other_seed - first_seed0) > 100 * LIVE_TOLERANCE["first_loss"]
