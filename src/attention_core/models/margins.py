@@ -84,6 +84,7 @@ def _batch_indices(pairs: list[data.Pair], batch_size: int) -> list[np.ndarray]:
     return chunks
 
 
+@pinned_blas
 def greedy_step_gaps(model: Seq2Seq, src: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Greedy-decode ``src`` ``(N, T)`` and return ``(tokens (N, U), gaps (N, U), counts (N, U))``.
 
