@@ -58,7 +58,7 @@ def test_the_baselines_summary_is_what_every_step_reads():
 
 @pytest.mark.slow  # retrains a model (about 5 s): in `make test`, not in `make check`
 def test_a_retrained_fixed_summary_baseline_loses_accuracy_with_source_length():
-    # A small, short run of the lesson's baseline (not read from results/length_sweep.json): its token accuracy
+    # A small, short run of the lesson's baseline (not read from results/seed_study.json): its token accuracy
     # on short sources must clearly beat its accuracy on long ones.
     cfg = TrainConfig(
         model=ModelConfig(attention=False), steps=300, n_train=6000, n_valid=100, n_test=600, eval_every=0
