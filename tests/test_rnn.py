@@ -63,21 +63,43 @@ def test_first_input_reaches_last_state():
     assert np.linalg.norm(run_rnn(X, p)[-1] - run_rnn(X2, p)[-1]) > 0
 
 
-@settings(max_examples=25, deadline=None)
-@given(j=st.integers(0, 6), seed=st.integers(0, 1000))
-def test_bidirectional_halves_see_their_side_only(j, seed):
-    """Editing x_j changes forward halves at positions >= j and backward halves at positions <= j, only."""
-    rng = np.random.default_rng(seed)
-    f, b = init_rnn(3, 4, seed=seed), init_rnn(3, 5, seed=seed + 1)
-    X = rng.normal(size=(7, 3))
+def _shift(X, k):
+    """The inputs with the embedding at position k moved by one in every coordinate (every row of a batch)."""
     X2 = X.copy()
-    X2[j] += 1.0
-    A, A2 = bidirectional_encode(X, f, b), bidirectional_encode(X2, f, b)
-    assert A.shape == (7, 9)
-    fwd_change = np.linalg.norm(A[:, :4] - A2[:, :4], axis=1)
-    bwd_change = np.linalg.norm(A[:, 4:] - A2[:, 4:], axis=1)
-    assert np.all(fwd_change[:j] == 0) and np.all(bwd_change[j + 1 :] == 0)
-    assert fwd_change[j] > 0 and bwd_change[j] > 0
+    X2[..., k, :] += 1.0
+    return X2
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 1000))
+def test_bidirectional_halves_see_all_of_their_side_and_only_it(seed, halves_see_their_sides):
+    """Editing x_k moves the forward halves at every position >= k and the backward halves at every position <= k."""
+    f, b = init_rnn(3, 4, seed=seed), init_rnn(3, 5, seed=seed + 1)
+    X = np.random.default_rng(seed).normal(size=(2, 7, 3))  # (N, T, d_e)
+    assert bidirectional_encode(X, f, b).shape == (2, 7, 9)
+    halves_see_their_sides(lambda X: bidirectional_encode(X, f, b), X, _shift, d_fwd=4)
+
+
+def _memoryless(X, f, b):
+    """A fake encoder with no memory: each 'state' is tanh(W_x x_j), a function of its own input only."""
+    return np.concatenate([np.tanh(X @ f.W_x.T), np.tanh(X @ b.W_x.T)], axis=-1)
+
+
+@pytest.mark.parametrize(
+    "fake, half",
+    [
+        (_memoryless, "forward"),  # sees its own position only: the forward half misses the later positions
+        (lambda X, f, b: np.concatenate([run_rnn(X, f), run_rnn(X, b)], axis=-1), "backward"),  # two forward RNNs
+        (lambda X, f, b: np.concatenate([run_rnn(X, f, reverse=True), run_rnn(X, b)], axis=-1), "forward"),  # swapped
+    ],
+)
+def test_the_check_fails_an_encoder_that_does_not_see_both_sides(fake, half, halves_see_their_sides):
+    # The check of C6 can fail: a memoryless encoder passes "each half ignores the other side" (the old test)
+    # but not "each half responds to its whole side"; neither do two forward halves or swapped halves.
+    f, b = init_rnn(3, 4, seed=1), init_rnn(3, 4, seed=2)
+    X = np.random.default_rng(0).normal(size=(2, 7, 3))
+    with pytest.raises(AssertionError, match=f"moved the {half} half"):
+        halves_see_their_sides(lambda X: fake(X, f, b), X, _shift, d_fwd=4)
 
 
 def test_states_bounded_by_tanh():

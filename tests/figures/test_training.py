@@ -11,6 +11,7 @@ import attention_core as ac
 from attention_core.figures.training import (
     accuracy_vs_length,
     alignment_heatmap,
+    language_heatmaps,
     loss_curve,
     progress_printer,
     report,
@@ -126,3 +127,30 @@ def test_the_progress_line_speaks_the_readers_language(capsys):
         train(cfg, callback=progress_printer(cfg.model.attention, cfg.steps))
     chinese = capsys.readouterr().out
     assert has_cjk(chinese) and numbers(chinese) == numbers(english)  # same seeds: the same numbers
+
+
+def _two_languages():
+    src = ["the", "cat", "sees", "a", "dog", "near", "the", "river"]
+    svo = (np.eye(9, 8), ["la", "chatte", "voit", "une", "x", "pres", "la", "riviere", "</s>"], np.arange(8))
+    verb_final_align = [0, 1, 3, 4, 5, 6, 7, 2]
+    w = np.zeros((9, 8))
+    w[np.arange(8), verb_final_align] = 1.0
+    verb_final = (w, ["la", "chatte", "une", "x", "pres", "la", "riviere", "voit", "</s>"], verb_final_align)
+    return src, {"svo": svo, "verb_final": verb_final}
+
+
+def test_language_heatmaps_draw_one_grid_per_language_over_the_same_source(figtext):
+    src, panels = _two_languages()
+    fig = language_heatmaps(src, panels)
+    grids = [ax for ax in fig.axes if ax.get_images() and ax.get_title()]
+    assert [ax.get_title() for ax in grids] == ["lesson 07's target language", "verb-final target language"]
+    for ax, (weights, tgt, align) in zip(grids, panels.values(), strict=True):
+        assert [t.get_text() for t in ax.get_xticklabels()] == src
+        assert [t.get_text() for t in ax.get_yticklabels()] == tgt
+        assert len(ax.patches) == len(align)  # one square per true alignment
+        np.testing.assert_array_equal(ax.get_images()[0].get_array(), weights)
+    assert r"weight $\alpha_{tj}$" in figtext.texts(fig)  # one shared colour bar
+    with language("zh"):
+        fig = language_heatmaps(src, panels)
+    assert {"第七课的目标语言", "动词居末的目标语言"} <= set(figtext.texts(fig))
+    figtext.render_every_glyph(fig)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import importlib.util
 from pathlib import Path
 
@@ -11,8 +12,20 @@ import pytest
 
 from attention_core.models import data
 from attention_core.models.seq2seq import ModelConfig, Seq2Seq
-from attention_core.models.train import TrainConfig, evaluate
-from attention_core.models.trained import TRAINED_DIR, load_trained, save_trained, trained_record
+from attention_core.models.train import TrainConfig, TrainResult, evaluate, splits_for
+from attention_core.models.trained import (
+    EVAL_DTYPE,
+    LESSON07,
+    LIVE_TOLERANCE,
+    TRAINED_DIR,
+    VERB_FINAL,
+    in_eval_dtype,
+    live_differences,
+    load_trained,
+    save_trained,
+    trained_config,
+    trained_record,
+)
 
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "train_committed.py"
 
@@ -28,10 +41,10 @@ def committed_runs() -> dict[str, TrainConfig]:
 RUNS = committed_runs()
 
 
-@pytest.fixture(scope="module")
-def test_pairs():
-    cfg = TrainConfig()
-    return data.make_splits(cfg.data_seed, cfg.n_train, cfg.n_valid, cfg.n_test).test
+@functools.cache
+def pairs_of(name: str) -> list:
+    """The test set of the committed model ``name``: its recipe's data seed, sizes and target language."""
+    return splits_for(RUNS[name]).test
 
 
 def test_every_recipe_has_committed_parameters_and_nothing_else_is_committed():
@@ -43,11 +56,26 @@ def test_every_recipe_has_committed_parameters_and_nothing_else_is_committed():
 
 
 @pytest.mark.parametrize("name", sorted(RUNS))
-def test_committed_parameters_give_the_recorded_test_counts_exactly(name, test_pairs):
-    # Evaluating fixed parameters rounds to the same decisions on every CPU and BLAS kernel: any change of
-    # model code, data or parameters that changes a single decoded token fails here.
+def test_committed_parameters_give_the_recorded_test_counts_exactly(name):
+    # Evaluated in float64, fixed parameters give the same decisions on every CPU and BLAS kernel (their margins
+    # are checked in test_margins.py): any change of model code, data or parameters that changes a single decoded
+    # token fails here.
     record = trained_record(name)
-    assert dataclasses.asdict(evaluate(load_trained(name), test_pairs)) == record["test_counts"]
+    model = load_trained(name)
+    assert model.cfg.dtype == record["eval_dtype"] == EVAL_DTYPE
+    assert dataclasses.asdict(evaluate(model, pairs_of(name))) == record["test_counts"]
+
+
+def test_the_float64_evaluation_gives_the_float32_counts_of_lesson_07s_model():
+    # The records were made in float64; the lessons printed lesson 07's figures in float32 before: same counts.
+    float32 = dataclasses.asdict(evaluate(load_trained(LESSON07, dtype="float32"), pairs_of(LESSON07)))
+    assert float32 == trained_record(LESSON07)["test_counts"]
+
+
+def test_trained_config_is_the_recipe_and_gives_the_test_set():
+    for name, recipe in RUNS.items():
+        assert trained_config(name) == recipe
+    assert trained_config(VERB_FINAL).language == "verb_final" and trained_config(LESSON07).language == "svo"
 
 
 @pytest.mark.parametrize("name", sorted(RUNS))
@@ -63,10 +91,15 @@ def test_committed_parameters_were_made_with_their_recipe(name):
 def test_save_and_load_round_trip(tmp_path):
     model = Seq2Seq(ModelConfig(d_emb=3, d_enc=3, d_dec=4, d_att=3), seed=2)
     save_trained("tiny", model, {"note": "test"}, tmp_path)
-    loaded = load_trained("tiny", tmp_path)
-    assert loaded.cfg == model.cfg
+    as_saved, for_the_book = load_trained("tiny", tmp_path, dtype="float32"), load_trained("tiny", tmp_path)
+    assert as_saved.cfg == model.cfg
+    assert for_the_book.cfg == dataclasses.replace(model.cfg, dtype="float64")  # EVAL_DTYPE, an exact cast
     for key, value in model.params.items():
-        np.testing.assert_array_equal(loaded.params[key], value)
+        np.testing.assert_array_equal(as_saved.params[key], value)
+        assert for_the_book.params[key].dtype == np.float64
+        np.testing.assert_array_equal(for_the_book.params[key], value)
+    copy = in_eval_dtype(model)
+    assert copy.cfg == for_the_book.cfg and all(np.array_equal(copy.params[k], v) for k, v in model.params.items())
 
 
 def test_unknown_name_says_how_to_make_it(tmp_path):
@@ -152,3 +185,19 @@ def test_a_name_that_is_not_a_plain_name_is_refused(tmp_path, name):
         trained_record(name, tmp_path / "inner")
     with pytest.raises((ValueError, TypeError), match="plain name"):
         save_trained(name, Seq2Seq(ModelConfig(d_emb=3, d_enc=3, d_dec=4, d_att=3)), {}, tmp_path / "inner")
+
+
+def test_live_differences_compare_a_run_with_the_committed_parameters():
+    # A "run" whose model is the committed parameters in float32 and whose first loss is the recorded one: every
+    # figure lies within LIVE_TOLERANCE (the float32 counts equal the float64 ones here); the first loss of a run
+    # with another initialisation seed does not.
+    record = trained_record(LESSON07)
+    splits = splits_for(trained_config(LESSON07))
+    same = TrainResult(load_trained(LESSON07, dtype="float32"), 1000, record["losses"], [], splits)
+    diffs = live_differences(same)
+    assert set(diffs) == set(LIVE_TOLERANCE)
+    assert all(abs(mine - committed) <= LIVE_TOLERANCE[k] for k, (mine, committed) in diffs.items())
+    assert diffs["token"][0] == diffs["token"][1] and diffs["first_loss"][0] == diffs["first_loss"][1]
+    other_seed = Seq2Seq(ModelConfig(), seed=1).forward(data.stack(list(splits.train[:1])))[0]
+    first_seed0 = Seq2Seq(ModelConfig(), seed=0).forward(data.stack(list(splits.train[:1])))[0]
+    assert abs(other_seed - first_seed0) > 100 * LIVE_TOLERANCE["first_loss"]

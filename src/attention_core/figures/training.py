@@ -1,4 +1,5 @@
-"""Figures for lesson 07: score pushes, alignment heatmaps, training curves and accuracy against length.
+"""Figures for lesson 07: score pushes, alignment heatmaps (one language or two side by side), training curves and
+accuracy against length.
 
 Every function takes arrays (or plain lists) and returns a :class:`matplotlib.figure.Figure`; nothing here
 computes model math or displays anything. Show a figure with :func:`attention_core.figures.display.show_figure`.
@@ -63,6 +64,8 @@ TEXT = Messages(
             "eps {eps}); learning rate {lr} after {warmup} warm-up steps, falling to {lr_end}; gradients clipped "
             "to norm {clip}; a validation check every {every} steps"
         ),
+        "language_svo": "lesson 07's target language",
+        "language_verb_final": "verb-final target language",
     },
 )
 
@@ -161,12 +164,39 @@ def alignment_heatmap(weights, src_words: Sequence[str], tgt_words: Sequence[str
     ``weights`` ``(U, T)`` with one row per target token; ``true_align`` ``(U,)`` (optional) marks the true
     source position of each target token with an outlined square.
     """
-    w = np.asarray(weights, dtype=float)
-    U, T = w.shape
+    U, T = np.shape(weights)
     # Cells of 0.2 in and 12 pt text: a 27-column grid is 7 in (700 CSS px) wide, so on a 390 px phone every
     # label still reads at about 9.3 CSS px; the colour bar lies under the grid instead of widening it.
     fig = Figure(figsize=(HEATMAP_CELL * T + 1.6, HEATMAP_CELL * U + 2.0), layout="constrained")
     ax = fig.add_subplot()
+    im = _alignment_grid(ax, weights, src_words, tgt_words, true_align, title)
+    _weight_bar(fig, im, ax)
+    return fig
+
+
+def language_heatmaps(src_words: Sequence[str], panels: dict[str, tuple]) -> Figure:
+    """One source sentence translated into each target language, its attention grids side by side (lesson 07).
+
+    ``panels[language] = (weights (U, T), tgt_words (U,), true_align (T,) or None)`` for ``language`` in
+    ``("svo", "verb_final")`` (the keys of ``attention_core.models.data.LANGUAGES``), drawn left to right in
+    that order, titled with the language. Same source along x in every grid, so a reordering that stays near
+    the diagonal on the left and jumps across the sentence on the right shows at a glance.
+    """
+    names = list(panels)
+    U, T = np.shape(panels[names[0]][0])
+    fig = Figure(figsize=(len(names) * (HEATMAP_CELL * T + 1.4) + 0.4, HEATMAP_CELL * U + 2.2), layout="constrained")
+    axes = np.atleast_1d(fig.subplots(1, len(names)))
+    for ax, name in zip(axes, names, strict=True):
+        weights, tgt_words, true_align = panels[name]
+        im = _alignment_grid(ax, weights, src_words, tgt_words, true_align, TEXT(f"language_{name}"))
+    _weight_bar(fig, im, list(axes))
+    return fig
+
+
+def _alignment_grid(ax, weights, src_words, tgt_words, true_align, title):
+    """Draw one grid of weights ``(U, T)`` on ``ax`` with its labels and true-alignment squares."""
+    w = np.asarray(weights, dtype=float)
+    U, T = w.shape
     im = ax.imshow(w, cmap="gray_r", vmin=0.0, vmax=1.0, aspect="equal")
     if true_align is not None:
         for i, j in enumerate(np.asarray(true_align)):
@@ -179,10 +209,13 @@ def alignment_heatmap(weights, src_words: Sequence[str], tgt_words: Sequence[str
     ax.set_ylabel(TEXT("target_token"), fontsize=HEATMAP_FONT)
     if title:
         ax.set_title(title, fontsize=HEATMAP_FONT)
+    return im
+
+
+def _weight_bar(fig, im, ax) -> None:
     bar = fig.colorbar(im, ax=ax, location="bottom", shrink=0.6, aspect=30)
     bar.set_label(TEXT("weight"), fontsize=HEATMAP_FONT)
     bar.ax.tick_params(labelsize=HEATMAP_FONT)
-    return fig
 
 
 HEATMAP_CELL = 0.2  # inches per grid cell

@@ -13,6 +13,19 @@ come out in reverse order, as "European Economic Area" becomes "zone économique
 
 Because every target word comes from exactly one source word, the source position each target token should
 be read from is known (``align``), and alignment accuracy can be measured. The model never sees ``align``.
+
+Two target languages share that source grammar, the vocabularies and the noun-phrase rule (``LANGUAGES``):
+
+    "svo"          lesson 07's: every phrase stays where it is (subject, verb, object, the prepositional phrases)
+    "verb_final"   the verb moves to the end and the prepositional phrases come in reverse order:
+                   NP_subj NP_obj (PREP NP)_k .. (PREP NP)_1 VERB
+
+    the cat sees the house near the red river   ->  svo:         la chatte voit la maison pres la riviere rouge
+                                                    verb_final:  la chatte la maison pres la riviere rouge voit
+
+so in the verb-final language the true alignment jumps across the whole sentence, far from the diagonal. The
+sampler draws the same random numbers for both: one seed gives the same source sentences (and the same splits)
+in either language, only the targets and alignments differ.
 """
 
 from __future__ import annotations
@@ -21,7 +34,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validate import integer
+from .._validate import integer, one_of
 
 # (source word, target word) pairs by part of speech; the translation is one to one.
 DETERMINERS = (("the", "la"), ("a", "une"), ("every", "chaque"), ("this", "cette"))
@@ -41,6 +54,7 @@ MAX_ADJ = 3  # adjectives per noun phrase: 0..MAX_ADJ
 MAX_PP = 5  # prepositional phrases per sentence: 0..MAX_PP
 MAX_LEN = 30  # longest source sentence kept, in tokens
 BOS, EOS = "<s>", "</s>"  # target start symbol y_0 and end symbol
+LANGUAGES = ("svo", "verb_final")  # target word orders (module docstring); "svo" is lesson 07's
 
 _GROUPS = (DETERMINERS, ADJECTIVES, NOUNS, VERBS, PREPOSITIONS)
 SRC_WORDS = tuple(s for group in _GROUPS for s, _ in group)  # source vocabulary, id = index
@@ -95,20 +109,34 @@ def _noun_phrase(draw: Draws) -> tuple[list[str], list[int]]:
     return words, order
 
 
-def sample_sentence(draw: Draws) -> tuple[list[str], list[str], list[int]]:
-    """Sample one source sentence; return source words, target words and the alignment (target -> source)."""
+def sample_sentence(draw: Draws, language: str = "svo") -> tuple[list[str], list[str], list[int]]:
+    """Sample one source sentence; return source words, target words and the alignment (target -> source).
+
+    ``language`` (one of :data:`LANGUAGES`) decides the order in which the target emits the phrases; the source
+    sentence, and the random numbers drawn for it, do not depend on it.
+    """
+    one_of(language, "language", LANGUAGES)
     while True:
         phrases = [_noun_phrase(draw), ([VERBS[draw.integer(len(VERBS))][0]], [0]), _noun_phrase(draw)]
         for _ in range(draw.integer(MAX_PP + 1)):
             phrases.append(([PREPOSITIONS[draw.integer(len(PREPOSITIONS))][0]], [0]))
             phrases.append(_noun_phrase(draw))
         src: list[str] = []
-        align: list[int] = []
-        for words, order in phrases:  # each phrase is translated in place, reordered inside itself
-            align.extend(len(src) + i for i in order)
+        starts: list[int] = []  # source position of each phrase's first word
+        for words, _ in phrases:
+            starts.append(len(src))
             src.extend(words)
         if len(src) <= MAX_LEN:
+            align = [starts[k] + i for k in _phrase_order(len(phrases), language) for i in phrases[k][1]]
             return src, [TRANSLATE[src[j]] for j in align], align
+
+
+def _phrase_order(n_phrases: int, language: str) -> list[int]:
+    """Indices of the source phrases (subject NP, verb, object NP, then PREP, NP pairs) in target order."""
+    if language == "svo":
+        return list(range(n_phrases))  # each phrase translated in place, reordered inside itself
+    pps = [[k, k + 1] for k in range(3, n_phrases, 2)]  # (PREP, NP) pairs, in source order
+    return [0, 2, *(k for pp in reversed(pps) for k in pp), 1]  # verb_final: NP NP PP_k .. PP_1 VERB
 
 
 def encode(src: list[str], tgt: list[str], align: list[int]) -> Pair:
@@ -129,17 +157,21 @@ class Splits:
     test: list[Pair]
 
 
-def make_splits(seed: int = 0, n_train: int = 20000, n_valid: int = 500, n_test: int = 2000) -> Splits:
+def make_splits(
+    seed: int = 0, n_train: int = 20000, n_valid: int = 500, n_test: int = 2000, language: str = "svo"
+) -> Splits:
     """Sample distinct sentence pairs with ``np.random.default_rng(seed)``: test first, then valid, then train.
 
-    About 0.3 s for the lesson's 22,500 pairs."""
+    ``language`` picks the target word order (:data:`LANGUAGES`); the source sentences of every split are the
+    same for every language. About 0.3 s for the lesson's 22,500 pairs."""
     for name, n, low in (("seed", seed, 0), ("n_train", n_train, 1), ("n_valid", n_valid, 1), ("n_test", n_test, 1)):
         integer(n, name, low)
+    one_of(language, "language", LANGUAGES)
     draw = Draws(np.random.default_rng(seed))
     seen: set[tuple[str, ...]] = set()
     pairs: list[Pair] = []
     while len(pairs) < n_test + n_valid + n_train:
-        src, tgt, align = sample_sentence(draw)
+        src, tgt, align = sample_sentence(draw, language)
         if tuple(src) not in seen:
             seen.add(tuple(src))
             pairs.append(encode(src, tgt, align))

@@ -1,8 +1,16 @@
-"""Where the length experiment of lesson 07 keeps its results, and how to read them.
+"""The seed study of lessons 07 and 08: where its results live, and the figures the lessons read from them.
 
-``scripts/length_experiment.py`` writes the file, ``tests/test_length_experiment.py`` retrains one point of it
-and lesson 07 draws it; all three take its location from here. The file lives in the repository, beside
-``src/``, so it is found from an editable install (``pip install -e .``, as ``make`` installs the package).
+``scripts/seed_study.py`` trains every design of :data:`DESIGNS` on both target languages (:data:`data.LANGUAGES
+<attention_core.models.data.LANGUAGES>`) at several training seeds and data seeds, evaluates each run on its
+test set and writes ``results/seed_study.json``; ``tests/models/test_seed_study.py`` checks the lessons' claims
+on that file and retrains one run. The file lives in the repository, beside ``src/``, so it is found from an
+editable install (``pip install -e .``, as ``make`` installs the package). Nothing here trains: every figure is
+computed from the counts the file stores.
+
+A run's record holds its test counts per source length (:class:`~.train.Evaluation`), so that every accuracy
+(overall, per bucket, per length) is a ratio of integers; :func:`spread` gives a figure's mean, minimum and
+maximum over runs, :func:`accuracy_by_length` the curves of lesson 07's length figure, and
+:func:`load_length_sweep` the view of the attention model and the fixed summary that lesson 07 first printed.
 """
 
 from __future__ import annotations
@@ -10,15 +18,138 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-SWEEP_FILE = Path(__file__).resolve().parents[3] / "results" / "length_sweep.json"  # <repo>/results/...
+import numpy as np
+
+from .train import BUCKETS, Evaluation
+
+STUDY_FILE = Path(__file__).resolve().parents[3] / "results" / "seed_study.json"  # <repo>/results/...
+SWEEP_FILE = STUDY_FILE  # lesson 07's length experiment is the part of the study on its language and data
+
+# The designs compared, by name -> the ModelConfig fields that differ (everything else is the lesson-07 recipe).
+DESIGNS = {
+    "attention": {"attention": True, "order": "bahdanau", "score": "additive"},  # lesson 07; lesson 08's Bahdanau
+    "fixed summary": {"attention": False},  # lesson 07's baseline: reads m = [->h_T; <-h_1] at every step
+    "general score": {"attention": True, "order": "bahdanau", "score": "general"},  # lesson 08's swapped score
+    "Luong": {"attention": True, "order": "luong", "score": "general"},  # lesson 08: Luong's order
+}
 
 
-def load_length_sweep(path: Path = SWEEP_FILE) -> dict:
-    """The sweep's JSON as a dict; a clear error if the file is missing."""
+def load_seed_study(path: Path = STUDY_FILE) -> dict:
+    """The study's JSON as a dict; a clear error if the file is missing."""
     path = Path(path)
     if not path.exists():
         raise FileNotFoundError(
-            f"no length-sweep results at {path}; run `.venv/bin/python scripts/length_experiment.py` from the "
-            "repository (with the package installed editable) to produce them"
+            f"no seed-study results at {path}; run `.venv/bin/python scripts/seed_study.py` from the repository "
+            "(with the package installed editable) to produce them"
         )
     return json.loads(path.read_text())
+
+
+def runs(study: dict, language: str = "svo", design: str = "attention", data_seed: int | None = None) -> list[dict]:
+    """The runs of one design on one language; with ``data_seed``, only those trained on that data sample."""
+    if design not in DESIGNS:
+        raise ValueError(f"design must be one of {list(DESIGNS)}, got {design!r}")
+    if language not in study["languages"]:
+        raise ValueError(f"language must be one of {study['languages']}, got {language!r}")
+    chosen = [r for r in study["runs"] if r["language"] == language and r["design"] == design]
+    return chosen if data_seed is None else [r for r in chosen if r["data_seed"] == data_seed]
+
+
+def evaluation(run: dict) -> Evaluation:
+    """The test counts of one run, as the :class:`~.train.Evaluation` they came from."""
+    return Evaluation(**run["counts"])
+
+
+def figure(run: dict, key: str, lo: int = 1, hi: int = 10**9) -> float:
+    """One run's ``key`` accuracy ("token", "exact" or "alignment") on source lengths ``[lo, hi]``; or the share
+    of misread determiners (``key="determiner_misread"``, attention designs)."""
+    if key == "determiner_misread":
+        det = run["misreads"]["determiner"]
+        return det["misread"] / det["words"]
+    if key not in ("token", "exact", "alignment"):
+        raise ValueError(f"key must be 'token', 'exact', 'alignment' or 'determiner_misread', got {key!r}")
+    return getattr(evaluation(run), f"{key}_accuracy")(lo, hi)
+
+
+def spread(chosen: list[dict], key: str, lo: int = 1, hi: int = 10**9) -> dict[str, float]:
+    """``{"mean", "min", "max", "runs"}`` of :func:`figure` over the runs ``chosen``."""
+    if not chosen:
+        raise ValueError("spread needs at least one run")
+    values = np.array([figure(r, key, lo, hi) for r in chosen])
+    return {"mean": float(values.mean()), "min": float(values.min()), "max": float(values.max()), "runs": len(chosen)}
+
+
+def summarise(chosen: list[dict]) -> dict:
+    """Mean, min and max over ``chosen`` of every figure the lessons use: overall, per bucket, misreads."""
+    keys = ("token", "exact", "alignment") if "misreads" in chosen[0] else ("token", "exact")
+    out = {key: spread(chosen, key) for key in keys}
+    out["buckets"] = {f"{lo}-{hi}": {key: spread(chosen, key, lo, hi) for key in keys} for lo, hi in BUCKETS}
+    if "misreads" in chosen[0]:
+        out["determiner_misread"] = spread(chosen, "determiner_misread")
+    out["smallest_gap"] = min(smallest_gap(r) for r in chosen)
+    return out
+
+
+def smallest_gap(run: dict, dtype: str = "float64") -> float:
+    """A run's smallest decision gap (greedy or alignment) when evaluated in ``dtype`` (:mod:`.margins`)."""
+    return min(g for g in run["gaps"][dtype].values() if g is not None)
+
+
+def accuracy_by_length(study: dict, language: str = "svo", design: str = "attention") -> dict:
+    """Token and exact accuracy per source length over the runs of one design on one language (lesson 07).
+
+    Returns ``{"lengths": [...], "token": {"mean": [...], "min": [...], "max": [...]}, "exact": {...}}`` with
+    one entry per source length found in every run's test set.
+    """
+    chosen = runs(study, language, design)
+    lengths = sorted(set.intersection(*(set(r["counts"]["lengths"]) for r in chosen)))
+    out: dict = {"lengths": lengths}
+    for key in ("token", "exact"):
+        table = np.array([[figure(r, key, n, n) for n in lengths] for r in chosen])  # (runs, lengths)
+        out[key] = {"mean": table.mean(axis=0).tolist(), "min": table.min(axis=0).tolist(),
+                    "max": table.max(axis=0).tolist()}  # fmt: skip
+    return out
+
+
+def load_length_sweep(path: Path = STUDY_FILE) -> dict:
+    """Lesson 07's length experiment, read from the study: the attention model and the fixed summary on the
+    "svo" language and data seed 0, one run per training seed, in the layout lesson 07 prints from.
+
+    ``{"seeds", "lengths", "mean": {label: {"token": [...], "exact": [...], "buckets": {b: {"token", "exact"}}}},
+    "runs": [{"model", "seed", "token", "exact", "buckets", "alignment", "alignment_misses"}]}``; the attention
+    run with training seed s is the committed lesson-07 model when that model was trained with seed s.
+    """
+    study = load_seed_study(path)
+    view: dict = {"command": study["command"], "config": study["config"], "runs": [], "mean": {}}
+    for label in ("attention", "fixed summary"):
+        chosen = runs(study, "svo", label, data_seed=0)
+        view["seeds"] = [r["seed"] for r in chosen]
+        curves = accuracy_by_length({**study, "runs": chosen}, "svo", label)
+        view["lengths"] = curves["lengths"]
+        view["mean"][label] = {key: [round(x, 4) for x in curves[key]["mean"]] for key in ("token", "exact")}
+        view["mean"][label]["buckets"] = {
+            f"{lo}-{hi}": {k: round(spread(chosen, k, lo, hi)["mean"], 4) for k in ("token", "exact")}
+            for lo, hi in BUCKETS
+        }
+        for r in chosen:
+            point = {"model": label, "seed": r["seed"], "token": r["token"], "exact": r["exact"]}
+            point["buckets"] = {b: {k: v[k] for k in ("token", "exact")} for b, v in r["buckets"].items()}
+            if "misreads" in r:
+                point["alignment"] = r["alignment"]
+                point["alignment_misses"] = alignment_misses_of(r)
+            view["runs"].append(point)
+    return view
+
+
+def alignment_misses_of(run: dict) -> dict:
+    """A run's misreads in the layout of :func:`~.train.alignment_misses` (by class, by offset)."""
+    mis = run["misreads"]
+    by_offset: dict[int, int] = {}
+    for rec in mis.values():
+        for off, n in rec["offsets"].items():
+            by_offset[int(off)] = by_offset.get(int(off), 0) + n
+    return {
+        "words": sum(rec["words"] for rec in mis.values()),
+        "by_class": {c: mis[c]["misread"] for c in sorted(mis) if mis[c]["misread"]},
+        "by_offset": dict(sorted(by_offset.items())),
+    }

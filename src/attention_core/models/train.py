@@ -2,6 +2,7 @@
 
     python -m attention_core train                   # train the attention model, print test figures
     python -m attention_core.models.train --baseline # the fixed-summary baseline, same recipe
+    python -m attention_core.models.train --language verb_final   # on the verb-final target language
 
 Recipe: teacher forcing and the token-averaged cross-entropy of :mod:`.seq2seq`; Adam; the gradient rescaled
 to global norm at most ``clip_norm``; a learning rate that warms up linearly and then decays exponentially
@@ -17,7 +18,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .._validate import integer, number, sentence_pairs
+from .._validate import integer, number, one_of, sentence_pairs
 from . import data
 from ._blas import pinned_blas
 from .seq2seq import ModelConfig, Seq2Seq, build_model
@@ -31,6 +32,7 @@ class TrainConfig:
 
     model: ModelConfig = field(default_factory=ModelConfig)  # sizes, and attention on or off
     data_seed: int = 0  # seed of the sentence sampler (train, validation and test splits)
+    language: str = "svo"  # target word order, one of data.LANGUAGES: lesson 07's "svo" or "verb_final"
     n_train: int = 20000  # training sentence pairs
     n_valid: int = 500  # validation pairs (used for the early stop)
     n_test: int = 2000  # test pairs (used only by evaluate)
@@ -62,6 +64,12 @@ class TrainConfig:
             raise ValueError(f"beta1 and beta2 must be below 1, got {self.beta1} and {self.beta2}")
         if self.target_accuracy is not None:
             number(self.target_accuracy, "target_accuracy", 0.0, 1.0, low_open=True)
+        one_of(self.language, "language", data.LANGUAGES)
+
+
+def splits_for(cfg: TrainConfig) -> data.Splits:
+    """The train, validation and test sets ``cfg`` describes (its data seed, sizes and target language)."""
+    return data.make_splits(cfg.data_seed, cfg.n_train, cfg.n_valid, cfg.n_test, cfg.language)
 
 
 def learning_rate(cfg: TrainConfig, step: int) -> float:
@@ -208,7 +216,7 @@ def train(cfg: TrainConfig = TrainConfig(), splits: data.Splits | None = None, c
     if not isinstance(cfg, TrainConfig):
         raise TypeError(f"cfg must be a TrainConfig, got {type(cfg).__name__}")
     if splits is None:
-        splits = data.make_splits(cfg.data_seed, cfg.n_train, cfg.n_valid, cfg.n_test)
+        splits = splits_for(cfg)
     model = build_model(cfg.model, seed=cfg.seed)
     opt = Adam(model.params, cfg.beta1, cfg.beta2, cfg.adam_eps)
     rng = np.random.default_rng(cfg.seed)

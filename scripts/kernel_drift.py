@@ -1,0 +1,107 @@
+"""Measure by hand how far another BLAS kernel or SIMD level moves the book's trained figures.
+
+Run it once with the machine's own kernels and once per forced setting, then compare. Set the environment
+variables by hand for one run; never in a test, a script or CI:
+
+    .venv/bin/python scripts/kernel_drift.py dump /tmp/drift/native.npz
+    OPENBLAS_CORETYPE=Haswell     .venv/bin/python scripts/kernel_drift.py dump /tmp/drift/haswell.npz
+    OPENBLAS_CORETYPE=Sandybridge .venv/bin/python scripts/kernel_drift.py dump /tmp/drift/sandybridge.npz
+    NPY_DISABLE_CPU_FEATURES="X86_V3 X86_V4 AVX512_ICL" \
+        .venv/bin/python scripts/kernel_drift.py dump /tmp/drift/nosimd.npz
+    .venv/bin/python scripts/kernel_drift.py compare /tmp/drift/native.npz /tmp/drift/*.npz
+
+``dump`` evaluates every committed model on its test set in float32 and in float64 and stores the log-probability
+gap and the attention-score gap of every teacher-forced decision and the greedy tokens; ``compare`` prints, per
+model and precision, the largest change of a gap and whether any greedy token changed. The margins of
+``attention_core.models.margins`` cite its output.
+
+``live`` trains a committed model's recipe as lesson 07 does and prints its figures next to the committed ones
+(the measurement behind ``attention_core.models.trained.LIVE_TOLERANCE``):
+
+    OPENBLAS_CORETYPE=Haswell .venv/bin/python scripts/kernel_drift.py live lesson07_attention_seed0
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+import numpy as np
+
+from attention_core.models import data
+from attention_core.models.train import splits_for, train
+from attention_core.models.trained import TRAINED_DIR, live_differences, load_trained, trained_config
+
+PRECISIONS = ("float32", "float64")
+
+
+def _gaps(log_p: np.ndarray) -> np.ndarray:
+    top = np.partition(log_p, -2, axis=-1)
+    return top[..., -1] - top[..., -2]
+
+
+def dump(out: str) -> None:
+    arrays = {}
+    for name in sorted(p.stem for p in TRAINED_DIR.glob("*.json")):
+        test = splits_for(trained_config(name)).test
+        for dtype in PRECISIONS:
+            model = load_trained(name, dtype=dtype)
+            greedy, align, tokens = [], [], []
+            for batch in data.length_batches(test, 256):
+                T = batch.src.shape[1]
+                _, probs, weights, _ = model.forward(batch)  # teacher forced: the same inputs everywhere
+                with np.errstate(divide="ignore"):
+                    greedy.append(_gaps(np.log(probs.astype(np.float64))).ravel())
+                    if weights is not None:
+                        align.append(_gaps(np.log(weights[:, :T, :].astype(np.float64))).ravel())
+                tokens.append(model.greedy(batch.src)[0].ravel())
+            arrays[f"{name}/{dtype}/greedy"] = np.concatenate(greedy)
+            arrays[f"{name}/{dtype}/alignment"] = np.concatenate(align) if align else np.zeros(0)
+            arrays[f"{name}/{dtype}/tokens"] = np.concatenate(tokens)
+    np.savez_compressed(out, **arrays)
+    print(f"wrote {out}", file=sys.stderr)
+
+
+def compare(reference: str, others: list[str]) -> None:
+    ref = np.load(reference)
+    worst: dict[str, float] = {}
+    for path in others:
+        other = np.load(path)
+        for key in sorted(k for k in ref.files if not k.endswith("/tokens")):
+            a, b = ref[key], other[key]
+            both = np.isfinite(a) & np.isfinite(b)
+            drift = float(np.abs(a - b)[both].max()) if both.any() else 0.0
+            model, dtype, kind = key.split("/")
+            same = np.array_equal(ref[f"{model}/{dtype}/tokens"], other[f"{model}/{dtype}/tokens"])
+            print(f"{path}: {model} {dtype} {kind}: largest change of a gap {drift:.2e}; greedy tokens same: {same}")
+            worst[f"{dtype} {kind}"] = max(worst.get(f"{dtype} {kind}", 0.0), drift)
+    for key, value in sorted(worst.items()):
+        print(f"largest over all: {key} {value:.2e}")
+
+
+def live(name: str) -> None:
+    cfg = trained_config(name)
+    result = train(cfg, splits_for(cfg), progress=False)
+    print(json.dumps({"model": name, "live vs committed": live_differences(result, name)}))
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("dump").add_argument("out")
+    cmp = sub.add_parser("compare")
+    cmp.add_argument("reference")
+    cmp.add_argument("others", nargs="+")
+    sub.add_parser("live").add_argument("name")
+    args = parser.parse_args(argv)
+    if args.command == "dump":
+        dump(args.out)
+    elif args.command == "compare":
+        compare(args.reference, args.others)
+    else:
+        live(args.name)
+
+
+if __name__ == "__main__":
+    main()
