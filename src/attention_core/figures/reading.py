@@ -123,8 +123,11 @@ def plot_direction_halves(tokens: Sequence[str], forward_change, backward_change
     return fig
 
 
-def plot_versus_length(T_values, series: dict[str, np.ndarray], ylabel: str, title: str, logy: bool = False) -> Figure:
-    """Curves against the source length ``T`` (stored numbers, multiply-adds, or measured seconds)."""
+def plot_versus_length(
+    T_values, series: dict[str, np.ndarray], ylabel: str, title: str, logy: bool = False, loglog: bool = False
+) -> Figure:
+    """Curves against the source length ``T`` (stored numbers, multiply-adds, or measured seconds); ``loglog``
+    draws both axes logarithmic, where growth in proportion to ``T`` is a straight line."""
     fig = Figure(figsize=(6.4, 3.4), layout="constrained")
     ax = fig.add_subplot()
     styles = ["o-", "s--", "^-."]
@@ -132,8 +135,10 @@ def plot_versus_length(T_values, series: dict[str, np.ndarray], ylabel: str, tit
         ax.plot(T_values, values, styles[k % len(styles)], label=label)
     ax.set_xlabel(TEXT("source_length"))
     ax.set_ylabel(ylabel)
-    if logy:
+    if logy or loglog:
         ax.set_yscale("log")
+    if loglog:
+        ax.set_xscale("log", base=2)
     ax.set_title(title, fontsize=10)
     ax.legend(frameon=False, fontsize=9)
     ax.grid(alpha=0.3)

@@ -58,7 +58,22 @@ TEXT = Messages(
             "widths: embeddings {d_emb}, encoder {d_enc} per direction, decoder {d_dec}, scorer {d_att}; "
             "vocabularies of {src} source and {tgt} target words"
         ),
-        "recipe_data": "data: {n_train} training, {n_valid} validation and {n_test} test pairs (data seed {data_seed})",
+        "recipe_data": (
+            "data: {n_train} training, {n_valid} validation and {n_test} test pairs (target: {language}; data "
+            "seed {data_seed})"
+        ),
+        # the source word classes of the toy language, by their names in models.data
+        "class_determiner": "determiner",
+        "class_adjective": "adjective",
+        "class_noun": "noun",
+        "class_verb": "verb",
+        "class_preposition": "preposition",
+        # lines of the live-training check (lesson 07)
+        "live_token": "token accuracy",
+        "live_exact": "exact accuracy",
+        "live_alignment": "alignment accuracy",
+        "live_first_loss": "loss of the first step",
+        "live_within": "{what}: within {tolerance} of the committed run (other machines measured: up to {spread})",
         "recipe_training": (
             "training: seed {seed}, at most {steps} steps of {batch} pairs; Adam (beta1 {beta1}, beta2 {beta2}, "
             "eps {eps}); learning rate {lr} after {warmup} warm-up steps, falling to {lr_end}; gradients clipped "
@@ -99,7 +114,14 @@ def recipe(cfg) -> str:
     widths = TEXT(
         "recipe_widths", d_emb=m.d_emb, d_enc=m.d_enc, d_dec=m.d_dec, d_att=m.d_att, src=m.src_vocab, tgt=m.tgt_vocab
     )
-    splits = TEXT("recipe_data", n_train=cfg.n_train, n_valid=cfg.n_valid, n_test=cfg.n_test, data_seed=cfg.data_seed)
+    splits = TEXT(
+        "recipe_data",
+        n_train=cfg.n_train,
+        n_valid=cfg.n_valid,
+        n_test=cfg.n_test,
+        language=language_label(cfg.language),
+        data_seed=cfg.data_seed,
+    )
     schedule = TEXT(
         "recipe_training",
         seed=cfg.seed,
@@ -115,6 +137,35 @@ def recipe(cfg) -> str:
         every=cfg.eval_every,
     )
     return "\n".join([model, widths, splits, schedule])
+
+
+def language_label(language: str) -> str:
+    """The name of one of the toy target languages (``models.data.LANGUAGES``) in the reader's language."""
+    return TEXT(f"language_{language}")
+
+
+def class_label(word_class: str) -> str:
+    """The name of a source word class of the toy language (``models.data.SRC_CLASS``) in the reader's language."""
+    return TEXT(f"class_{word_class}")
+
+
+def span(figures: dict, digits: int = 4) -> str:
+    """A figure over runs, ``{"mean", "min", "max"}`` (``models.sweep.spread``), as ``mean (min–max)``."""
+    return f"{figures['mean']:.{digits}f} ({figures['min']:.{digits}f}–{figures['max']:.{digits}f})"
+
+
+def live_check(differences: dict, tolerance: dict, measured: dict) -> str:
+    """The lines of lesson 07's live-training check: each figure of ``differences`` (``{figure: (live,
+    committed)}``, ``models.trained.live_differences``) that lies within its ``tolerance``, beside the spread
+    ``measured`` across machines (``models.trained.LIVE_SPREAD``). Raises ``AssertionError`` naming the figure
+    when one does not."""
+    lines = []
+    for key, (mine, committed) in differences.items():
+        assert abs(mine - committed) <= tolerance[key], (
+            f"{key}: {mine} against committed {committed} ({tolerance[key]})"
+        )
+        lines.append(TEXT("live_within", what=TEXT(f"live_{key}"), tolerance=tolerance[key], spread=measured[key]))
+    return "\n".join(lines)
 
 
 def report(ev, attention: bool = True, steps: int | None = None) -> str:

@@ -25,12 +25,14 @@ from .train import BUCKETS, Evaluation
 STUDY_FILE = Path(__file__).resolve().parents[3] / "results" / "seed_study.json"  # <repo>/results/...
 SWEEP_FILE = STUDY_FILE  # lesson 07's length experiment is the part of the study on its language and data
 
+ATTENTION, FIXED_SUMMARY, GENERAL_SCORE, LUONG = "attention", "fixed summary", "general score", "Luong"  # design names
+
 # The designs compared, by name -> the ModelConfig fields that differ (everything else is the lesson-07 recipe).
 DESIGNS = {
-    "attention": {"attention": True, "order": "bahdanau", "score": "additive"},  # lesson 07; lesson 08's Bahdanau
-    "fixed summary": {"attention": False},  # lesson 07's baseline: reads m = [->h_T; <-h_1] at every step
-    "general score": {"attention": True, "order": "bahdanau", "score": "general"},  # lesson 08's swapped score
-    "Luong": {"attention": True, "order": "luong", "score": "general"},  # lesson 08: Luong's order
+    ATTENTION: {"attention": True, "order": "bahdanau", "score": "additive"},  # lesson 07; lesson 08's Bahdanau
+    FIXED_SUMMARY: {"attention": False},  # lesson 07's baseline: reads m = [->h_T; <-h_1] at every step
+    GENERAL_SCORE: {"attention": True, "order": "bahdanau", "score": "general"},  # lesson 08's swapped score
+    LUONG: {"attention": True, "order": "luong", "score": "general"},  # lesson 08: Luong's order
 }
 
 
