@@ -161,6 +161,9 @@ class LuongSeq2Seq(Seq2Seq):
         _, _, weights, cache = self.forward(batch)
         return weights, cache.C
 
+    def greedy_trace(self, src, max_len=None):
+        raise NotImplementedError("greedy_trace follows Bahdanau's order (lesson 07); Luong's decoder has none")
+
     @pinned_blas
     def greedy(self, src: np.ndarray, max_len: int | None = None):
         """Greedy decoding, as :meth:`Seq2Seq.greedy`: ``(tokens (N, max_len), weights (N, max_len, T))``."""

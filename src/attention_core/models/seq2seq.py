@@ -148,21 +148,24 @@ class Seq2Seq:
             return H @ self.params["att_W"].T  # (N, T, d_h) x (d_h, d_s) -> (N, T, d_s)
         return additive_keys_kernel(H, self.params["att_W_h"], self.params["att_b"])  # (N, T, d_a)
 
-    def _read(self, s_prev, H, K, m):
+    def _read(self, s_prev, H, K, m, scores: list | None = None):
         """Context for one step: the attention read of ``H`` with ``s_{t-1}`` (article's order), or ``m``.
 
         Returns ``(alpha (N, T) or None, c (N, d_h), a (N, T, d_a) or None)``; ``a`` are the scorer's
-        activations ``tanh(W_s s_{t-1} + W_h h_j + b)``, kept for the backward pass.
+        activations ``tanh(W_s s_{t-1} + W_h h_j + b)``, kept for the backward pass. With a list ``scores``, the
+        scores ``e_t (N, T)`` are appended to it (for :meth:`greedy_trace`).
         """
         if K is None:
             return None, m, None
         if self.cfg.score == "general":
-            alpha = softmax_rows_kernel(dot_scores_kernel(s_prev, K))  # e_tj = s_{t-1}^T W_a h_j: (N, T)
-            return alpha, weighted_read(alpha, H), None
-        p = self.params
-        q = s_prev @ p["att_W_s"].T  # (N, d_s) x (d_s, d_a) -> (N, d_a)
-        e, a = additive_from_keys_kernel(q, K, p["att_v"])  # e_tj = v^T tanh(q_t + k_j): (N, T), (N, T, d_a)
-        alpha = softmax_rows_kernel(e)  # (N, T)
+            e = dot_scores_kernel(s_prev, K)  # e_tj = s_{t-1}^T W_a h_j: (N, T)
+            alpha, a = softmax_rows_kernel(e), None
+        else:
+            q = s_prev @ self.params["att_W_s"].T  # (N, d_s) x (d_s, d_a) -> (N, d_a)
+            e, a = additive_from_keys_kernel(q, K, self.params["att_v"])  # e_tj = v^T tanh(q_t + k_j): (N, T)
+            alpha = softmax_rows_kernel(e)  # (N, T)
+        if scores is not None:
+            scores.append(e)
         return alpha, weighted_read(alpha, H), a  # c_t = sum_j alpha_tj h_j: (N, d_h)
 
     def _initial_state(self, m):
@@ -309,9 +312,35 @@ class Seq2Seq:
         defaults to ``T + 1``. Tokens after the first end symbol are meaningless; see :func:`strip_eos`.
         """
         src = self._check_src(src)
+        max_len = src.shape[1] + 1 if max_len is None else check_count(max_len, "max_len")
+        tokens, alphas, _ = self._greedy(src, max_len)
+        return tokens, alphas
+
+    @pinned_blas
+    def greedy_trace(self, src: np.ndarray, max_len: int | None = None) -> dict[str, np.ndarray | None]:
+        """Greedy decoding of one sentence ``src`` ``(T,)``, keeping every quantity of every step (lesson 07).
+
+        For ``t = 1..U`` (``U = max_len``, default ``T + 1``), in the order of the step: ``y_prev (U,)`` the input
+        ``y_{t-1}``; ``s_prev (U, d_s)``; ``scores (U, T)`` ``e_tj``; ``weights (U, T)`` ``alpha_tj``;
+        ``context (U, d_h)`` ``c_t``; ``state (U, d_s)`` ``s_t``; ``probs (U, V)``
+        ``p(y_t | y_<t, x)``; ``tokens (U,)`` the chosen ``y_t``. Also ``annotations (T, d_h)``. The baseline has
+        ``scores`` and ``weights`` None and ``context`` = ``m`` at every step. The same loop as :meth:`greedy`,
+        so the tokens and weights are greedy's.
+        """
+        src = np.asarray(src)
+        if src.ndim != 1:
+            raise ValueError(f"src must be one sentence of token ids, shape (T,), got shape {src.shape}")
+        src = self._check_src(src[None])
+        max_len = src.shape[1] + 1 if max_len is None else check_count(max_len, "max_len")
+        tokens, alphas, rec = self._greedy(src, max_len, record=True)
+        out = {k: np.stack(v, axis=1)[0] if v and v[0] is not None else None for k, v in rec.items() if k != "H"}
+        out.update(tokens=tokens[0], weights=None if alphas is None else alphas[0], annotations=rec["H"][0])
+        return out
+
+    def _greedy(self, src: np.ndarray, max_len: int, record: bool = False):
+        """The greedy loop of :meth:`greedy` and :meth:`greedy_trace` (inputs already checked)."""
         p, d_e = self.params, self.cfg.d_emb
         N, T = src.shape
-        max_len = T + 1 if max_len is None else check_count(max_len, "max_len")
         H, _ = encode(p, src)  # (N, T, d_h)
         m = summary(H)
         s = self._initial_state(m)
@@ -319,14 +348,26 @@ class Seq2Seq:
         y = np.full(N, data.BOS_ID)
         tokens = np.empty((N, max_len), dtype=np.int64)
         alphas = []
+        rec = {k: [] for k in ("y_prev", "s_prev", "scores", "context", "state", "probs")} if record else None
         for t in range(max_len):
-            alpha, c, _ = self._read(s, H, K, m)
+            if record:
+                rec["y_prev"].append(y.copy())
+                rec["s_prev"].append(s)
+            alpha, c, _ = self._read(s, H, K, m, rec["scores"] if record and K is not None else None)
             xp = p["tgt_emb"][y] @ p["dec_W"][:, :d_e].T + c @ p["dec_W"][:, d_e:].T + p["dec_b"]  # (N, 3 d_s)
             s, _ = gru_step(xp, s, p["dec_U"])
             logits = np.concatenate([s, c], axis=1) @ p["out_W"].T + p["out_b"]  # (N, V)
             y = tokens[:, t] = logits.argmax(axis=1)
             alphas.append(alpha)
-        return tokens, (np.stack(alphas, axis=1) if self.cfg.attention else None)
+            if record:
+                rec["context"].append(c)
+                rec["state"].append(s)
+                rec["probs"].append(softmax_rows_kernel(logits))
+        weights = np.stack(alphas, axis=1) if self.cfg.attention else None
+        if record:
+            rec["scores"] = rec["scores"] or [None]
+            rec["H"] = H
+        return tokens, weights, rec
 
 
 class _Cache(NamedTuple):
