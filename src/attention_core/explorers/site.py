@@ -9,6 +9,7 @@ that :func:`attention_core.worked_example` and :func:`attention_core.softmax` co
 
 from __future__ import annotations
 
+import base64
 import functools
 import json
 
@@ -37,6 +38,9 @@ SCORE_START = (0.0, 0.0, 0.0)  # the score explorer's first scores: equal, so eq
 CURVE_POINTS = 161  # states on each drawn weight curve over S_RANGE (a step of 0.05)
 QUESTION_TOP = 3  # lesson 01's explorer lists the three largest weights, as the notebook's does
 ALIGNMENT_LENGTHS = (6, 9, 12, 27)  # lesson 07's explorer: the first test sentence of each source length
+LAB_STEPS = 600  # lesson 07's laboratory: optimiser steps of a run in the reader's browser (the recipe has 1000)
+LAB_EVAL_EVERY = 25  # steps between two validation checks of a run in the browser
+LAB_N_TEST = 900  # held-out sentences the browser evaluates at the end of a run (by source length)
 
 SENTENCES = {"en": (FELIX, FELIX_NEGATED), "zh": (FELIX_ZH, FELIX_NEGATED_ZH)}  # lesson 01, by edition
 
@@ -252,6 +256,96 @@ def alignment_examples(lengths: tuple[int, ...] = ALIGNMENT_LENGTHS) -> dict:
             }
         )
     return {"model": LESSON07, "examples": examples}
+
+
+@functools.lru_cache(maxsize=1)
+def lab_data() -> dict:
+    """Lesson 07's laboratory on the website: everything its script computes with, from the package.
+
+    ``model``: the committed lesson-07 model (:data:`~attention_core.models.trained.LESSON07`): its sizes and
+    its parameters as base64 little-endian float32 (exactly the committed numbers, 4 bytes each).
+    ``grammar``: the toy language of :mod:`attention_core.models.data` (word pairs by part of speech, the limits,
+    the vocabularies and the start and end ids), from which the page samples, parses and translates.
+    ``examples``: the first test sentence of each of ``ALIGNMENT_LENGTHS`` (seed-0 splits), as words.
+    ``snapshots``: the committed run's snapshots (:func:`~attention_core.models.trained.load_snapshots`) with its
+    per-step training losses and validation checks. ``recipe``: :class:`~attention_core.models.train.TrainConfig`'s
+    optimiser and data settings, and the browser run's budget (``LAB_STEPS`` steps, a validation check every
+    ``LAB_EVAL_EVERY``, ``LAB_N_TEST`` held-out sentences). ``sweep``: lesson 07's length experiment, mean test
+    accuracy by source-length bucket for both models (``results/length_sweep.json``).
+    """
+    from ..models import data  # imported here: only lesson 07's pages need the models
+    from ..models.sweep import load_length_sweep
+    from ..models.train import BUCKETS, TrainConfig
+    from ..models.trained import LESSON07, load_snapshots, load_trained, trained_record
+
+    model = load_trained(LESSON07)
+    cfg, record, snaps = model.cfg, trained_record(LESSON07), load_snapshots(LESSON07)
+    arrays = {
+        name: base64.b64encode(np.ascontiguousarray(value, dtype="<f4").tobytes()).decode("ascii")
+        for name, value in model.params.items()
+    }
+    classes = ("determiner", "adjective", "noun", "verb", "preposition")
+    groups = (data.DETERMINERS, data.ADJECTIVES, data.NOUNS, data.VERBS, data.PREPOSITIONS)
+    test = data.make_splits(seed=0).test
+    tc = TrainConfig()
+    sweep = load_length_sweep()
+    return {
+        "model": {
+            "name": LESSON07,
+            "config": {
+                "attention": cfg.attention,
+                "d_e": cfg.d_emb,
+                "d_enc": cfg.d_enc,
+                "d_s": cfg.d_dec,
+                "d_a": cfg.d_att,
+                "src_vocab": cfg.src_vocab,
+                "tgt_vocab": cfg.tgt_vocab,
+                "bos_id": data.BOS_ID,
+            },  # fmt: skip
+            "arrays": arrays,  # name -> base64 of float32, row-major, the shapes of seq2seq.init_params
+        },
+        "grammar": {
+            "groups": {cls: [list(pair) for pair in group] for cls, group in zip(classes, groups, strict=True)},
+            "src_words": list(data.SRC_WORDS),
+            "tgt_words": list(data.TGT_WORDS),
+            "max_adj": data.MAX_ADJ,
+            "max_pp": data.MAX_PP,
+            "max_len": data.MAX_LEN,
+            "bos_id": data.BOS_ID,
+            "eos_id": data.EOS_ID,
+        },
+        "examples": [next(p for p in test if len(p.src) == n).words()[0] for n in ALIGNMENT_LENGTHS],
+        "snapshots": {
+            **{k: snaps[k] for k in ("digits", "sentences", "steps", "valid_token", "valid_alignment", "weights")},
+            "outputs": snaps["outputs"],
+            "losses": [round(x, 4) for x in record["losses"]],
+            "checks": record["checks"],
+            "command": snaps["command"],
+        },
+        "recipe": {
+            **{k: getattr(tc, k) for k in ("batch_size", "lr", "lr_end", "warmup_steps", "clip_norm", "beta1")},
+            **{k: getattr(tc, k) for k in ("beta2", "adam_eps", "n_train", "n_valid")},
+            "committed_steps": tc.steps,
+            "steps": LAB_STEPS,
+            "eval_every": LAB_EVAL_EVERY,
+            "n_test": LAB_N_TEST,
+            "buckets": [list(b) for b in BUCKETS],
+        },
+        "sweep": {
+            "seeds": sweep["seeds"],
+            "buckets": {
+                name: [sweep["mean"][name]["buckets"][f"{lo}-{hi}"] for lo, hi in BUCKETS]
+                for name in ("attention", "fixed summary")
+            },
+        },
+    }
+
+
+def lab_data_script() -> str:
+    """:func:`lab_data` as a script for the website's ``_static/ae-lab-data.js`` (sets ``self.AELabData``)."""
+    text = json.dumps(lab_data(), separators=(",", ":"), allow_nan=False)
+    head = "// ae-lab-data.js: exported by attention_core.explorers.site.lab_data() when the site was built"
+    return f"{head}\nself.AELabData = {text};\n"
 
 
 def site_parameters_json(parts: tuple[str, ...] | None = None, lang: str = "en") -> str:
