@@ -687,6 +687,25 @@
   // The encoder (encoder.encode): h_j = [->h_j; <-h_j] of a bidirectional GRU over e_src(x_j).
   // A direction's states are kept in the order it reads: HS[0] = 0 and HS[s + 1] after its s-th position.
 
+  // Parameters that never change (the committed model in the page): their input tables are made once.
+  var frozen = typeof WeakMap === "function" ? new WeakMap() : null;
+  function freeze(p) {
+    if (frozen) frozen.set(p, {});
+    return p;
+  }
+
+  // W e(v) + b for every word v of a vocabulary (V x 3d): one table instead of a product per position. For
+  // frozen parameters, made once and kept under `name`.
+  function inputTable(p, emb, W, b, V, d_e, rows, ld, name) {
+    var kept = frozen && frozen.get(p);
+    if (kept && kept[name]) return kept[name];
+    var table = kept ? new Float64Array(V * rows) : buf("tab_" + name, V * rows);
+    gemm(V, rows, d_e, emb, 0, d_e, W, 0, ld, table, 0, rows, false);
+    for (var v = 0; v < V; v++) for (var q = 0; q < rows; q++) table[v * rows + q] += b[q];
+    if (kept) kept[name] = table;
+    return table;
+  }
+
   // Annotations H (N, T, 2 d_enc), sentence-major, of sentences src (N, T). tag names the working arrays.
   function encode(p, cfg, src, N, T, keep, tag) {
     var d_e = cfg.d_e,
@@ -699,9 +718,7 @@
       var W = p["enc_" + dir + "_W"],
         U = p["enc_" + dir + "_U"],
         b = p["enc_" + dir + "_b"];
-      var EW = buf("enc_ew", V * 3 * d); // W e_src(v) + b for every source word v: one table, not N T products
-      gemm(V, 3 * d, d_e, p.src_emb, 0, d_e, W, 0, d_e, EW, 0, 3 * d, false);
-      for (var v = 0; v < V; v++) for (var q = 0; q < 3 * d; q++) EW[v * 3 * d + q] += b[q];
+      var EW = inputTable(p, p.src_emb, W, b, V, d_e, 3 * d, d_e, "enc_" + dir); // W e_src(v) + b
       var HS = zeros(tag + "HS" + dir, (T + 1) * N * d);
       var cache = keep ? gruCache(tag + dir, T * N, d) : null;
       for (var s = 0; s < T; s++) {
@@ -785,9 +802,7 @@
       gemm(N * T, d_a, d_h, H, 0, d_h, p.att_W_h, 0, d_h, K, 0, d_a, false);
       for (i = 0; i < N * T; i++) for (k = 0; k < d_a; k++) K[i * d_a + k] += p.att_b[k];
     }
-    var TE = buf(tag + "TE", V * 3 * d_s);
-    gemm(V, 3 * d_s, d_e, p.tgt_emb, 0, d_e, p.dec_W, 0, d_e + d_h, TE, 0, 3 * d_s, false);
-    for (i = 0; i < V; i++) for (k = 0; k < 3 * d_s; k++) TE[i * 3 * d_s + k] += p.dec_b[k];
+    var TE = inputTable(p, p.tgt_emb, p.dec_W, p.dec_b, V, d_e, 3 * d_s, d_e + d_h, "dec"); // W_e e_tgt(v) + b
     return { N: N, T: T, H: H, m: m, s0: s0, K: K, TE: TE };
   }
 
@@ -860,7 +875,7 @@
   }
 
   // Teacher-forced pass (Seq2Seq.forward): the loss (mean over the N U target tokens of -log p) and, with keep,
-  // what backward needs. weights: alpha (N, U, T), a new array (null for the baseline).
+  // what backward needs; without keep, weights: alpha (N, U, T), a new array (null for the baseline).
   function forward(p, cfg, batch, keep) {
     var N = batch.N,
       T = batch.T,
@@ -895,16 +910,16 @@
       }
     }
     var weights = null;
-    if (cfg.attention) {
+    if (cfg.attention && !keep) {
       weights = new Float64Array(N * U * T);
       for (t = 0; t < U; t++) for (i = 0; i < N; i++) weights.set(WT.subarray((t * N + i) * T, (t * N + i + 1) * T), (i * U + t) * T);
     }
     return { loss: loss / (N * U), weights: weights, pre: pre, batch: batch, keep: keep };
   }
 
-  // Gradients of the mean token loss for every parameter (Seq2Seq.backward), name -> Float64Array. Must follow
-  // the forward pass it belongs to (it reads that pass's working arrays).
-  function backward(p, cfg, f) {
+  // Gradients of the mean token loss for every parameter (Seq2Seq.backward), name -> Float64Array, written into
+  // g when given (zeroed first). Must follow the forward pass it belongs to (it reads that pass's working arrays).
+  function backward(p, cfg, f, g) {
     var batch = f.batch,
       pre = f.pre,
       N = batch.N,
@@ -919,7 +934,13 @@
       d_in = d_e + d_h,
       dsh = d_s + d_h,
       UN = U * N;
-    var g = zerosLike(p);
+    if (g) {
+      Object.keys(g).forEach(function (k) {
+        g[k].fill(0);
+      });
+    } else {
+      g = zerosLike(p);
+    }
     var S = buf("f_S", 0),
       SC = buf("f_SC", 0),
       P = buf("f_P", 0),
@@ -1044,9 +1065,9 @@
     return g;
   }
 
-  function lossAndGrads(p, cfg, batch) {
+  function lossAndGrads(p, cfg, batch, g) {
     var f = forward(p, cfg, batch, true);
-    return { loss: f.loss, grads: backward(p, cfg, f) };
+    return { loss: f.loss, grads: backward(p, cfg, f, g) };
   }
 
   // Greedy decoding of sentences src (N, T) (Seq2Seq.greedy): tokens (N, maxLen) and weights (N, maxLen, T)
@@ -1179,13 +1200,14 @@
     this.rng = new Rng(tc.seed);
     this.params = initParams(cfg, this.rng);
     this.opt = new Adam(this.params, tc.beta1, tc.beta2, tc.adam_eps);
+    this.grads = zerosLike(this.params); // reused at every step
     this.queue = [];
     this.steps = 0;
     this.losses = [];
   }
   Trainer.prototype.step = function () {
     if (!this.queue.length) this.queue = lengthBatches(this.G, this.splits.train, this.tc.batch_size, this.rng).reverse();
-    var r = lossAndGrads(this.params, this.cfg, this.queue.pop());
+    var r = lossAndGrads(this.params, this.cfg, this.queue.pop(), this.grads);
     clipGlobalNorm(r.grads, this.tc.clip_norm);
     this.opt.update(this.params, r.grads, learningRate(this.tc, this.steps));
     this.steps += 1;
@@ -1275,6 +1297,7 @@
     shapes: shapes,
     initParams: initParams,
     decodeParams: decodeParams,
+    freeze: freeze,
     forward: forward,
     backward: backward,
     lossAndGrads: lossAndGrads,

@@ -10,6 +10,8 @@
 - **Live explorers.** On pages holding ``<div class="ae-explorer" data-explorer="...">``, adds our explorer
   script and style and, as an inline JSON script, the parameters exported by
   :func:`attention_core.explorers.site.site_parameters` (one source for the numbers; works from ``file://`` too).
+  Lesson 07's laboratory (``data-explorer="lab"``, after the alignment explorer) also gets ``ae-lab*.js`` and
+  ``ae-lab.css``, and its numbers (:func:`attention_core.explorers.site.lab_data`) as ``_static/ae-lab-data.js``.
 - **Light pages.** Drops sphinx-thebe's scripts (no live-kernel button) and duplicated inline scripts, the
   theme's Font Awesome script (1.45 MiB; the icons come from the Font Awesome webfont the theme's stylesheet
   already declares), source maps and assets that no page loads.
@@ -62,6 +64,12 @@ TEXT = {
             "were computed when the site was built, from the committed parameters; nothing on this page trains. "
             "A square outline marks the true source position of the reference word."
         ),
+        "lab_intro": (
+            "<strong>Laboratory: runs in your browser on this page.</strong> The same committed model, computed in the "
+            "page by a second implementation of <code>attention_core.models</code> (tested against it): compose your "
+            "own sentence and see its alignment, step through the decoder, replay how the committed run learned where "
+            "to look, or train the model yourself, with no alignment label, in a background thread."
+        ),
     },
     "zh": {
         "needs_js": "这个实时探索器需要浏览器启用 JavaScript。",
@@ -77,6 +85,12 @@ TEXT = {
             "逐个浏览它生成的词（鼠标悬停、轻点，或让列表获得焦点后按方向键），就会亮出每个词读取的源位置，"
             "并以数字给出读取权重。这些读取是在构建网站时根据提交的参数算出的；本页不做任何训练。"
             "方框标出参考译文中这个词真正对应的源位置。"
+        ),
+        "lab_intro": (
+            "<strong>实验室：直接在本页、在你的浏览器中运行。</strong>同一个提交的模型，"
+            "由 <code>attention_core.models</code> 的第二个实现在页面里计算（并以它为准做了测试）："
+            "自己造句并查看对齐，逐步走过解码器，重放提交的训练如何学会看哪里，"
+            "或者在后台线程里、不用任何对齐标签，自己训练这个模型。"
         ),
     },
 }
@@ -244,14 +258,16 @@ def _needs_js(edition: str) -> str:
 
 
 # Live explorers without a notebook widget: inserted after the output of the first cell calling ...
-AFTER_CELL = {"alignment_heatmap(": ("alignment", "alignment_intro")}  # -> (kind, its introduction in TEXT)
+AFTER_CELL = {  # -> ((kind, its introduction in TEXT), ...), in page order
+    "alignment_heatmap(": (("alignment", "alignment_intro"), ("lab", "lab_intro")),  # lesson 07; the lab: ae-lab.js
+}
 
 
 def _replace_widgets(app, doctree, docname):
     """Replace every stored widget view, and add the live explorers a page lacks (doctree-resolved)."""
     edition = _edition(app)
     body_has = {k: False for k, _ in TWINS.values()}
-    body_has.update({kind: False for kind, _ in AFTER_CELL.values()})
+    body_has.update({kind: False for pairs in AFTER_CELL.values() for kind, _ in pairs})
     for raw in doctree.findall(nodes.raw):
         for kind in body_has:
             if f'data-explorer="{kind}"' in raw.astext():
@@ -279,8 +295,9 @@ def _replace_widgets(app, doctree, docname):
             shown = _widget_text(_widget_state(app, docname), model_id)
             markup = f'<pre class="ae-widget-text">{html.escape(shown)}</pre>' if shown else ""
         raw.replace_self(nodes.raw("", markup, format="html"))
-    for call, (kind, intro) in AFTER_CELL.items():
-        if body_has[kind]:
+    for call, pairs in AFTER_CELL.items():
+        missing = [(kind, intro) for kind, intro in pairs if not body_has[kind]]
+        if not missing:
             continue
         for block in doctree.findall(nodes.literal_block):
             cell = block.parent
@@ -288,10 +305,12 @@ def _replace_widgets(app, doctree, docname):
                 cell = cell.parent
             if cell is None or call not in block.astext() or "cell_output" in _classes_up(block):
                 continue
-            twin = f'<div class="ae-explorer" id="ae-live-{kind}" data-explorer="{kind}">{_needs_js(edition)}</div>'
-            intro_html = f"<p>{TEXT[edition][intro]}</p>"
-            cell.parent.insert(cell.parent.index(cell) + 1, nodes.raw("", intro_html + twin, format="html"))
-            body_has[kind] = True
+            markup = ""
+            for kind, intro in missing:
+                twin = f'<div class="ae-explorer" id="ae-live-{kind}" data-explorer="{kind}">{_needs_js(edition)}</div>'
+                markup += f"<p>{TEXT[edition][intro]}</p>" + twin
+                body_has[kind] = True
+            cell.parent.insert(cell.parent.index(cell) + 1, nodes.raw("", markup, format="html"))
             break
 
 
@@ -339,6 +358,26 @@ def _add_explorers(app, pagename, templatename, context, doctree):
     edition = _edition(app)  # the labels and lesson 01's sentences of the page's language; the same numbers
     app.add_js_file(None, body=site_parameters_json(parts, edition), type="application/json", id="ae-params")
     app.add_js_file("ae-explorers.js", defer="defer")
+    if "lab" in kinds:  # lesson 07's laboratory: its own scripts, on its page only
+        _add_lab(app)
+
+
+LAB_SCRIPTS = ("ae-lab-math.js", "ae-lab-data.js", "ae-lab-worker.js", "ae-lab.js")  # in this order (defer)
+
+
+def _add_lab(app):
+    """The lab's style and scripts; its numbers in ``_static/ae-lab-data.js``, written once per build from
+    :func:`attention_core.explorers.site.lab_data` (a file, not inline JSON: about 0.5 MB, cached by the browser)."""
+    data = pathlib.Path(app.outdir) / "_static" / "ae-lab-data.js"
+    if not getattr(app.builder, "_ae_lab_data", False):
+        from attention_core.explorers.site import lab_data_script
+
+        data.parent.mkdir(parents=True, exist_ok=True)
+        data.write_text(lab_data_script(), encoding="utf-8")
+        app.builder._ae_lab_data = True
+    app.add_css_file("ae-lab.css")
+    for name in LAB_SCRIPTS:
+        app.add_js_file(name, defer="defer")
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -454,7 +493,7 @@ def _slim_icons(static: pathlib.Path, used: set[str]) -> None:
 
 def _slim_scripts(static: pathlib.Path) -> None:
     """Our scripts as served: without their comment lines and indentation (the sources keep both)."""
-    for name in ("ae-explorers.js", "ae-site.js"):
+    for name in ("ae-explorers.js", "ae-site.js", "ae-lab-math.js", "ae-lab-worker.js", "ae-lab.js"):
         path = static / name
         if not path.exists():
             continue

@@ -30,8 +30,8 @@ for (const task of job.tasks) {
   const G = task.grammar;
   let r;
   if (task.kind === "greedy") {
-    // the page's path: the exported (float32, base64) parameters, decoded as the page decodes them
-    const p = task.params ? params64(task.params) : M.decodeParams(task.model);
+    // the page's path: the exported (float32, base64) parameters, decoded and frozen as the page does
+    const p = task.params ? params64(task.params) : M.freeze(M.decodeParams(task.model));
     const cfg = task.config;
     r = task.sentences.map((src) => {
       const g = M.greedy(p, cfg, Int32Array.from(src), 1, src.length, src.length + 1, task.trace);

@@ -39,7 +39,7 @@ CURVE_POINTS = 161  # states on each drawn weight curve over S_RANGE (a step of 
 QUESTION_TOP = 3  # lesson 01's explorer lists the three largest weights, as the notebook's does
 ALIGNMENT_LENGTHS = (6, 9, 12, 27)  # lesson 07's explorer: the first test sentence of each source length
 LAB_STEPS = 600  # lesson 07's laboratory: optimiser steps of a run in the reader's browser (the recipe has 1000)
-LAB_EVAL_EVERY = 25  # steps between two validation checks of a run in the browser
+LAB_EVAL_EVERY = 50  # steps between two validation checks of a run in the browser
 LAB_N_TEST = 900  # held-out sentences the browser evaluates at the end of a run (by source length)
 
 SENTENCES = {"en": (FELIX, FELIX_NEGATED), "zh": (FELIX_ZH, FELIX_NEGATED_ZH)}  # lesson 01, by edition
@@ -130,6 +130,330 @@ LABELS = Catalog(
             "zh": "；参考译文中这个词真正对应的是第 {k} 个源词“{ks}”。",
         },
         "al_end": {"en": "; it is the end symbol, past the reference.", "zh": "；它是结束符，已在参考译文之后。"},
+        # lesson 07: the laboratory (book/_assets/ae-lab.js)
+        "lab_title": {"en": "Laboratory: the trained translation model", "zh": "实验室：训练好的翻译模型"},
+        "lab_tab_compose": {"en": "Compose", "zh": "造句"},
+        "lab_tab_step": {"en": "Step through the decoder", "zh": "逐步走过解码器"},
+        "lab_tab_watch": {"en": "Watch it learn", "zh": "看它学习"},
+        "lab_tab_train": {"en": "Train it yourself", "zh": "自己训练"},
+        "lab_compose_intro": {
+            "en": (
+                "Write a source sentence in the toy language of this lesson, or build it word by word: the committed "
+                "model translates it here, greedily, and the grid shows what each output word read. The grammar gives "
+                "the reference translation and the true alignment (the outlined cells), which the model never saw."
+            ),
+            "zh": (
+                "用本课的玩具语言写一个源句子，或逐词搭出一个句子：提交的模型在这里用贪心解码翻译它，网格显示每个输出"
+                "词读取了哪里。"
+                "语法给出参考译文和真正的对齐（带边框的格子），模型从未见过它们。"
+            ),
+        },
+        "lab_examples": {"en": "Example sentences", "zh": "示例句子"},
+        "lab_examples_pick": {"en": "(choose an example)", "zh": "（选择一个示例）"},
+        "lab_example_option": {"en": "{n} words: {words}", "zh": "{n} 个词：{words}"},
+        "lab_sentence": {"en": "Source sentence (words separated by spaces)", "zh": "源句子（词之间用空格分隔）"},
+        "lab_next": {"en": "Next word (only what the grammar allows)", "zh": "下一个词（只列出语法允许的词）"},
+        "lab_add": {"en": "Add", "zh": "添加"},
+        "lab_remove": {"en": "Remove the last word", "zh": "删除最后一个词"},
+        "lab_clear": {"en": "Clear", "zh": "清空"},
+        "lab_random": {"en": "Random sentence", "zh": "随机句子"},
+        "lab_next_done": {"en": "(the sentence is complete)", "zh": "（句子已经完整）"},
+        "lab_next_fix": {"en": "(correct the sentence first)", "zh": "（请先改正句子）"},
+        "lab_class_determiner": {"en": "a determiner", "zh": "限定词"},
+        "lab_class_adjective": {"en": "an adjective", "zh": "形容词"},
+        "lab_class_noun": {"en": "a noun", "zh": "名词"},
+        "lab_class_verb": {"en": "a verb", "zh": "动词"},
+        "lab_class_preposition": {"en": "a preposition", "zh": "介词"},
+        "lab_end_of_sentence": {"en": "the end of the sentence", "zh": "句子结束"},
+        "lab_or": {"en": "; or ", "zh": "；或者"},
+        "lab_ok": {
+            "en": "A sentence of the toy language ({n} words): translated below.",
+            "zh": "这是玩具语言中的一个句子（{n} 个词）：译文见下方。",
+        },
+        "lab_err_unknown": {
+            "en": "“{word}” (word {k}) is not a word of the toy language. The grammar allows here: {allowed}.",
+            "zh": "“{word}”（第 {k} 个词）不是玩具语言中的词。语法在这里允许：{allowed}。",
+        },
+        "lab_err_order": {
+            "en": "“{word}” (word {k}) cannot stand here. The grammar allows here: {allowed}.",
+            "zh": "“{word}”（第 {k} 个词）不能出现在这里。语法在这里允许：{allowed}。",
+        },
+        "lab_err_repeat": {
+            "en": (
+                "“{word}” (word {k}) is already in this noun phrase; an adjective appears once. "
+                "Allowed here: {allowed}."
+            ),
+            "zh": "“{word}”（第 {k} 个词）已经在这个名词短语中出现过；一个形容词只出现一次。这里允许：{allowed}。",
+        },
+        "lab_err_adjectives": {
+            "en": "“{word}” (word {k}): a noun phrase has at most {max_adj} adjectives. Allowed here: {allowed}.",
+            "zh": "“{word}”（第 {k} 个词）：一个名词短语最多有 {max_adj} 个形容词。这里允许：{allowed}。",
+        },
+        "lab_err_phrases": {
+            "en": (
+                "“{word}” (word {k}): a sentence has at most {max_pp} prepositional phrases. Allowed here: {allowed}."
+            ),
+            "zh": "“{word}”（第 {k} 个词）：一个句子最多有 {max_pp} 个介词短语。这里允许：{allowed}。",
+        },
+        "lab_err_length": {
+            "en": "“{word}” (word {k}): a sentence has at most {max_len} words.",
+            "zh": "“{word}”（第 {k} 个词）：一个句子最多有 {max_len} 个词。",
+        },
+        "lab_err_unfinished": {
+            "en": "The sentence is not finished: after word {k} “{last}” the grammar needs {allowed}.",
+            "zh": "句子还没有结束：在第 {k} 个词“{last}”之后，语法需要：{allowed}。",
+        },
+        "lab_err_empty": {
+            "en": "Write a sentence, or build one word by word; it starts with {allowed}.",
+            "zh": "请写一个句子，或者逐词搭出一个句子；句子以此开头：{allowed}。",
+        },
+        "lab_model_says": {"en": "The model’s translation:", "zh": "模型的译文："},
+        "lab_reference": {"en": "Reference (the grammar’s):", "zh": "参考译文（由语法给出）："},
+        "lab_same": {
+            "en": "The model’s translation equals the reference, end symbol included.",
+            "zh": "模型的译文与参考译文完全相同，包括结束符。",
+        },
+        "lab_differs": {
+            "en": "They differ first at word {k}: the reference has “{want}”, the model wrote “{got}”.",
+            "zh": "二者第一次不同在第 {k} 个词：参考译文是“{want}”，模型写的是“{got}”。",
+        },
+        "lab_grid_label": {
+            "en": "Attention weights of the translation: output words down, source words across. Arrow keys move.",
+            "zh": "这次翻译的读取权重：输出词按行，源词按列。方向键可移动。",
+        },
+        "lab_grid_hint": {
+            "en": "Point at a cell, tap it, or focus the grid and use the arrow keys to read its weight.",
+            "zh": "指向或轻点一个格子，或让网格获得焦点后按方向键，即可读出它的读取权重。",
+        },
+        "lab_grid_note": {
+            "en": (
+                "The fuller a cell, the larger its weight αₜⱼ (a full cell is 1); each row sums to 1. Outlined: the "
+                "true source position of the reference word."
+            ),
+            "zh": (
+                "格子填得越满，读取权重 αₜⱼ 越大（填满为 1）；每一行之和为 1。带边框的格子：参考译文中这个词真正对应"
+                "的源位置。"
+            ),
+        },
+        "lab_cell": {
+            "en": "Output word {t} “{out}”, source word {j} “{src}”: weight {w}.",
+            "zh": "第 {t} 个输出词“{out}”，第 {j} 个源词“{src}”：读取权重 {w}。",
+        },
+        "lab_cell_max": {
+            "en": "This row reads most from source word {j} “{src}” ({w}).",
+            "zh": "这一行读取最多的是第 {j} 个源词“{src}”（{w}）。",
+        },
+        "lab_cell_truth": {
+            "en": "The true source is word {j} “{src}”.",
+            "zh": "真正对应的是第 {j} 个源词“{src}”。",
+        },
+        "lab_strip_hint": {
+            "en": "Each cell is one component: red positive, blue negative. Point at one or use the arrow keys.",
+            "zh": "每个格子是一个分量：红色为正，蓝色为负。指向它，或用方向键逐个读取。",
+        },
+        "lab_component": {"en": "{name}, component {k} of {n}: {v}", "zh": "{name} 的第 {k} 个分量（共 {n} 个）：{v}"},
+        # Step through the decoder
+        "lab_step_intro": {
+            "en": (
+                "The sentence of Compose, decoded one step at a time in the order of this lesson’s equations: the "
+                "scores use the previous state sₜ₋₁, then the weights and the read cₜ, then the state update with "
+                "cₜ, then the distribution over the target vocabulary, whose most probable word is fed back."
+            ),
+            "zh": (
+                "“造句”中的句子，按本课公式的顺序一步一步解码：分数用前一个状态 sₜ₋₁，然后是读取权重和读取结果 cₜ，"
+                "再用 cₜ 更新状态，最后是目标词表上的分布，其中概率最大的词被送回作为下一步的输入。"
+            ),
+        },
+        "lab_step_none": {
+            "en": "Compose a sentence of the toy language first (first tab).",
+            "zh": "请先在第一个标签页中造一个玩具语言的句子。",
+        },
+        "lab_step_sentence": {"en": "Sentence: {words}", "zh": "句子：{words}"},
+        "lab_prev": {"en": "◀ Previous step", "zh": "◀ 上一步"},
+        "lab_next_step": {"en": "Next step ▶", "zh": "下一步 ▶"},
+        "lab_step_t": {"en": "Decoder step t", "zh": "解码步 t"},
+        "lab_step_head": {
+            "en": "Step {t} of {U}: the input is yₜ₋₁ = “{prev}”; the model writes yₜ = “{word}”.",
+            "zh": "第 {t} 步（共 {U} 步）：输入是 yₜ₋₁ = “{prev}”；模型写出 yₜ = “{word}”。",
+        },
+        "lab_h_scores": {"en": "Scores, with the previous state", "zh": "分数：用前一个状态"},
+        "lab_h_weights": {"en": "Weights over the source words", "zh": "源词上的读取权重"},
+        "lab_h_context": {"en": "The read: the context vector", "zh": "读取结果：上下文向量"},
+        "lab_h_state": {"en": "The state update, with what was read", "zh": "用读到的内容更新状态"},
+        "lab_h_output": {"en": "The next-word distribution", "zh": "下一个词的分布"},
+        "lab_sprev_caption": {
+            "en": "sₜ₋₁, the decoder state before this step (what the scorer compares with every hⱼ):",
+            "zh": "sₜ₋₁：这一步之前的解码器状态（评分函数拿它与每个 hⱼ 比较）：",
+        },
+        "lab_strip_sprev": {"en": "Previous decoder state sₜ₋₁", "zh": "前一个解码器状态 sₜ₋₁"},
+        "lab_strip_c": {"en": "Context vector cₜ", "zh": "上下文向量 cₜ"},
+        "lab_strip_s": {"en": "New decoder state sₜ", "zh": "新的解码器状态 sₜ"},
+        "lab_cards_label": {"en": "Scores and weights of each source word", "zh": "每个源词的分数与读取权重"},
+        "lab_read_summary": {
+            "en": "The largest weight is on source word {j} “{src}” ({w}).",
+            "zh": "最大的读取权重落在第 {j} 个源词“{src}”上（{w}）。",
+        },
+        "lab_read_end": {
+            "en": "This step writes the end symbol: it has no true source word.",
+            "zh": "这一步写出结束符：它没有真正对应的源词。",
+        },
+        "lab_step_live": {
+            "en": "Step {t}: largest weight on source word {j} “{src}” ({w}); writes “{word}” with probability {p}.",
+            "zh": "第 {t} 步：最大的读取权重在第 {j} 个源词“{src}”上（{w}）；以概率 {p} 写出“{word}”。",
+        },
+        # Watch it learn
+        "lab_watch_intro": {
+            "en": (
+                "The committed training run, replayed: every {every} steps up to step {steps}, what the model read for "
+                "three test sentences (teacher-forced, one row per reference word), its training loss and its accuracy "
+                "on the validation sentences. No step ever saw an alignment label, yet the outlined cells fill in."
+            ),
+            "zh": (
+                "重放提交的训练过程：每 {every} 步一次，直到第 {steps} 步，显示模型对三个测试句子的读取（教师强制，每"
+                "个参考词一行）、"
+                "训练损失以及验证集上的准确率。没有任何一步见过对齐标签，带边框的格子却逐渐被填上。"
+            ),
+        },
+        "lab_watch_sentence": {"en": "Test sentence", "zh": "测试句子"},
+        "lab_play": {"en": "▶ Play", "zh": "▶ 播放"},
+        "lab_pause": {"en": "❚❚ Pause", "zh": "❚❚ 暂停"},
+        "lab_scrub": {"en": "Training step", "zh": "训练步数"},
+        "lab_step_of": {"en": "step {step} of {steps}", "zh": "第 {step} 步（共 {steps} 步）"},
+        "lab_watch_figures": {
+            "en": (
+                "Step {step}: training loss {loss} (mean of the 20 steps before); validation token accuracy {token}; "
+                "alignment accuracy {align}."
+            ),
+            "zh": (
+                "第 {step} 步：训练损失 {loss}（此前 20 步的平均）；验证集 token 准确率 {token}；对齐准确率 {align}。"
+            ),
+        },
+        "lab_watch_output": {"en": "Greedy translation at this step:", "zh": "这一步的贪心译文："},
+        "lab_watch_grid_label": {
+            "en": (
+                "Attention weights at this training step: reference words down, source words across. Arrow keys move."
+            ),
+            "zh": "这一训练步的读取权重：参考词按行，源词按列。方向键可移动。",
+        },
+        "lab_chart_loss": {"en": "Training loss (log scale)", "zh": "训练损失（对数坐标）"},
+        "lab_chart_acc": {"en": "Validation accuracy", "zh": "验证集准确率"},
+        "lab_axis_step": {"en": "optimiser step", "zh": "优化步数"},
+        "lab_series_loss": {"en": "each step’s batch", "zh": "每一步的批次"},
+        "lab_series_loss_mean": {"en": "mean of 20 steps", "zh": "20 步平均"},
+        "lab_series_valid": {"en": "token accuracy", "zh": "token 准确率"},
+        "lab_series_align": {"en": "alignment accuracy", "zh": "对齐准确率"},
+        "lab_watch_note": {
+            "en": "Recorded by {command}, the run that made the committed parameters (weights rounded to 3 decimals).",
+            "zh": "由 {command} 记录，正是生成提交参数的那次训练（读取权重保留 3 位小数）。",
+        },
+        # Train it yourself
+        "lab_train_intro": {
+            "en": (
+                "Train the same model here, in a background thread of your browser: the same initialisation rules, "
+                "batches of {batch} sentences of one length, Adam, gradient clipping and learning-rate schedule as the "
+                "package, on {n_train} sentences sampled from the same grammar (with the page’s own random numbers). "
+                "The default budget is {steps} steps (the committed recipe takes {committed}). Try the fixed-summary "
+                "baseline too, and compare the accuracies by source length at the end."
+            ),
+            "zh": (
+                "在这里、在浏览器的后台线程中训练同一个模型：初始化规则、每批 {batch} 个同长度句子、Adam、梯度裁剪和"
+                "学习率安排都与"
+                "软件包相同，训练数据是由同一语法采样的 {n_train} 个句子（用页面自己的随机数）。默认预算为 {steps} 步"
+                "（提交的训练配方用 {committed} 步）。也试试固定摘要模型，最后按源序列长度比较准确率。"
+            ),
+        },
+        "lab_model": {"en": "Model", "zh": "模型"},
+        "lab_model_attention": {"en": "attention (Bahdanau’s order)", "zh": "注意力模型（Bahdanau 的顺序）"},
+        "lab_model_baseline": {"en": "fixed summary (no attention)", "zh": "固定摘要模型（没有注意力）"},
+        "lab_seed": {"en": "Seed", "zh": "随机种子"},
+        "lab_steps": {"en": "Steps", "zh": "步数"},
+        "lab_train_watch": {"en": "Sentence to watch", "zh": "要观察的句子"},
+        "lab_yours": {"en": "your sentence: {words}", "zh": "你的句子：{words}"},
+        "lab_train": {"en": "Train", "zh": "训练"},
+        "lab_train_again": {"en": "Train again (new run)", "zh": "重新训练（新的一次）"},
+        "lab_stop": {"en": "Stop", "zh": "停止"},
+        "lab_resume": {"en": "Resume", "zh": "继续"},
+        "lab_train_idle": {"en": "Nothing is training yet.", "zh": "还没有开始训练。"},
+        "lab_train_making": {"en": "Sampling {n} training sentences…", "zh": "正在采样 {n} 个训练句子……"},
+        "lab_train_ready": {
+            "en": "{n} training sentences ready after {s} s; training…",
+            "zh": "{s} 秒后 {n} 个训练句子已就绪；正在训练……",
+        },
+        "lab_train_resumed": {"en": "Training again…", "zh": "继续训练……"},
+        "lab_train_paused": {
+            "en": "Stopped at step {step} of {steps} ({s} s). Resume to go on.",
+            "zh": "停在第 {step} 步（共 {steps} 步，{s} 秒）。按“继续”接着训练。",
+        },
+        "lab_train_status": {
+            "en": "Step {step} of {steps}, {s} s, {ms} ms per step; validation token accuracy {acc} (step {at}).",
+            "zh": "第 {step} 步（共 {steps} 步），{s} 秒，每步 {ms} 毫秒；验证集 token 准确率 {acc}（第 {at} 步）。",
+        },
+        "lab_train_reached": {
+            "en": "Reached 0.95 at step {step}, after {s} s.",
+            "zh": "在第 {step} 步、{s} 秒时达到 0.95。",
+        },
+        "lab_train_check": {
+            "en": "Step {step}: validation token accuracy {acc}.",
+            "zh": "第 {step} 步：验证集 token 准确率 {acc}。",
+        },
+        "lab_train_evaluating": {
+            "en": "Training finished after {s} s; evaluating on {n} held-out sentences…",
+            "zh": "训练在 {s} 秒后结束；正在用 {n} 个留出句子评估……",
+        },
+        "lab_train_done": {
+            "en": "Done: {steps} steps in {s} s ({ms} ms per step); held-out token accuracy {token}, exact {exact}.",
+            "zh": (
+                "完成：{steps} 步，用时 {s} 秒（每步 {ms} 毫秒）；留出句子上 token 准确率 {token}，整句准确率 {exact}。"
+            ),
+        },
+        "lab_chart_train_loss": {"en": "Your run’s training loss (log scale)", "zh": "你这次训练的损失（对数坐标）"},
+        "lab_chart_train_acc": {"en": "Your run’s validation token accuracy", "zh": "你这次训练的验证集 token 准确率"},
+        "lab_train_output": {"en": "Its greedy translation now:", "zh": "它现在的贪心译文："},
+        "lab_train_grid_label": {
+            "en": "Attention weights of the model being trained: reference words down, source words across.",
+            "zh": "正在训练的模型的读取权重：参考词按行，源词按列。",
+        },
+        "lab_train_grid_note": {
+            "en": "Teacher-forced weights over the reference translation; outlined: the true source positions.",
+            "zh": "教师强制下、对参考译文的读取权重；带边框的格子：真正对应的源位置。",
+        },
+        "lab_baseline_no_weights": {
+            "en": "The fixed-summary model has no weights to draw: it reads the same summary m at every step.",
+            "zh": "固定摘要模型没有读取权重可画：它在每一步都读取同一个摘要 m。",
+        },
+        "lab_results_caption": {
+            "en": "Accuracy by source length on {n} held-out sentences (token / exact)",
+            "zh": "按源序列长度的准确率，{n} 个留出句子（token / 整句）",
+        },
+        "lab_col_length": {"en": "source length", "zh": "源序列长度"},
+        "lab_col_yours_attention": {
+            "en": "your attention model (seed {seed}, {steps} steps)",
+            "zh": "你的注意力模型（种子 {seed}，{steps} 步）",
+        },
+        "lab_col_yours_baseline": {
+            "en": "your fixed-summary model (seed {seed}, {steps} steps)",
+            "zh": "你的固定摘要模型（种子 {seed}，{steps} 步）",
+        },
+        "lab_col_sweep_attention": {
+            "en": "attention, lesson’s experiment (seeds {seeds}, {steps} steps)",
+            "zh": "注意力模型，本课实验（种子 {seeds}，{steps} 步）",
+        },
+        "lab_col_sweep_baseline": {
+            "en": "fixed summary, lesson’s experiment (seeds {seeds}, {steps} steps)",
+            "zh": "固定摘要模型，本课实验（种子 {seeds}，{steps} 步）",
+        },
+        "lab_bucket": {"en": "{lo}–{hi} words", "zh": "{lo}–{hi} 个词"},
+        "lab_token_exact": {"en": "{token} / {exact}", "zh": "{token} / {exact}"},
+        "lab_results_note": {
+            "en": (
+                "The lesson’s experiment ran numpy with the full recipe on its own test set; your run uses the page’s "
+                "random numbers, its own held-out sentences and its own budget, so expect similar, not equal, figures."
+            ),
+            "zh": (
+                "本课实验用 numpy 和完整配方在它自己的测试集上运行；你的训练用页面自己的随机数、留出句子和预算，所以"
+                "数字相近，但不会相等。"
+            ),
+        },
         # any explorer
         "missing": {
             "en": "This live explorer could not start: its parameters are missing from the page.",
