@@ -227,7 +227,9 @@ def test_snapshot_scrubber_replays_the_committed_run(visit, path):
     figures = panel.locator(".ae-lab-figures").inner_text()
     assert str(step) in figures and f"{snaps['valid_token'][k]:.3f}" in figures
     assert f"{snaps['valid_alignment'][k]:.3f}" in figures
-    words = " ".join(data.TGT_WORDS[i] for i in snaps["outputs"][k][0])
+    tokens = snaps["outputs"][k][0]
+    tokens = tokens[: tokens.index(data.EOS_ID) + 1] if data.EOS_ID in tokens else tokens  # up to the end symbol
+    words = " ".join(data.TGT_WORDS[i] for i in tokens)
     assert words in panel.locator(".ae-lab-line-out").inner_text()
     grid = panel.locator(".ae-lab-grid")
     grid.focus()

@@ -442,6 +442,17 @@
     return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * p;
   }
 
+  // Target words of greedy tokens up to the first end symbol (what follows it means nothing).
+  function untilEnd(G, tokens) {
+    var end = tokens.indexOf(G.eos_id);
+    return tokens
+      .slice(0, end < 0 ? tokens.length : end + 1)
+      .map(function (k) {
+        return G.tgt_words[k];
+      })
+      .join(" ");
+  }
+
   // A moving mean over `window` points, as (step, value) pairs from step 1.
   function movingMean(values, window) {
     var out = [],
@@ -1092,9 +1103,7 @@
         }, 0) / recent.length
       : null;
     this.watchFigures.textContent = t("lab_watch_figures", { step: step, loss: mean === null ? "–" : fmt(mean, 3), token: fmt(S.valid_token[k]), align: fmt(S.valid_alignment[k]) });
-    this.watchOut.textContent = t("lab_watch_output") + " " + S.outputs[k][i].map(function (id) {
-      return G.tgt_words[id];
-    }).join(" ");
+    this.watchOut.textContent = t("lab_watch_output") + " " + untilEnd(G, S.outputs[k][i]);
     if (this.current === 2) this.hold([this.watchFigures, this.watchOut, this.watchGrid.node]);
   };
 
@@ -1366,9 +1375,7 @@
       this.trainGridNote.textContent = "";
       return;
     }
-    this.trainOut.textContent = t("lab_train_output") + " " + watched.tokens.map(function (k) {
-      return G.tgt_words[k];
-    }).join(" ");
+    this.trainOut.textContent = t("lab_train_output") + " " + untilEnd(G, watched.tokens);
     if (!watched.weights) {
       this.trainGrid.node.hidden = true;
       this.trainGridNote.textContent = t("lab_baseline_no_weights");

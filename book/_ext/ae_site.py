@@ -197,6 +197,8 @@ TWINS = {  # the first call found in the cell decides
     "score_triangle_explorer(": ("score", ""),
     "tanh_switch=True": ("state", ' data-tanh-switch="true"'),  # lesson 05: state_explorer(..., tanh_switch=True)
     "state_explorer(": ("state", ""),
+    "decoder_stepper(": ("lab", ""),  # lesson 07 (explorers/training.py): the lab's "Step through" panel
+    "learning_snapshots(": ("lab", ""),  # lesson 07: the lab's "Watch it learn" panel
 }
 
 
