@@ -641,7 +641,7 @@
     );
     this.message = el("p", { id: id("message"), class: "ae-lab-message", "aria-live": "polite" });
     P.appendChild(this.message);
-    this.result = el("div", { class: "ae-lab-result", "aria-live": "polite" });
+    this.result = el("div", { class: "ae-lab-result" }); // not live: the message says a translation is below
     P.appendChild(this.result);
     this.composeGrid = alignmentGrid(t("lab_grid_label"));
     P.appendChild(this.composeGrid.node);
@@ -1116,6 +1116,7 @@
       last = parseInt(this.scrub.max, 10);
     if (parseInt(this.scrub.value, 10) >= last) this.scrub.value = "0";
     this.playing = true;
+    this.watchFigures.setAttribute("aria-live", "off"); // no announcement four times a second while it plays
     this.play.setAttribute("aria-pressed", "true");
     this.play.textContent = t("lab_pause");
     var tick = function () {
@@ -1135,6 +1136,7 @@
 
   Lab.prototype.stopPlay = function () {
     this.playing = false;
+    this.watchFigures.setAttribute("aria-live", "polite");
     clearTimeout(this.playTimer);
     this.play.setAttribute("aria-pressed", "false");
     this.play.textContent = t("lab_play");

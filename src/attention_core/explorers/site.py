@@ -5,6 +5,10 @@ The static site has no Python kernel. Its explorers (``book/_assets/ae-explorers
 that :func:`site_parameters` returns. The book's Sphinx extension (``book/_ext/ae_site.py``) writes it into
 every page that holds an explorer at build time, and the browser tests check that the page shows the numbers
 that :func:`attention_core.worked_example` and :func:`attention_core.softmax` compute.
+
+Lesson 07's laboratory (``book/_assets/ae-lab*.js``) computes with the committed translation model itself: a second
+implementation of :mod:`attention_core.models` in JavaScript, fed by :func:`lab_data` (written to the site as
+``_static/ae-lab-data.js``) and tested against the package under Node (``tests/site/test_lab_math.py``).
 """
 
 from __future__ import annotations
