@@ -140,7 +140,12 @@
     this.geom = { x0: rowW, y0: colH, cw: cell, ch: h };
     var W = rowW + cell * cols.length + 2,
       H = colH + h * rows.length + 2;
+    // The canvas keeps the largest size it has had (until the layout is reset): a smaller grid is drawn in its
+    // top left corner, so a new sentence changes pixels, not the page's layout.
     var ratio = window.devicePixelRatio || 1;
+    W = Math.max(W, this.keep ? this.keep[0] : 0);
+    H = Math.max(H, this.keep ? this.keep[1] : 0);
+    this.keep = [W, H];
     if (this.canvas.width !== Math.round(W * ratio) || this.canvas.height !== Math.round(H * ratio)) {
       this.canvas.width = Math.round(W * ratio);
       this.canvas.height = Math.round(H * ratio);
@@ -177,6 +182,11 @@
     }
     return palette;
   }
+
+  // Forget the largest size (when the width available changes).
+  Grid.prototype.reset = function () {
+    this.keep = null;
+  };
 
   // The widest of some labels in a font (a canvas measures them).
   var measurer = null;
@@ -572,6 +582,9 @@
       node.style.minHeight = "";
     });
     this.held = [];
+    grids.forEach(function (g) {
+      g.reset();
+    });
     if (this.current === 0 && this.composeGrid && this.sentence) this.showCompose();
     if (this.current === 1) {
       if (this.sentence && this.ensureTrace()) this.buildStepStrips();
@@ -689,9 +702,12 @@
   Lab.prototype.fillNext = function (words) {
     var self = this,
       sel = this.nextSel;
-    sel.textContent = "";
     var next = AELabMath.nextClasses(this.G, words);
     var allowed = next.allowed || [];
+    var key = (next.error ? "!" : "") + allowed.join(",") + "|" + this.phraseAdjectives(words).join(",");
+    if (key === this.nextKey) return; // the same menu as for the previous words
+    this.nextKey = key;
+    sel.textContent = "";
     var classes = allowed.filter(function (c) {
       return c !== AELabMath.END;
     });
