@@ -46,7 +46,7 @@ def main() -> None:
     print(f"  one full widget update (compute + redraw):      {update * 1e3:8.2f} ms   (target <= 50 ms)")
 
     here = pathlib.Path(__file__).resolve().parent
-    for extra in ("bench_training.py", "bench_site.py"):
+    for extra in ("bench_training.py", "bench_site.py", "bench_lab.py"):
         script = here / extra
         if script.exists():
             print()

@@ -82,7 +82,7 @@ def compare(reference: str, others: list[str]) -> None:
 
 def live(name: str) -> None:
     cfg = trained_config(name)
-    result = train(cfg, splits_for(cfg), progress=False)
+    result = train(cfg, splits_for(cfg))
     print(json.dumps({"model": name, "live vs committed": live_differences(result, name)}))
 
 

@@ -67,7 +67,7 @@ def run_point(
     """Train and evaluate one run of the study; return what the JSON stores for it."""
     cfg = config_of(design, language, seed, data_seed)
     splits = splits_for(cfg) if splits is None else splits
-    result = train(cfg, splits, progress=False)
+    result = train(cfg, splits)
     model = in_eval_dtype(result.model)  # evaluated in float64, as the committed models are
     ev = evaluate(model, splits.test)
     attention = cfg.model.attention

@@ -1,6 +1,8 @@
 """Train the models whose figures the book prints, and commit their parameters (lesson 07, the website).
 
     .venv/bin/python scripts/train_committed.py       # writes src/attention_core/models/trained/<name>.{npz,json}
+    .venv/bin/python scripts/train_committed.py --only lesson07_attention_seed0 --snapshots
+                                                      # the same, plus trained/snapshots/<name>.json
 
 Each model is one run of a fixed recipe (``TrainConfig`` with the seeds below). The JSON beside the parameters
 records the command, the configuration, the training losses and validation checks, and the test-set counts
@@ -9,6 +11,12 @@ smallest gap of the counted decisions (``models/margins.py``); ``tests/models/te
 the parameters and must get the same counts on any machine. Re-running this script on another CPU gives a
 slightly different model (training amplifies rounding), which is why its output is committed rather than
 recomputed by the lessons.
+
+``--snapshots`` (for the runs in ``SNAPSHOT_RUNS``) also records, every ``SNAPSHOT_EVERY`` steps of the same run,
+what the model reads (``attention_core.models.trained.SnapshotRecorder``; lesson 07's "watch it learn" on the
+website and ``learning_snapshots()`` in the notebook). Recording evaluates the model and changes nothing in it,
+so the parameters are the ones a run without snapshots gives; the script says whether they are bit for bit the
+parameters committed before it wrote them.
 """
 
 from __future__ import annotations
@@ -28,11 +36,15 @@ from attention_core.models.trained import (
     LESSON07,
     LESSON08_LUONG,
     LESSON08_SWAPPED,
+    SNAPSHOT_EVERY,
     TRAINED_DIR,
     VERB_FINAL,
     VERB_FINAL_BASELINE,
+    SnapshotRecorder,
     in_eval_dtype,
+    save_snapshots,
     save_trained,
+    snapshot_sentences,
 )
 
 RUNS = {  # name -> recipe: the same data, seeds, optimiser and budget; only the decoder or the language differs
@@ -42,17 +54,35 @@ RUNS = {  # name -> recipe: the same data, seeds, optimiser and budget; only the
     VERB_FINAL: TrainConfig(language="verb_final"),  # lesson 07's model on the verb-final language
     VERB_FINAL_BASELINE: TrainConfig(model=ModelConfig(attention=False), language="verb_final"),  # its baseline
 }
+SNAPSHOT_RUNS = (LESSON07,)  # the runs whose learning the website replays (with --snapshots)
+
+
+def same_as_committed(name: str, params: dict) -> bool | None:
+    """Whether ``params`` equal the committed ``<name>.npz`` bit for bit (None when nothing is committed)."""
+    path = TRAINED_DIR / f"{name}.npz"
+    if not path.exists():
+        return None
+    with np.load(path) as saved:
+        return set(saved.files) == set(params) and all(
+            saved[k].dtype == params[k].dtype and np.array_equal(saved[k], params[k]) for k in params
+        )
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", choices=sorted(RUNS), help="train just this model")
+    parser.add_argument(
+        "--snapshots", action="store_true", help=f"also write trained/snapshots/<name>.json for {list(SNAPSHOT_RUNS)}"
+    )
     args = parser.parse_args(argv)
     for name, cfg in RUNS.items():
         if args.only and name != args.only:
             continue
         splits = splits_for(cfg)
-        result = train(cfg, splits)
+        recorder = None
+        if args.snapshots and name in SNAPSHOT_RUNS:
+            recorder = SnapshotRecorder(snapshot_sentences(splits.test), splits.valid)
+        result = train(cfg, splits, snapshot=recorder, snapshot_every=SNAPSHOT_EVERY)
         model = in_eval_dtype(result.model)  # the book evaluates committed models in float64 (trained.py)
         ev = evaluate(model, splits.test)
         gaps = decision_gaps(model, splits.test)
@@ -70,7 +100,15 @@ def main(argv: list[str] | None = None) -> None:
             "smallest_gap": float(f"{gaps.smallest():.3g}"),  # of the counted decisions (margins.py)
             "made_with": {"numpy": np.__version__, "python": platform.python_version(), "blas": blas},
         }
+        same = same_as_committed(name, result.model.params)
+        if same is not None:
+            print(f"{name}: parameters bit for bit equal to the committed ones: {'yes' if same else 'NO'}")
         npz, meta = save_trained(name, result.model, record, TRAINED_DIR)
+        if recorder is not None:
+            command = f"python scripts/train_committed.py --only {name} --snapshots"
+            path = save_snapshots(name, recorder.record(name, command))
+            kib, n = path.stat().st_size / 1024, len(recorder.steps)
+            print(f"{name}: wrote snapshots/{path.name} ({kib:.0f} KiB, {n} snapshots)")
         print(f"{name}: wrote {npz.name} ({npz.stat().st_size / 1024:.0f} KiB) and {meta.name}")
         print(report(ev, cfg.model.attention, result.steps))
 

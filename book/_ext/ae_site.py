@@ -10,6 +10,8 @@
 - **Live explorers.** On pages holding ``<div class="ae-explorer" data-explorer="...">``, adds our explorer
   script and style and, as an inline JSON script, the parameters exported by
   :func:`attention_core.explorers.site.site_parameters` (one source for the numbers; works from ``file://`` too).
+  Lesson 07's laboratory (``data-explorer="lab"``, after the alignment explorer) also gets ``ae-lab*.js`` and
+  ``ae-lab.css``, and its numbers (:func:`attention_core.explorers.site.lab_data`) as ``_static/ae-lab-data.js``.
 - **Light pages.** Drops sphinx-thebe's scripts (no live-kernel button) and duplicated inline scripts, the
   theme's Font Awesome script (1.45 MiB; the icons come from the Font Awesome webfont the theme's stylesheet
   already declares), source maps and assets that no page loads.
@@ -151,6 +153,8 @@ TWINS = {  # the first call found in the cell decides
     "score_triangle_explorer(": ("score", ""),
     "tanh_switch=True": ("state", ' data-tanh-switch="true"'),  # lesson 05: state_explorer(..., tanh_switch=True)
     "state_explorer(": ("state", ""),
+    "decoder_stepper(": ("lab", ""),  # lesson 07 (explorers/training.py): the lab's "Step through" panel
+    "learning_snapshots(": ("lab", ""),  # lesson 07: the lab's "Watch it learn" panel
 }
 
 
@@ -212,14 +216,16 @@ def _needs_js(edition: str) -> str:
 
 
 # Live explorers without a notebook widget: inserted after the output of the first cell calling ...
-AFTER_CELL = {"alignment_heatmap(": ("alignment", "alignment_intro")}  # -> (kind, its introduction in PAGE)
+AFTER_CELL = {  # -> ((kind, its introduction in PAGE), ...), in page order
+    "alignment_heatmap(": (("alignment", "alignment_intro"), ("lab", "lab_intro")),  # lesson 07; the lab: ae-lab.js
+}
 
 
 def _replace_widgets(app, doctree, docname):
     """Replace every stored widget view, and add the live explorers a page lacks (doctree-resolved)."""
     edition = _edition(app)
     body_has = {k: False for k, _ in TWINS.values()}
-    body_has.update({kind: False for kind, _ in AFTER_CELL.values()})
+    body_has.update({kind: False for pairs in AFTER_CELL.values() for kind, _ in pairs})
     for raw in doctree.findall(nodes.raw):
         for kind in body_has:
             if f'data-explorer="{kind}"' in raw.astext():
@@ -247,8 +253,9 @@ def _replace_widgets(app, doctree, docname):
             shown = _widget_text(_widget_state(app, docname), model_id)
             markup = f'<pre class="ae-widget-text">{html.escape(shown)}</pre>' if shown else ""
         raw.replace_self(nodes.raw("", markup, format="html"))
-    for call, (kind, intro) in AFTER_CELL.items():
-        if body_has[kind]:
+    for call, pairs in AFTER_CELL.items():
+        missing = [(kind, intro) for kind, intro in pairs if not body_has[kind]]
+        if not missing:
             continue
         for block in doctree.findall(nodes.literal_block):
             cell = block.parent
@@ -256,10 +263,12 @@ def _replace_widgets(app, doctree, docname):
                 cell = cell.parent
             if cell is None or call not in block.astext() or "cell_output" in _classes_up(block):
                 continue
-            twin = f'<div class="ae-explorer" id="ae-live-{kind}" data-explorer="{kind}">{_needs_js(edition)}</div>'
-            intro_html = f"<p>{_page_text(intro, edition)}</p>"
-            cell.parent.insert(cell.parent.index(cell) + 1, nodes.raw("", intro_html + twin, format="html"))
-            body_has[kind] = True
+            markup = ""
+            for kind, intro in missing:
+                twin = f'<div class="ae-explorer" id="ae-live-{kind}" data-explorer="{kind}">{_needs_js(edition)}</div>'
+                markup += f"<p>{_page_text(intro, edition)}</p>" + twin
+                body_has[kind] = True
+            cell.parent.insert(cell.parent.index(cell) + 1, nodes.raw("", markup, format="html"))
             break
 
 
@@ -307,6 +316,26 @@ def _add_explorers(app, pagename, templatename, context, doctree):
     edition = _edition(app)  # the labels and lesson 01's sentences of the page's language; the same numbers
     app.add_js_file(None, body=site_parameters_json(parts, edition), type="application/json", id="ae-params")
     app.add_js_file("ae-explorers.js", defer="defer")
+    if "lab" in kinds:  # lesson 07's laboratory: its own scripts, on its page only
+        _add_lab(app)
+
+
+LAB_SCRIPTS = ("ae-lab-math.js", "ae-lab-data.js", "ae-lab-worker.js", "ae-lab.js")  # in this order (defer)
+
+
+def _add_lab(app):
+    """The lab's style and scripts; its numbers in ``_static/ae-lab-data.js``, written once per build from
+    :func:`attention_core.explorers.site.lab_data` (a file, not inline JSON: about 0.5 MB, cached by the browser)."""
+    data = pathlib.Path(app.outdir) / "_static" / "ae-lab-data.js"
+    if not getattr(app.builder, "_ae_lab_data", False):
+        from attention_core.explorers.site import lab_data_script
+
+        data.parent.mkdir(parents=True, exist_ok=True)
+        data.write_text(lab_data_script(), encoding="utf-8")
+        app.builder._ae_lab_data = True
+    app.add_css_file("ae-lab.css")
+    for name in LAB_SCRIPTS:
+        app.add_js_file(name, defer="defer")
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -422,7 +451,7 @@ def _slim_icons(static: pathlib.Path, used: set[str]) -> None:
 
 def _slim_scripts(static: pathlib.Path) -> None:
     """Our scripts as served: without their comment lines and indentation (the sources keep both)."""
-    for name in ("ae-explorers.js", "ae-site.js"):
+    for name in ("ae-explorers.js", "ae-site.js", "ae-lab-math.js", "ae-lab-worker.js", "ae-lab.js"):
         path = static / name
         if not path.exists():
             continue

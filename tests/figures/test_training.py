@@ -154,3 +154,65 @@ def test_language_heatmaps_draw_one_grid_per_language_over_the_same_source(figte
         fig = language_heatmaps(src, panels)
     assert {"第七课的目标语言", "动词居末的目标语言"} <= set(figtext.texts(fig))
     figtext.render_every_glyph(fig)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The laboratory's figures: one decoder step, the snapshots of the committed run
+
+
+def _trace():
+    from attention_core.models import data
+    from attention_core.models.seq2seq import ModelConfig, Seq2Seq
+
+    model = Seq2Seq(ModelConfig(d_emb=4, d_enc=3, d_dec=5, d_att=4), seed=1)
+    pair = data.parse("the red cat sees a bird".split())
+    return model.greedy_trace(pair.src), pair.words()[0], data.TGT_WORDS
+
+
+def _snaps():
+    T, U = 3, 4
+    return {
+        "digits": 3,
+        "sentences": [{"source": ["a", "b", "c"], "reference": ["x", "y", "z"], "true_source": [0, 2, 1]}],
+        "steps": [0, 20, 40],
+        "valid_token": [0.0, 0.5, 0.9],
+        "valid_alignment": [0.1, 0.4, 0.8],
+        "weights": [[[333] * (U * T)], [[500, 250, 250] * U], [[1000, 0, 0] * U]],
+        "outputs": [[[2, 3, 1, 1]]] * 3,
+        "losses": list(np.linspace(3.7, 0.1, 40)),
+    }
+
+
+def test_decoder_step_figure_shows_the_step_in_the_lessons_order(figtext):
+    from attention_core.figures.training import decoder_step_figure
+
+    trace, src, vocab = _trace()
+    fig = decoder_step_figure(trace, 2, src, vocab)
+    assert isinstance(fig, Figure) and len(fig.axes) == 5  # weights, s_{t-1}, c_t, s_t, next words
+    bars = fig.axes[0].patches
+    np.testing.assert_allclose([b.get_height() for b in bars], trace["weights"][2])
+    assert [t.get_text() for t in fig.axes[0].get_xticklabels()] == src
+    np.testing.assert_allclose(fig.axes[2].images[0].get_array()[0], trace["context"][2])
+    top = {t.get_position()[1]: t.get_text() for t in fig.axes[4].get_yticklabels()}
+    assert top[4] == vocab[trace["tokens"][2]], "the most probable word, drawn on top, is the one written"
+    with language("zh"):
+        zh = decoder_step_figure(trace, 0, src, vocab)
+    assert any(figtext.has_cjk(t) for t in figtext.texts(zh))
+    figtext.render_every_glyph(zh)
+
+
+def test_snapshot_figure_moves_the_grid_and_the_markers(figtext):
+    from attention_core.figures.training import SnapshotFigure
+
+    figure = SnapshotFigure(_snaps(), 0)
+    figure.update(1)
+    np.testing.assert_allclose(figure.im.get_array(), np.tile([0.5, 0.25, 0.25], (4, 1)))
+    assert all(m.get_xdata()[0] == 20 for m in figure.markers)
+    assert figure.title.get_text() == "What the model reads at step 20"
+    assert len(figure.squares) == 3 and figure.moving_artists()[1:4] == figure.squares  # drawn over the grid
+    assert "1 of its 3 reference words" in figure.alt_text(1)  # row 0 peaks on its true column 0 only
+    with language("zh"):
+        zh = SnapshotFigure(_snaps(), 0)
+        zh.update(2)
+    assert "第 40 步时模型的读取" in figtext.texts(zh.fig)
+    figtext.render_every_glyph(zh.fig)

@@ -149,3 +149,52 @@ def test_unknown_language_is_refused_with_the_choices():
         data.make_splits(0, 10, 1, 1, language="sov")
     with pytest.raises(ValueError, match="language"):
         data.sample_sentence(data.Draws(np.random.default_rng(0)), "french")
+
+
+def test_parse_gives_the_samplers_translation_and_alignment():
+    splits = data.make_splits(seed=3, n_train=50, n_valid=10, n_test=1500)
+    for pair in splits.test:
+        src, _ = pair.words()
+        got = data.parse(src)
+        np.testing.assert_array_equal(got.src, pair.src)
+        np.testing.assert_array_equal(got.tgt, pair.tgt)
+        np.testing.assert_array_equal(got.align, pair.align)
+        assert data.END in data.next_classes(src)
+
+
+@pytest.mark.parametrize(
+    "text,kind,position,word,allowed",
+    [
+        ("", "empty", 0, "", ("determiner",)),
+        ("the dog sees a cat", "unknown", 1, "dog", ("adjective", "noun")),
+        ("cat sees the bird", "order", 0, "cat", ("determiner",)),
+        ("the cat the bird", "order", 2, "the", ("verb",)),
+        ("the big big cat sees a bird", "repeat", 2, "big", ("adjective", "noun")),
+        ("the red big old small cat sees a bird", "adjectives", 4, "small", ("noun",)),
+        ("the cat sees", "unfinished", 3, "", ("determiner",)),
+        ("the cat sees a bird near", "unfinished", 6, "", ("determiner",)),
+        ("the cat sees a bird" + " near a cat" * 5 + " near", "phrases", 20, "near", (data.END,)),
+    ],
+)
+def test_parse_names_the_word_and_what_the_grammar_allows_there(text, kind, position, word, allowed):
+    with pytest.raises(data.SentenceError) as info:
+        data.parse(text.split())
+    err = info.value
+    assert (err.kind, err.position, err.word, err.allowed) == (kind, position, word, allowed)
+    assert isinstance(err, ValueError)
+
+
+def test_next_classes_follow_the_grammar():
+    assert data.next_classes([]) == ("determiner",)
+    assert data.next_classes("the".split()) == ("adjective", "noun")
+    assert data.next_classes("the red big old".split()) == ("noun",)
+    assert data.next_classes("the cat".split()) == ("verb",)
+    assert data.next_classes("the cat sees a bird".split()) == ("preposition", data.END)
+    s27 = ("the cat sees the cat" + " near the red big old cat" * 3 + " near the big cat").split()
+    assert len(s27) == 27 and data.next_classes(s27) == ("preposition", data.END)  # 27 + PREP DET NOUN = 30
+    assert data.next_classes(s27 + ["near"]) == ("determiner",)
+    assert data.next_classes(s27 + ["near", "a"]) == ("noun",)  # an adjective would leave no room for the noun
+    long = ("the red big old cat sees the red big old cat" + " near the red big old cat" * 3).split()
+    assert len(long) == 29 and data.next_classes(long) == (data.END,)  # a preposition could not be finished
+    with pytest.raises(data.SentenceError, match="length"):
+        data.parse(s27 + ["near", "a", "red", "cat"])

@@ -209,3 +209,34 @@ def test_scorer_names_the_additive_scores_parameters():
 
     model = Seq2Seq(ModelConfig(score="additive"))
     assert set(SCORER) == {name for name in model.params if name.startswith("att_")} and len(SCORER) == 4
+
+
+@pytest.mark.parametrize("attention", [True, False])
+def test_greedy_trace_is_greedy_step_by_step_in_bahdanaus_order(attention):
+    from attention_core.models.gru import gru_step
+    from attention_core.reading import softmax
+
+    model = Seq2Seq(ModelConfig(d_emb=5, d_enc=4, d_dec=6, d_att=5, attention=attention, dtype="float64"), seed=4)
+    src = np.array([0, 13, 4, 30, 1, 20, 2, 3])
+    tr = model.greedy_trace(src)
+    tokens, weights = model.greedy(src[None])
+    U, p = src.size + 1, model.params
+    assert tr["tokens"].tolist() == tokens[0].tolist()
+    assert tr["y_prev"].tolist() == [data.BOS_ID, *tokens[0, :-1].tolist()]
+    np.testing.assert_array_equal(tr["s_prev"][1:], tr["state"][:-1])  # s_{t-1} of step t is s of step t - 1
+    for t in range(U):
+        if attention:
+            np.testing.assert_array_equal(tr["weights"][t], weights[0, t])
+            np.testing.assert_allclose(softmax(tr["scores"][t]), tr["weights"][t], atol=1e-12)
+            np.testing.assert_allclose(tr["weights"][t] @ tr["annotations"], tr["context"][t], atol=1e-12)
+        x = np.concatenate([p["tgt_emb"][tr["y_prev"][t]], tr["context"][t]])  # [e_tgt(y_{t-1}); c_t]
+        s_new, _ = gru_step((p["dec_W"] @ x + p["dec_b"])[None], tr["s_prev"][t][None], p["dec_U"])
+        np.testing.assert_allclose(s_new[0], tr["state"][t], atol=1e-12)  # the update uses c_t, after the read
+        logits = p["out_W"] @ np.concatenate([tr["state"][t], tr["context"][t]]) + p["out_b"]
+        np.testing.assert_allclose(tr["probs"][t], softmax(logits), atol=1e-12)
+        assert int(tr["probs"][t].argmax()) == tr["tokens"][t]
+    if not attention:
+        assert tr["weights"] is None and tr["scores"] is None
+        np.testing.assert_array_equal(tr["context"], np.repeat(tr["context"][:1], U, axis=0))  # always m
+    with pytest.raises(ValueError, match="shape"):
+        model.greedy_trace(src[None])

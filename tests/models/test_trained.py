@@ -12,17 +12,22 @@ import pytest
 
 from attention_core.models import data
 from attention_core.models.seq2seq import ModelConfig, Seq2Seq
-from attention_core.models.train import TrainConfig, TrainResult, evaluate, splits_for
+from attention_core.models.train import TrainConfig, TrainResult, evaluate, splits_for, train
 from attention_core.models.trained import (
     EVAL_DTYPE,
     LESSON07,
     LIVE_TOLERANCE,
+    SNAPSHOT_DIR,
+    SNAPSHOT_EVERY,
     TRAINED_DIR,
     VERB_FINAL,
+    SnapshotRecorder,
     in_eval_dtype,
     live_differences,
+    load_snapshots,
     load_trained,
     save_trained,
+    snapshot_sentences,
     trained_config,
     trained_record,
 )
@@ -201,3 +206,70 @@ def test_live_differences_compare_a_run_with_the_committed_parameters():
     other_seed = Seq2Seq(ModelConfig(), seed=1).forward(data.stack(list(splits.train[:1])))[0]
     first_seed0 = Seq2Seq(ModelConfig(), seed=0).forward(data.stack(list(splits.train[:1])))[0]
     assert abs(other_seed - first_seed0) > 100 * LIVE_TOLERANCE["first_loss"]
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Snapshots of the committed lesson-07 run (scripts/train_committed.py --snapshots)
+
+
+def test_a_snapshot_hook_sees_the_steps_and_changes_nothing():
+    cfg = TrainConfig(
+        model=ModelConfig(d_emb=4, d_enc=4, d_dec=6, d_att=5), n_train=400, n_valid=20, n_test=20, steps=25,
+        eval_every=10, warmup_steps=5,
+    )  # fmt: skip
+    splits = data.make_splits(cfg.data_seed, cfg.n_train, cfg.n_valid, cfg.n_test)
+    seen = []
+
+    def hook(step, model):
+        seen.append(step)
+        model.greedy(data.stack([splits.valid[0]]).src)  # evaluating is allowed
+
+    plain = train(cfg, splits)
+    watched = train(cfg, splits, snapshot=hook, snapshot_every=10)
+    assert seen == [0, 10, 20, 25]
+    assert watched.losses == plain.losses
+    for key, value in plain.model.params.items():
+        np.testing.assert_array_equal(watched.model.params[key], value)
+    with pytest.raises(TypeError, match="snapshot"):
+        train(cfg, splits, snapshot="not a function")
+
+
+def test_snapshot_recorder_stores_rounded_reads_and_validation_figures():
+    cfg = TrainConfig(model=ModelConfig(d_emb=4, d_enc=4, d_dec=6, d_att=5), n_train=300, n_valid=30, n_test=200)
+    splits = data.make_splits(cfg.data_seed, cfg.n_train, cfg.n_valid, cfg.n_test)
+    sentences = snapshot_sentences(splits.test, (6, 8))
+    recorder = SnapshotRecorder(sentences, splits.valid)
+    model = Seq2Seq(cfg.model, seed=1)
+    recorder(0, model)
+    record = recorder.record("tiny", "a command")
+    weights, _ = model.decoder_reads(data.stack([sentences[1]]))  # (1, U, T)
+    np.testing.assert_array_equal(record["weights"][0][1], np.rint(weights[0] * 1000).ravel())
+    assert record["steps"] == [0] and len(record["outputs"][0][0]) == 7
+    ev = evaluate(model, splits.valid)
+    assert record["valid_token"] == [round(ev.token_accuracy(), 6)]
+    assert record["valid_alignment"] == [round(ev.alignment_accuracy(), 6)]
+    assert record["sentences"][0]["source"] == sentences[0].words()[0]
+
+
+@pytest.fixture(scope="module")
+def test_pairs():
+    return splits_for(RUNS[LESSON07]).test
+
+
+def test_committed_snapshots_end_at_the_committed_parameters(test_pairs):
+    """The snapshots come from the run that made the committed parameters: its validation checks agree with the
+    run's record, and the last snapshot is what the committed model reads."""
+    snaps, record = load_snapshots(LESSON07), trained_record(LESSON07)
+    assert snaps["steps"] == list(range(0, RUNS[LESSON07].steps + 1, SNAPSHOT_EVERY))
+    checks = dict(zip(snaps["steps"], snaps["valid_token"], strict=True))
+    assert all(checks[step] == acc for step, acc in record["checks"]), "not the committed run's validation checks"
+    model = load_trained(LESSON07)
+    for i, pair in enumerate(snapshot_sentences(test_pairs)):
+        assert snaps["sentences"][i]["source"] == pair.words()[0]
+        weights, _ = model.decoder_reads(data.stack([pair]))
+        got = np.array(snaps["weights"][-1][i]).reshape(weights.shape[1:]) / 10 ** snaps["digits"]
+        np.testing.assert_allclose(got, weights[0], atol=0.5e-3 + 1e-7)
+        tokens, _ = model.greedy(pair.src[None])
+        assert snaps["outputs"][-1][i] == tokens[0].tolist()
+    size = (SNAPSHOT_DIR / f"{LESSON07}.json").stat().st_size
+    assert size < 160_000, f"the snapshot file should stay small for the website, it has {size} bytes"

@@ -5,10 +5,15 @@ The static site has no Python kernel. Its explorers (``book/_assets/ae-explorers
 that :func:`site_parameters` returns. The book's Sphinx extension (``book/_ext/ae_site.py``) writes it into
 every page that holds an explorer at build time, and the browser tests check that the page shows the numbers
 that :func:`attention_core.worked_example` and :func:`attention_core.softmax` compute.
+
+Lesson 07's laboratory (``book/_assets/ae-lab*.js``) computes with the committed translation model itself: a second
+implementation of :mod:`attention_core.models` in JavaScript, fed by :func:`lab_data` (written to the site as
+``_static/ae-lab-data.js``) and tested against the package under Node (``tests/site/test_lab_math.py``).
 """
 
 from __future__ import annotations
 
+import base64
 import copy
 import functools
 import json
@@ -40,6 +45,9 @@ SCORE_START = (0.0, 0.0, 0.0)  # the score explorer's first scores: equal, so eq
 CURVE_POINTS = 161  # states on each drawn weight curve over S_RANGE (a step of 0.05)
 QUESTION_TOP = 3  # lesson 01's explorer lists the three largest weights, as the notebook's does
 ALIGNMENT_LENGTHS = (6, 9, 12, 27)  # lesson 07's explorer: the first test sentence of each source length
+LAB_STEPS = 600  # lesson 07's laboratory: optimiser steps of a run in the reader's browser (the recipe has 1000)
+LAB_EVAL_EVERY = 50  # steps between two validation checks of a run in the browser
+LAB_N_TEST = 900  # held-out sentences the browser evaluates at the end of a run (by source length)
 
 # Every word the website's explorers show, in each edition (the one place for these labels: the script fills the
 # {placeholders}; "_1" after a letter becomes a subscript). Terms follow book/glossary.md.
@@ -95,6 +103,181 @@ LABELS = Messages(
         "al_summary": "Output word {t} “{word}” reads most from source word {j} “{src}” (weight {w})",
         "al_truth": "; the reference word’s true source is word {k} “{ks}”.",
         "al_end": "; it is the end symbol, past the reference.",
+        # lesson 07: the laboratory (book/_assets/ae-lab.js)
+        "lab_title": "Laboratory: the trained translation model",
+        "lab_tab_compose": "Compose",
+        "lab_tab_step": "Step through the decoder",
+        "lab_tab_watch": "Watch it learn",
+        "lab_tab_train": "Train it yourself",
+        "lab_compose_intro": (
+            "Write a source sentence in the toy language of this lesson, or build it word by word: the committed "
+            "model translates it here, greedily, and the grid shows what each output word read. The grammar gives"
+            " the reference translation and the true alignment (the outlined cells), which the model never saw."
+        ),
+        "lab_examples": "Example sentences",
+        "lab_examples_pick": "(choose an example)",
+        "lab_example_option": "{n} words: {words}",
+        "lab_sentence": "Source sentence (words separated by spaces)",
+        "lab_next": "Next word (only what the grammar allows)",
+        "lab_add": "Add",
+        "lab_remove": "Remove the last word",
+        "lab_clear": "Clear",
+        "lab_random": "Random sentence",
+        "lab_next_done": "(the sentence is complete)",
+        "lab_next_fix": "(correct the sentence first)",
+        "lab_class_determiner": "a determiner",
+        "lab_class_adjective": "an adjective",
+        "lab_class_noun": "a noun",
+        "lab_class_verb": "a verb",
+        "lab_class_preposition": "a preposition",
+        "lab_end_of_sentence": "the end of the sentence",
+        "lab_or": "; or ",
+        "lab_ok": "A sentence of the toy language ({n} words): translated below.",
+        "lab_err_unknown": "“{word}” (word {k}) is not a word of the toy language. The grammar allows here: {allowed}.",
+        "lab_err_order": "“{word}” (word {k}) cannot stand here. The grammar allows here: {allowed}.",
+        "lab_err_repeat": (
+            "“{word}” (word {k}) is already in this noun phrase; an adjective appears once. Allowed here: {allowed}."
+        ),
+        "lab_err_adjectives": (
+            "“{word}” (word {k}): a noun phrase has at most {max_adj} adjectives. Allowed here: {allowed}."
+        ),
+        "lab_err_phrases": (
+            "“{word}” (word {k}): a sentence has at most {max_pp} prepositional phrases. Allowed here: {allowed}."
+        ),
+        "lab_err_length": "“{word}” (word {k}): a sentence has at most {max_len} words.",
+        "lab_err_unfinished": "The sentence is not finished: after word {k} “{last}” the grammar needs {allowed}.",
+        "lab_err_empty": "Write a sentence, or build one word by word; it starts with {allowed}.",
+        "lab_model_says": "The model’s translation:",
+        "lab_reference": "Reference (the grammar’s):",
+        "lab_same": "The model’s translation equals the reference, end symbol included.",
+        "lab_differs": "They differ first at word {k}: the reference has “{want}”, the model wrote “{got}”.",
+        "lab_grid_label": (
+            "Attention weights of the translation: output words down, source words across. Arrow keys move."
+        ),
+        "lab_grid_hint": "Point at a cell, tap it, or focus the grid and use the arrow keys to read its weight.",
+        "lab_grid_note": (
+            "The fuller a cell, the larger its weight αₜⱼ (a full cell is 1); each row sums to 1. Outlined: the "
+            "true source position of the reference word."
+        ),
+        "lab_cell": "Output word {t} “{out}”, source word {j} “{src}”: weight {w}.",
+        "lab_cell_max": "This row reads most from source word {j} “{src}” ({w}).",
+        "lab_cell_truth": "The true source is word {j} “{src}”.",
+        "lab_strip_hint": (
+            "Each cell is one component: red positive, blue negative. Point at one or use the arrow keys."
+        ),
+        "lab_component": "{name}, component {k} of {n}: {v}",
+        "lab_step_intro": (
+            "The sentence of Compose, decoded one step at a time in the order of this lesson’s equations: the "
+            "scores use the previous state sₜ₋₁, then the weights and the read cₜ, then the state update with cₜ,"
+            " then the distribution over the target vocabulary, whose most probable word is fed back."
+        ),
+        "lab_step_none": "Compose a sentence of the toy language first (first tab).",
+        "lab_step_sentence": "Sentence: {words}",
+        "lab_prev": "◀ Previous step",
+        "lab_next_step": "Next step ▶",
+        "lab_step_t": "Decoder step t",
+        "lab_step_head": "Step {t} of {U}: the input is yₜ₋₁ = “{prev}”; the model writes yₜ = “{word}”.",
+        "lab_h_scores": "Scores, with the previous state",
+        "lab_h_weights": "Weights over the source words",
+        "lab_h_context": "The read: the context vector",
+        "lab_h_state": "The state update, with what was read",
+        "lab_h_output": "The next-word distribution",
+        "lab_sprev_caption": "sₜ₋₁, the decoder state before this step (what the scorer compares with every hⱼ):",
+        "lab_strip_sprev": "Previous decoder state sₜ₋₁",
+        "lab_strip_c": "Context vector cₜ",
+        "lab_strip_s": "New decoder state sₜ",
+        "lab_cards_label": "Scores and weights of each source word",
+        "lab_read_summary": "The largest weight is on source word {j} “{src}” ({w}).",
+        "lab_read_end": "This step writes the end symbol: it has no true source word.",
+        "lab_step_live": (
+            "Step {t}: largest weight on source word {j} “{src}” ({w}); writes “{word}” with probability {p}."
+        ),
+        "lab_watch_intro": (
+            "The committed training run, replayed: every {every} steps up to step {steps}, what the model read "
+            "for three test sentences (teacher-forced, one row per reference word), its training loss and its "
+            "accuracy on the validation sentences. No step ever saw an alignment label, yet the outlined cells "
+            "fill in."
+        ),
+        "lab_watch_sentence": "Test sentence",
+        "lab_play": "▶ Play",
+        "lab_pause": "❚❚ Pause",
+        "lab_scrub": "Training step",
+        "lab_step_of": "step {step} of {steps}",
+        "lab_watch_figures": (
+            "Step {step}: training loss {loss} (mean of the 20 steps before); validation token accuracy {token}; "
+            "alignment accuracy {align}."
+        ),
+        "lab_watch_output": "Greedy translation at this step:",
+        "lab_watch_grid_label": (
+            "Attention weights at this training step: reference words down, source words across. Arrow keys move."
+        ),
+        "lab_chart_loss": "Training loss (log scale)",
+        "lab_chart_acc": "Validation accuracy",
+        "lab_axis_step": "optimiser step",
+        "lab_series_loss": "each step’s batch",
+        "lab_series_loss_mean": "mean of 20 steps",
+        "lab_series_valid": "token accuracy",
+        "lab_series_align": "alignment accuracy",
+        "lab_watch_note": (
+            "Recorded by {command}, the run that made the committed parameters (weights rounded to 3 decimals)."
+        ),
+        "lab_train_intro": (
+            "Train the same model here, in a background thread of your browser: the same initialisation rules, "
+            "batches of {batch} sentences of one length, Adam, gradient clipping and learning-rate schedule as "
+            "the package, on {n_train} sentences sampled from the same grammar (with the page’s own random "
+            "numbers). The default budget is {steps} steps (the committed recipe takes {committed}). Try the "
+            "fixed-summary baseline too, and compare the accuracies by source length at the end."
+        ),
+        "lab_model": "Model",
+        "lab_model_attention": "attention (Bahdanau’s order)",
+        "lab_model_baseline": "fixed summary (no attention)",
+        "lab_seed": "Seed",
+        "lab_steps": "Steps",
+        "lab_train_watch": "Sentence to watch",
+        "lab_yours": "your sentence: {words}",
+        "lab_train": "Train",
+        "lab_train_again": "Train again (new run)",
+        "lab_stop": "Stop",
+        "lab_resume": "Resume",
+        "lab_train_idle": "Nothing is training yet.",
+        "lab_train_making": "Sampling {n} training sentences…",
+        "lab_train_ready": "{n} training sentences ready after {s} s; training…",
+        "lab_train_resumed": "Training again…",
+        "lab_train_paused": "Stopped at step {step} of {steps} ({s} s). Resume to go on.",
+        "lab_train_status": (
+            "Step {step} of {steps}, {s} s, {ms} ms per step; validation token accuracy {acc} (step {at})."
+        ),
+        "lab_train_reached": "Reached 0.95 at step {step}, after {s} s.",
+        "lab_train_check": "Step {step}: validation token accuracy {acc}.",
+        "lab_train_evaluating": "Training finished after {s} s; evaluating on {n} held-out sentences…",
+        "lab_train_done": (
+            "Done: {steps} steps in {s} s ({ms} ms per step); held-out token accuracy {token}, exact {exact}."
+        ),
+        "lab_chart_train_loss": "Your run’s training loss (log scale)",
+        "lab_chart_train_acc": "Your run’s validation token accuracy",
+        "lab_train_output": "Its greedy translation now:",
+        "lab_train_grid_label": (
+            "Attention weights of the model being trained: reference words down, source words across."
+        ),
+        "lab_train_grid_note": (
+            "Teacher-forced weights over the reference translation; outlined: the true source positions."
+        ),
+        "lab_baseline_no_weights": (
+            "The fixed-summary model has no weights to draw: it reads the same summary m at every step."
+        ),
+        "lab_results_caption": "Accuracy by source length on {n} held-out sentences (token / exact)",
+        "lab_col_length": "source length",
+        "lab_col_yours_attention": "your attention model (seed {seed}, {steps} steps)",
+        "lab_col_yours_baseline": "your fixed-summary model (seed {seed}, {steps} steps)",
+        "lab_col_sweep_attention": "attention, lesson’s experiment (seeds {seeds}, {steps} steps)",
+        "lab_col_sweep_baseline": "fixed summary, lesson’s experiment (seeds {seeds}, {steps} steps)",
+        "lab_bucket": "{lo}–{hi} words",
+        "lab_token_exact": "{token} / {exact}",
+        "lab_results_note": (
+            "The lesson’s experiment ran numpy with the full recipe on its own test set; your run uses the page’s"
+            " random numbers, its own held-out sentences and its own budget, so expect similar, not equal, "
+            "figures."
+        ),
         # any explorer
         "missing": "This live explorer could not start: its parameters are missing from the page.",
     },
@@ -257,6 +440,96 @@ def _alignment_examples(lengths: tuple[int, ...]) -> dict:
             }
         )
     return {"model": LESSON07, "examples": examples}
+
+
+@functools.lru_cache(maxsize=1)
+def lab_data() -> dict:
+    """Lesson 07's laboratory on the website: everything its script computes with, from the package.
+
+    ``model``: the committed lesson-07 model (:data:`~attention_core.models.trained.LESSON07`): its sizes and
+    its parameters as base64 little-endian float32 (exactly the committed numbers, 4 bytes each).
+    ``grammar``: the toy language of :mod:`attention_core.models.data` (word pairs by part of speech, the limits,
+    the vocabularies and the start and end ids), from which the page samples, parses and translates.
+    ``examples``: the first test sentence of each of ``ALIGNMENT_LENGTHS`` (seed-0 splits), as words.
+    ``snapshots``: the committed run's snapshots (:func:`~attention_core.models.trained.load_snapshots`) with its
+    per-step training losses and validation checks. ``recipe``: :class:`~attention_core.models.train.TrainConfig`'s
+    optimiser and data settings, and the browser run's budget (``LAB_STEPS`` steps, a validation check every
+    ``LAB_EVAL_EVERY``, ``LAB_N_TEST`` held-out sentences). ``sweep``: lesson 07's length experiment, mean test
+    accuracy by source-length bucket for both models over the seed study's runs (``results/seed_study.json``).
+    """
+    from ..models import data  # imported here: only lesson 07's pages need the models
+    from ..models.sweep import load_length_sweep
+    from ..models.train import BUCKETS, TrainConfig
+    from ..models.trained import LESSON07, load_snapshots, load_trained, trained_record
+
+    model = load_trained(LESSON07)
+    cfg, record, snaps = model.cfg, trained_record(LESSON07), load_snapshots(LESSON07)
+    arrays = {
+        name: base64.b64encode(np.ascontiguousarray(value, dtype="<f4").tobytes()).decode("ascii")
+        for name, value in model.params.items()
+    }
+    classes = ("determiner", "adjective", "noun", "verb", "preposition")
+    groups = (data.DETERMINERS, data.ADJECTIVES, data.NOUNS, data.VERBS, data.PREPOSITIONS)
+    test = data.make_splits(seed=0).test
+    tc = TrainConfig()
+    sweep = load_length_sweep()
+    return {
+        "model": {
+            "name": LESSON07,
+            "config": {
+                "attention": cfg.attention,
+                "d_e": cfg.d_emb,
+                "d_enc": cfg.d_enc,
+                "d_s": cfg.d_dec,
+                "d_a": cfg.d_att,
+                "src_vocab": cfg.src_vocab,
+                "tgt_vocab": cfg.tgt_vocab,
+                "bos_id": data.BOS_ID,
+            },  # fmt: skip
+            "arrays": arrays,  # name -> base64 of float32, row-major, the shapes of seq2seq.init_params
+        },
+        "grammar": {
+            "groups": {cls: [list(pair) for pair in group] for cls, group in zip(classes, groups, strict=True)},
+            "src_words": list(data.SRC_WORDS),
+            "tgt_words": list(data.TGT_WORDS),
+            "max_adj": data.MAX_ADJ,
+            "max_pp": data.MAX_PP,
+            "max_len": data.MAX_LEN,
+            "bos_id": data.BOS_ID,
+            "eos_id": data.EOS_ID,
+        },
+        "examples": [next(p for p in test if len(p.src) == n).words()[0] for n in ALIGNMENT_LENGTHS],
+        "snapshots": {
+            **{k: snaps[k] for k in ("digits", "sentences", "steps", "valid_token", "valid_alignment", "weights")},
+            "outputs": snaps["outputs"],
+            "losses": [round(x, 4) for x in record["losses"]],
+            "checks": record["checks"],
+            "command": snaps["command"],
+        },
+        "recipe": {
+            **{k: getattr(tc, k) for k in ("batch_size", "lr", "lr_end", "warmup_steps", "clip_norm", "beta1")},
+            **{k: getattr(tc, k) for k in ("beta2", "adam_eps", "n_train", "n_valid")},
+            "committed_steps": tc.steps,
+            "steps": LAB_STEPS,
+            "eval_every": LAB_EVAL_EVERY,
+            "n_test": LAB_N_TEST,
+            "buckets": [list(b) for b in BUCKETS],
+        },
+        "sweep": {
+            "seeds": sweep["seeds"],
+            "buckets": {
+                name: [sweep["mean"][name]["buckets"][f"{lo}-{hi}"] for lo, hi in BUCKETS]
+                for name in ("attention", "fixed summary")
+            },
+        },
+    }
+
+
+def lab_data_script() -> str:
+    """:func:`lab_data` as a script for the website's ``_static/ae-lab-data.js`` (sets ``self.AELabData``)."""
+    text = json.dumps(lab_data(), separators=(",", ":"), allow_nan=False)
+    head = "// ae-lab-data.js: exported by attention_core.explorers.site.lab_data() when the site was built"
+    return f"{head}\nself.AELabData = {text};\n"
 
 
 def site_parameters_json(parts: tuple[str, ...] | None = None, lang: str = "en") -> str:

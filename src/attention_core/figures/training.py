@@ -81,6 +81,29 @@ TEXT = Messages(
         ),
         "language_svo": "lesson 07's target language",
         "language_verb_final": "verb-final target language",
+        # the decoder step of lesson 07's step-through explorer
+        "step_title": "Step {t}: input “{prev}”, output “{word}”",
+        "weights_over_source": r"weights $\alpha_{{tj}}$ (scores $e_{{tj}}$ above)",
+        "s_prev": "$s_{{t-1}}$ (previous state)",
+        "context": "$c_t$ (context vector)",
+        "s_new": "$s_t$ (new state)",
+        "component": "component",
+        "top_words": r"$p(y_t \mid y_{{<t}}, x)$, five most probable words",
+        # the snapshots of lesson 07's committed run
+        "snapshot_title": "What the model reads at step {step}",
+        "reference_token": "reference token",
+        "valid_token": "validation token accuracy",
+        "valid_alignment": "alignment accuracy",
+        "snapshot_alt": (
+            "Step {step} of the committed training run: a {U} by {T} grid of attention weights for a test "
+            "sentence, {right} of its {words} reference words read most from their true source word; beside it "
+            "the training loss falling over the steps and the validation accuracies, with a line at step {step}."
+        ),
+        "step_alt": (
+            "Decoder step {t}: bars of the weights over the {T} source words, largest on “{src}” ({w}); three "
+            "strips of the previous state, the context vector and the new state; the next-word probabilities, "
+            "largest for “{word}” ({p})."
+        ),
     },
 )
 
@@ -313,3 +336,118 @@ def accuracy_vs_length(lengths: Sequence[int], curves: dict[str, dict[str, Seque
     axes[0].set_ylabel(TEXT("share_correct"))
     axes[0].legend(fontsize=8, loc="lower left")
     return fig
+
+
+def decoder_step_figure(trace: dict, t: int, src_words: Sequence[str], tgt_words: Sequence[str]) -> Figure:
+    """One greedy decoder step of lesson 07, in the order of its equations (0-based ``t``).
+
+    ``trace`` is :meth:`~attention_core.models.seq2seq.Seq2Seq.greedy_trace`'s dictionary; ``tgt_words`` names the
+    target vocabulary. Top: the weights ``alpha_tj`` over the source words, each bar labelled with its score
+    ``e_tj``. Middle: ``s_{t-1}``, ``c_t`` and ``s_t`` as strips of coloured components (red positive, blue
+    negative). Bottom: the five most probable next words. The baseline (no weights) shows a note instead.
+    """
+    T = len(src_words)
+    fig = Figure(figsize=(max(6.4, 0.42 * T + 1.5), 6.2), layout="constrained")
+    grid = fig.add_gridspec(5, 1, height_ratios=[3.2, 0.55, 0.55, 0.55, 2.2])
+    ax = fig.add_subplot(grid[0])
+    y_prev, y_t = tgt_words[trace["y_prev"][t]], tgt_words[trace["tokens"][t]]
+    fig.suptitle(TEXT("step_title", t=t + 1, prev=y_prev, word=y_t), fontsize=11)
+    x = np.arange(T)
+    if trace["weights"] is not None:
+        w, e = trace["weights"][t], trace["scores"][t]
+        ax.bar(x, w, color="tab:blue")
+        for j in range(T):
+            ax.text(j, w[j] + 0.02, f"{e[j]:.1f}", ha="center", va="bottom", fontsize=7, rotation=90)
+        ax.set_ylim(0, 1.3)
+    ax.set_xticks(x, list(src_words), rotation=90, fontsize=8)
+    ax.set_xlim(-0.6, T - 0.4)
+    ax.set_title(TEXT("weights_over_source"), fontsize=9)
+    for row, key, label in ((1, "s_prev", "s_prev"), (2, "context", "context"), (3, "state", "s_new")):
+        axs = fig.add_subplot(grid[row])
+        axs.imshow(np.asarray(trace[key][t])[None, :], cmap="RdBu_r", vmin=-1, vmax=1, aspect="auto")
+        axs.set_yticks([])
+        axs.set_xticks([])
+        axs.set_ylabel(TEXT(label), rotation=0, ha="right", va="center", fontsize=8)
+    axp = fig.add_subplot(grid[4])
+    p = np.asarray(trace["probs"][t])
+    top = np.argsort(-p, kind="stable")[:5]
+    axp.barh(np.arange(5)[::-1], p[top], color=["tab:orange"] + ["0.6"] * 4)
+    axp.set_yticks(np.arange(5)[::-1], [tgt_words[k] for k in top], fontsize=8)
+    for r, k in enumerate(top):
+        axp.text(p[k] + 0.01, 4 - r, f"{p[k]:.4f}", va="center", fontsize=8)
+    axp.set_xlim(0, 1.18)
+    axp.set_title(TEXT("top_words"), fontsize=9)
+    return fig
+
+
+class SnapshotFigure:
+    """Lesson 07's training replay: the weights one snapshot reads for a sentence, beside the loss and accuracy.
+
+    ``snaps`` is :func:`attention_core.models.trained.load_snapshots`'s dictionary with the run's per-step
+    ``losses`` added (from its record); ``sentence`` picks one of its sentences. :meth:`update` shows snapshot
+    ``k``; the grid's image, the two step markers and the title are the artists that move (for a blitting
+    renderer), the curves are drawn once.
+    """
+
+    def __init__(self, snaps: dict, sentence: int, window: int = 20):
+        self.snaps, self.sentence = snaps, sentence
+        sent = snaps["sentences"][sentence]
+        self.src, self.rows = sent["source"], [*sent["reference"], "</s>"]
+        T, U = len(self.src), len(self.rows)
+        self.shape = (U, T)
+        self.fig = Figure(
+            figsize=(max(8.5, HEATMAP_CELL * T + 5.5), max(4.2, HEATMAP_CELL * U + 1.8)), layout="constrained"
+        )
+        grid = self.fig.add_gridspec(2, 2, width_ratios=[max(T, 6), 9])
+        self.ax = self.fig.add_subplot(grid[:, 0])
+        self.im = self.ax.imshow(np.zeros(self.shape), cmap="gray_r", vmin=0.0, vmax=1.0, aspect="equal")
+        self.squares = [self.ax.add_patch(_square(j, i)) for i, j in enumerate(sent["true_source"])]
+        self.ax.set_xticks(np.arange(T), self.src, rotation=90, fontsize=8)
+        self.ax.set_yticks(np.arange(U), self.rows, fontsize=8)
+        self.ax.xaxis.tick_top()
+        self.ax.set_xlabel(TEXT("source_token"), fontsize=9)
+        self.ax.xaxis.set_label_position("top")
+        self.ax.set_ylabel(TEXT("reference_token"), fontsize=9)
+        self.title = self.ax.set_title("", fontsize=10)
+        steps = np.asarray(snaps["steps"])
+        losses = np.asarray(snaps["losses"], dtype=float)
+        self.ax_loss = self.fig.add_subplot(grid[0, 1])
+        self.ax_loss.plot(np.arange(1, losses.size + 1), losses, color="0.75", lw=0.6, label=TEXT("step_loss"))
+        if losses.size >= window:
+            avg = np.convolve(losses, np.ones(window) / window, mode="valid")
+            self.ax_loss.plot(
+                np.arange(window, losses.size + 1), avg, color="tab:blue", label=TEXT("mean_loss", window=window)
+            )
+        self.ax_loss.set_yscale("log")
+        self.ax_loss.set_ylabel(TEXT("cross_entropy"), fontsize=8)
+        self.ax_loss.legend(fontsize=7)
+        self.ax_acc = self.fig.add_subplot(grid[1, 1], sharex=self.ax_loss)
+        self.ax_acc.plot(steps, snaps["valid_token"], color="tab:blue", label=TEXT("valid_token"))
+        self.ax_acc.plot(steps, snaps["valid_alignment"], "--", color="tab:orange", label=TEXT("valid_alignment"))
+        self.ax_acc.set_ylim(-0.02, 1.02)
+        self.ax_acc.set_xlabel(TEXT("optimiser_step"), fontsize=8)
+        self.ax_acc.legend(fontsize=7, loc="lower right")
+        self.markers = [a.axvline(0, color="tab:red", lw=1.2) for a in (self.ax_loss, self.ax_acc)]
+
+    def weights(self, k: int) -> np.ndarray:
+        """The weights ``(U, T)`` of snapshot ``k`` (stored as integers in units of ``10**-digits``)."""
+        raw = np.asarray(self.snaps["weights"][k][self.sentence], dtype=float)
+        return raw.reshape(self.shape) / 10 ** self.snaps["digits"]
+
+    def update(self, k: int) -> None:
+        step = self.snaps["steps"][k]
+        self.im.set_data(self.weights(k))
+        for m in self.markers:
+            m.set_xdata([step, step])
+        self.title.set_text(TEXT("snapshot_title", step=step))
+
+    def moving_artists(self) -> list:
+        """What a blitting renderer draws at every frame, in this order (the squares over the grid)."""
+        return [self.im, *self.squares, self.title, *self.markers]
+
+    def alt_text(self, k: int) -> str:
+        w = self.weights(k)
+        truth = self.snaps["sentences"][self.sentence]["true_source"]
+        right = int(sum(w[i].argmax() == j for i, j in enumerate(truth)))
+        U, T = self.shape
+        return TEXT("snapshot_alt", step=self.snaps["steps"][k], U=U, T=T, right=right, words=len(truth))

@@ -221,3 +221,100 @@ def length_batches(pairs: list[Pair], batch_size: int, rng: np.random.Generator 
     if rng is not None:
         batches = [batches[i] for i in rng.permutation(len(batches))]
     return batches
+
+
+# --- reading a sentence someone typed ------------------------------------------------------------------------
+SRC_CLASS_OF = dict(zip(SRC_WORDS, SRC_CLASS, strict=True))  # source word -> part of speech
+END = "end"  # in next_classes(): the sentence may end here
+
+
+class SentenceError(ValueError):
+    """A source sentence outside the toy language: which word, where, and what the grammar allows there.
+
+    ``kind``: ``"unknown"`` (not a source word), ``"order"`` (a word of the wrong part of speech),
+    ``"repeat"`` (an adjective twice in one noun phrase), ``"adjectives"`` (more than ``MAX_ADJ``),
+    ``"phrases"`` (more than ``MAX_PP`` prepositional phrases), ``"length"`` (more than ``MAX_LEN`` tokens),
+    ``"unfinished"`` (the sentence stops where the grammar needs more) or ``"empty"``. ``position`` is the
+    0-based index of the offending word (the length for ``"unfinished"``), ``word`` the word (or ``""``),
+    ``allowed`` the parts of speech (and :data:`END`) the grammar accepts at that position.
+    """
+
+    def __init__(self, kind: str, position: int, word: str, allowed: tuple[str, ...]):
+        self.kind, self.position, self.word, self.allowed = kind, position, word, tuple(allowed)
+        super().__init__(f"{kind} at word {position + 1} ({word!r}): the grammar allows {', '.join(allowed) or '-'}")
+
+
+def _state_after(words: list[str]):
+    """Walk the grammar over ``words``; return the parser state, or raise :class:`SentenceError`."""
+    nps, pps, adjs, expect = 0, 0, [], ("determiner",)  # expect: the classes allowed next
+    for i, word in enumerate(words):
+        if i >= MAX_LEN:
+            raise SentenceError("length", i, word, ())
+        cls = SRC_CLASS_OF.get(word)
+        allowed = tuple(c for c in expect if c != END)
+        if cls is None:
+            raise SentenceError("unknown", i, word, expect)
+        if cls not in expect:
+            if cls == "adjective" and len(adjs) == MAX_ADJ and expect == ("noun",):
+                raise SentenceError("adjectives", i, word, expect)
+            if cls == "preposition" and pps == MAX_PP and nps >= 2:
+                raise SentenceError("phrases", i, word, expect)
+            raise SentenceError("order", i, word, expect)
+        if cls == "adjective" and word in adjs:
+            raise SentenceError("repeat", i, word, allowed)
+        if cls == "determiner":
+            adjs, expect = [], ("adjective", "noun")
+        elif cls == "adjective":
+            adjs.append(word)
+            expect = ("adjective", "noun") if len(adjs) < MAX_ADJ else ("noun",)
+        elif cls == "noun":
+            nps += 1
+            expect = ("verb",) if nps == 1 else (("preposition", END) if pps < MAX_PP else (END,))
+        elif cls == "verb":
+            expect = ("determiner",)
+        else:  # preposition
+            pps += 1
+            expect = ("determiner",)
+    return expect, nps
+
+
+def _shortest_rest(cls: str, nps: int) -> int:
+    """Fewest tokens that must follow a word of class ``cls`` (``nps`` noun phrases finished before it)."""
+    first = 3 if nps == 0 else 0  # the first noun phrase still needs VERB DET NOUN after it
+    return {"determiner": 1 + first, "adjective": 1 + first, "noun": first, "verb": 2, "preposition": 2}.get(cls, 0)
+
+
+def next_classes(words: list[str]) -> tuple[str, ...]:
+    """The parts of speech the grammar allows after the prefix ``words`` (and :data:`END` where it may stop).
+
+    A class is offered only if a sentence of at most ``MAX_LEN`` tokens can still be finished after it. Raises
+    :class:`SentenceError` if ``words`` is not the beginning of a sentence of the toy language.
+    """
+    expect, nps = _state_after(list(words))
+    return tuple(c for c in expect if c == END or len(words) + 1 + _shortest_rest(c, nps) <= MAX_LEN)
+
+
+def parse(words: list[str]) -> Pair:
+    """A typed source sentence as a :class:`Pair`: its ids, the grammar's translation and the true alignment.
+
+    ``words`` is a list of source words (``"the big cat sees a bird".split()``). Raises :class:`SentenceError`
+    naming the first word the grammar does not accept and what it accepts there.
+    """
+    words = list(words)
+    if not words:
+        raise SentenceError("empty", 0, "", ("determiner",))
+    expect, _ = _state_after(words)
+    if END not in expect:
+        raise SentenceError("unfinished", len(words), "", expect)
+    align: list[int] = []
+    start = 0
+    while start < len(words):  # the phrases: an NP (DET ADJ* NOUN) or a single verb or preposition
+        if SRC_CLASS_OF[words[start]] == "determiner":
+            end = next(j for j in range(start, len(words)) if SRC_CLASS_OF[words[j]] == "noun") + 1
+            k = end - start - 2  # adjectives
+            align.extend(start + i for i in [0, k + 1, *range(k, 0, -1)])  # DET, NOUN, ADJ_k ... ADJ_1
+        else:
+            end = start + 1
+            align.append(start)
+        start = end
+    return encode(words, [TRANSLATE[words[j]] for j in align], align)

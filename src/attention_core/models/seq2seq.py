@@ -266,20 +266,60 @@ class Seq2Seq:
         defaults to ``T + 1``. Tokens after the first end symbol are meaningless; see :func:`strip_eos`.
         """
         src = token_ids(src, "src", self.cfg.src_vocab)
+        max_len = src.shape[1] + 1 if max_len is None else integer(max_len, "max_len")
+        tokens, alphas, _ = self._greedy(src, max_len)
+        return tokens, _stack_weights(alphas)
+
+    @pinned_blas
+    def greedy_trace(self, src: np.ndarray, max_len: int | None = None) -> dict[str, np.ndarray | None]:
+        """Greedy decoding of one sentence ``src`` ``(T,)``, keeping every quantity of every step (lesson 07).
+
+        For ``t = 1..U`` (``U = max_len``, default ``T + 1``), in the order of the step: ``y_prev (U,)`` the input
+        ``y_{t-1}``; ``s_prev (U, d_s)`` the state before the step; ``scores (U, T)`` ``e_tj``; ``weights (U, T)``
+        ``alpha_tj``; ``context (U, d_h)`` ``c_t``; ``state (U, d_s)`` ``s_t``; ``probs (U, V)``
+        ``p(y_t | y_<t, x)``; ``tokens (U,)`` the chosen ``y_t``. Also ``annotations (T, d_h)``. The baseline has
+        ``scores`` and ``weights`` None and ``context`` = ``m`` at every step. The same loop as :meth:`greedy`,
+        so the tokens and weights are greedy's.
+        """
+        src = np.asarray(src)
+        if src.ndim != 1:
+            raise ValueError(f"src must be one sentence of token ids, shape (T,), got shape {src.shape}")
+        src = token_ids(src[None], "src", self.cfg.src_vocab)
+        max_len = src.shape[1] + 1 if max_len is None else integer(max_len, "max_len")
+        tokens, alphas, rec = self._greedy(src, max_len, record=True)
+        out = {k: None if v[0] is None else np.stack(v, axis=1)[0] for k, v in rec.items() if k != "H"}
+        weights = _stack_weights(alphas)
+        out.update(tokens=tokens[0], weights=None if weights is None else weights[0], annotations=rec["H"][0])
+        return out
+
+    def _greedy(self, src: np.ndarray, max_len: int, record: bool = False):
+        """The loop of :meth:`greedy` and :meth:`greedy_trace` (inputs checked): ``(tokens, alphas, record)``.
+
+        With ``record``, every step's input, states, scores, context and next-word distribution are kept.
+        """
         p, d_e = self.params, self.cfg.d_emb
         N, T = src.shape
-        max_len = T + 1 if max_len is None else integer(max_len, "max_len")
         H, _ = encode(p, src)  # (N, T, d_h)
         source, _, carry = self._start(H)
         y = np.full(N, data.BOS_ID)
         tokens = np.empty((N, max_len), dtype=np.int64)
         alphas = []
+        rec = {k: [] for k in ("y_prev", "s_prev", "scores", "context", "state", "probs")} if record else None
         for t in range(max_len):
+            y_prev, s_prev = y, carry[0]
             xe = p["tgt_emb"][y] @ p["dec_W"][:, :d_e].T + p["dec_b"]  # (N, 3 d_s): the embedding part, e(y_{t-1})
             carry, out, step = self._step(t, xe, carry, source)
-            y = tokens[:, t] = (out @ p["out_W"].T + p["out_b"]).argmax(axis=1)  # (N, d_o) x (d_o, V) -> (N,)
+            logits = out @ p["out_W"].T + p["out_b"]  # (N, d_o) x (d_o, V) -> (N, V)
+            y = tokens[:, t] = logits.argmax(axis=1)  # (N,)
             alphas.append(step.read.alpha)
-        return tokens, _stack_weights(alphas)
+            if record:  # the scores are recomputed from the state that read: the same inputs give the same e_t
+                scores = None if step.read.alpha is None else self.scorer.scores(p, step.query, source.K)[0]
+                values = (y_prev, s_prev, scores, step.read.c, carry[0], softmax_rows_kernel(logits))  # probs: (N, V)
+                for key, value in zip(rec, values, strict=True):
+                    rec[key].append(value)
+        if record:
+            rec["H"] = H
+        return tokens, alphas, rec
 
 
 def _stack_weights(alphas: list) -> np.ndarray | None:

@@ -206,15 +206,29 @@ class TrainResult:
 
 
 @pinned_blas
-def train(cfg: TrainConfig = TrainConfig(), splits: data.Splits | None = None, callback=None) -> TrainResult:
+def train(
+    cfg: TrainConfig = TrainConfig(),
+    splits: data.Splits | None = None,
+    callback=None,
+    snapshot=None,
+    snapshot_every: int = 20,
+) -> TrainResult:
     """Train one model with ``cfg``.
 
     ``callback(step, loss, valid_accuracy)`` (optional) is called after every step; ``valid_accuracy`` is
     ``None`` except at validation checks. A lesson prints its progress with it
     (:func:`attention_core.figures.training.progress_printer`); benchmarks time steps with it.
+
+    ``snapshot(step, model)`` (optional) is called before the first step (``step`` 0), after every
+    ``snapshot_every``-th step and after the last step. It may evaluate the model (e.g. record its attention
+    weights, :class:`~.trained.SnapshotRecorder`) but must not change it; it draws no random numbers of the
+    run, so a run with snapshots takes exactly the steps of a run without them.
     """
     if not isinstance(cfg, TrainConfig):
         raise TypeError(f"cfg must be a TrainConfig, got {type(cfg).__name__}")
+    integer(snapshot_every, "snapshot_every")
+    if snapshot is not None and not callable(snapshot):
+        raise TypeError(f"snapshot must be a function snapshot(step, model), got {type(snapshot).__name__}")
     if splits is None:
         splits = splits_for(cfg)
     model = build_model(cfg.model, seed=cfg.seed)
@@ -223,6 +237,8 @@ def train(cfg: TrainConfig = TrainConfig(), splits: data.Splits | None = None, c
     queue: list[data.Batch] = []
     losses, checks = [], []
     step = 0
+    if snapshot is not None:
+        snapshot(0, model)  # the initial parameters: what the model reads before any update
     while step < cfg.steps:
         if not queue:
             queue = data.length_batches(splits.train, cfg.batch_size, rng)[::-1]
@@ -237,6 +253,9 @@ def train(cfg: TrainConfig = TrainConfig(), splits: data.Splits | None = None, c
             checks.append((step, acc))
         if callback is not None:
             callback(step, loss, acc)
-        if acc is not None and cfg.target_accuracy is not None and acc >= cfg.target_accuracy:
+        stop = acc is not None and cfg.target_accuracy is not None and acc >= cfg.target_accuracy
+        if snapshot is not None and (step % snapshot_every == 0 or step == cfg.steps or stop):
+            snapshot(step, model)
+        if stop:
             break
     return TrainResult(model, step, losses, checks, splits)

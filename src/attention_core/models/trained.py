@@ -10,7 +10,7 @@ and committed here, beside a record of how they were made::
     trained/<name>.json   the command, seeds and configuration, the training losses and validation checks,
                           and the test-set counts the parameters gave when they were saved
 
-``scripts/train_committed.py`` writes both; ``tests/test_trained.py`` checks that loading and evaluating the
+``scripts/train_committed.py`` writes both; ``tests/models/test_trained.py`` checks that loading and evaluating the
 parameters reproduces the recorded counts exactly.
 
 The parameters are trained and stored in float32, but :func:`load_trained` returns them in a float64 model
@@ -18,6 +18,11 @@ The parameters are trained and stored in float32, but :func:`load_trained` retur
 BLAS kernel moves a decision's logit gap by up to 1e-4: every one of lesson 07's training seeds has some test
 decision closer to a tie than that (:mod:`.margins`). In float64 the same kernels move the gaps by about 1e-13,
 so the recorded counts, and every figure the book prints from them, are the same on every machine.
+
+With ``--snapshots`` the same script also writes ``trained/snapshots/<name>.json``: what the model read at every
+``SNAPSHOT_EVERY``-th step of that very run (:class:`SnapshotRecorder`), for lesson 07's "watch it learn"
+scrubber. The snapshots are taken by the run that made the parameters, so they end exactly where the committed
+parameters are.
 """
 
 from __future__ import annotations
@@ -31,11 +36,16 @@ from pathlib import Path
 import numpy as np
 
 from .._validate import plain_name, real_array, require, shape_str
+from . import data
 from .seq2seq import ModelConfig, Seq2Seq, build_model
 from .train import TrainConfig, evaluate
 
 TRAINED_DIR = Path(__file__).resolve().parent / "trained"
 EVAL_DTYPE = "float64"  # the arithmetic of every committed model the book evaluates (module docstring)
+SNAPSHOT_DIR = TRAINED_DIR / "snapshots"
+SNAPSHOT_EVERY = 20  # optimiser steps between two snapshots of a committed run
+SNAPSHOT_LENGTHS = (6, 12, 27)  # snapshot sentences: the first test sentence of each of these source lengths
+SNAPSHOT_DIGITS = 3  # weights are stored as integers in units of 10**-SNAPSHOT_DIGITS
 LESSON07 = "lesson07_attention_seed0"  # the attention model of lesson 07 (TrainConfig defaults, seed 0)
 LESSON08_SWAPPED = "lesson08_general_score_seed0"  # lesson 08: Bahdanau's decoder with Luong's general score
 LESSON08_LUONG = "lesson08_luong_seed0"  # lesson 08: the same recipe with Luong's decoder order
@@ -156,3 +166,85 @@ def in_eval_dtype(model: Seq2Seq, dtype: str = EVAL_DTYPE) -> Seq2Seq:
     copy = build_model(dataclasses.replace(model.cfg, dtype=dtype))
     copy.params = {k: v.astype(dtype) for k, v in model.params.items()}
     return copy
+
+
+def snapshot_sentences(test: list[data.Pair], lengths: tuple[int, ...] = SNAPSHOT_LENGTHS) -> list[data.Pair]:
+    """The sentences whose reads the snapshots record: the first test sentence of each source length."""
+    found = []
+    for length in lengths:
+        pair = next((p for p in test if len(p.src) == length), None)
+        if pair is None:
+            raise ValueError(f"no test sentence of source length {length}")
+        found.append(pair)
+    return found
+
+
+class SnapshotRecorder:
+    """A ``snapshot(step, model)`` hook for :func:`~.train.train`: what the model reads as it learns.
+
+    At every call it records, for each of ``sentences``: the teacher-forced attention weights ``alpha (U, T)``
+    over the reference translation (rows: the reference words and the end symbol; stored as integers in units
+    of ``10**-digits``) and the greedy translation's token ids; and, over ``valid``, the greedy token accuracy
+    and the teacher-forced alignment accuracy. Nothing is changed in the model. ``record()`` gives the JSON
+    dictionary that :func:`save_snapshots` writes.
+    """
+
+    def __init__(self, sentences: list[data.Pair], valid: list[data.Pair], digits: int = SNAPSHOT_DIGITS):
+        self.sentences, self.valid, self.digits = list(sentences), list(valid), digits
+        self.steps: list[int] = []
+        self.valid_token: list[float] = []
+        self.valid_alignment: list[float] = []
+        self.weights: list[list[list[int]]] = []  # [snapshot][sentence] -> U * T integers, row by row
+        self.outputs: list[list[list[int]]] = []  # [snapshot][sentence] -> greedy token ids
+
+    def __call__(self, step: int, model: Seq2Seq) -> None:
+        scale = 10**self.digits
+        weights, outputs = [], []
+        for pair in self.sentences:
+            batch = data.stack([pair])
+            alpha, _ = model.decoder_reads(batch)  # (1, U, T) teacher-forced
+            weights.append([int(x) for x in np.rint(alpha[0] * scale).astype(np.int64).ravel()])
+            tokens, _ = model.greedy(batch.src)  # (1, T + 1)
+            outputs.append([int(k) for k in tokens[0]])
+        ev = evaluate(model, self.valid)
+        self.steps.append(int(step))
+        self.valid_token.append(round(ev.token_accuracy(), 6))
+        self.valid_alignment.append(round(ev.alignment_accuracy(), 6))
+        self.weights.append(weights)
+        self.outputs.append(outputs)
+
+    def record(self, name: str, command: str) -> dict:
+        return {
+            "model": name,
+            "command": command,
+            "digits": self.digits,
+            "sentences": [
+                {"source": p.words()[0], "reference": p.words()[1], "true_source": [int(j) for j in p.align]}
+                for p in self.sentences
+            ],
+            "steps": self.steps,
+            "valid_token": self.valid_token,
+            "valid_alignment": self.valid_alignment,
+            "weights": self.weights,
+            "outputs": self.outputs,
+        }
+
+
+def save_snapshots(name: str, record: dict, folder: Path = SNAPSHOT_DIR) -> Path:
+    """Write a :class:`SnapshotRecorder` record as compact JSON to ``<folder>/<name>.json``."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{name}.json"
+    path.write_text(json.dumps(record, separators=(",", ":")) + "\n")
+    return path
+
+
+def load_snapshots(name: str = LESSON07, folder: Path = SNAPSHOT_DIR) -> dict:
+    """The committed snapshots of the run that made ``name`` (see :class:`SnapshotRecorder`)."""
+    path = Path(folder) / f"{name}.json"
+    if not path.exists():
+        raise FileNotFoundError(
+            f"no snapshots of {name!r} in {folder}: "
+            f"`.venv/bin/python scripts/train_committed.py --only {name} --snapshots` makes them"
+        )
+    return json.loads(path.read_text())

@@ -1,0 +1,1486 @@
+// Lesson 07's laboratory on the website: the committed translation model, in the reader's browser.
+//
+// Loaded only on lesson 07's pages (book/_ext/ae_site.py), after ae-lab-math.js (the model's mathematics, a
+// second implementation of attention_core.models, tested against it), ae-lab-data.js (self.AELabData: the
+// committed parameters, the grammar, the training snapshots and the recipe, exported by
+// attention_core.explorers.site.lab_data when the site was built) and ae-lab-worker.js (the training loop of
+// a Web Worker). Every word shown comes from the page's edition (#ae-params "labels", from
+// attention_core.explorers.site.LABELS). Four panels:
+//   Compose        a sentence of the toy language, its greedy translation, the alignment grid, the reference
+//   Step through   one decoder step at a time, in the order of lesson 07's equations
+//   Watch it learn the committed run's snapshots: the grid, the losses and the validation curves, step by step
+//   Train          the same model (or the fixed-summary baseline) trained in a Worker, with its own seed
+(function () {
+  "use strict";
+
+  var SVG_NS = "http://www.w3.org/2000/svg";
+  var LABELS = {};
+  var uid = 0;
+
+  function t(key, vals) {
+    return String(LABELS[key] === undefined ? key : LABELS[key]).replace(/\{(\w+)\}/g, function (m, name) {
+      return vals && vals[name] !== undefined ? String(vals[name]) : m;
+    });
+  }
+
+  function fmt(x, digits) {
+    if (x === null || x === undefined || !isFinite(x)) return "–";
+    var text = x.toFixed(digits === undefined ? 3 : digits);
+    return /^-0\.0*$/.test(text) ? text.slice(1) : text;
+  }
+
+  function el(tag, attrs, children) {
+    var node = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (k) {
+      if (attrs[k] !== null && attrs[k] !== undefined) node.setAttribute(k, attrs[k]);
+    });
+    [].concat(children === undefined ? [] : children).forEach(function (c) {
+      node.appendChild(typeof c === "string" || typeof c === "number" ? document.createTextNode(String(c)) : c);
+    });
+    return node;
+  }
+
+  function svg(tag, attrs, parent) {
+    var node = document.createElementNS(SVG_NS, tag);
+    Object.keys(attrs || {}).forEach(function (k) {
+      node.setAttribute(k, attrs[k]);
+    });
+    if (parent) parent.appendChild(node);
+    return node;
+  }
+
+  function id(name) {
+    return "ae-lab-" + name + "-" + uid;
+  }
+
+  // A symbol with a subscript and/or superscript, as nodes: sym("s", "t−1") -> s<sub>t−1</sub>.
+  function sym(base, sub, sup) {
+    var span = el("span", { class: "ae-lab-sym" }, [base]);
+    if (sub) span.appendChild(el("sub", {}, [sub]));
+    if (sup) span.appendChild(el("sup", {}, [sup]));
+    return span;
+  }
+
+  function eq(parts) {
+    return el(
+      "p",
+      { class: "ae-lab-eq" },
+      parts.map(function (p) {
+        return typeof p === "string" ? document.createTextNode(p) : p;
+      })
+    );
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // A grid of cells drawn on a canvas (an alignment matrix, or one vector as a strip): weights in [0, 1] as the
+  // opacity of one ink, signed values (a state) in two colours, with the row and column labels. A canvas
+  // repaints a 31 x 30 grid in a fraction of a millisecond, where as many SVG elements cost a frame. The grid
+  // takes keyboard focus: the arrow keys, Home, End, Page Up and Page Down move a cursor, and the cell under the
+  // cursor (or under the pointer or finger) is written out as text below the grid, in a polite live region.
+
+  var grids = []; // every grid, redrawn when the theme changes
+
+  function Grid(opts) {
+    this.opts = opts;
+    this.readoutId = id("readout-" + ++uid);
+    this.wrap = el("div", {
+      class: "ae-lab-grid" + (opts.signed ? " ae-lab-strip" : ""),
+      tabindex: "0",
+      role: "group",
+      "aria-label": opts.label,
+      "aria-describedby": this.readoutId,
+    });
+    this.canvas = el("canvas", { class: "ae-lab-canvas", "aria-hidden": "true" });
+    this.wrap.appendChild(this.canvas);
+    this.readout = el("p", { class: "ae-lab-readout", id: this.readoutId, "aria-live": "polite" }, [opts.hint || ""]);
+    this.node = el("div", { class: "ae-lab-gridbox" }, [this.wrap, this.readout]);
+    this.rows = [];
+    this.cols = [];
+    this.truth = [];
+    this.values = null;
+    this.cursor = null;
+    this.showing = false; // whether the cursor is drawn
+    var self = this;
+    this.wrap.addEventListener("keydown", function (e) {
+      self.key(e);
+    });
+    this.wrap.addEventListener("focus", function () {
+      if (!self.cursor) self.cursor = [0, 0];
+      self.showCursor();
+    });
+    this.wrap.addEventListener("blur", function () {
+      self.hideCursor();
+    });
+    this.canvas.addEventListener("pointermove", function (e) {
+      self.pointer(e);
+    });
+    this.canvas.addEventListener("pointerdown", function (e) {
+      self.pointer(e);
+    });
+    this.canvas.addEventListener("pointerleave", function () {
+      if (document.activeElement !== self.wrap) self.hideCursor();
+    });
+    grids.push(this);
+  }
+
+  // Lay the grid out for row labels, column labels, values (rows x cols, row-major) and true cells
+  // (truth[r] = the true column of row r, or -1).
+  Grid.prototype.set = function (rows, cols, values, truth) {
+    this.rows = rows;
+    this.cols = cols;
+    this.truth = truth || [];
+    var o = this.opts;
+    this.font = paletteOf(this.wrap).font;
+    var rowW = rows.some(Boolean) ? Math.ceil(10 + textWidth(rows, this.font)) : 0;
+    var colH = cols.some(Boolean) ? Math.ceil(10 + textWidth(cols, this.font)) : 0;
+    var avail = Math.max(120, (this.wrap.clientWidth || o.width || 600) - 4);
+    var cell = Math.floor((avail - rowW) / Math.max(cols.length, 1));
+    cell = Math.max(o.minCell || 13, Math.min(o.maxCell || 24, cell));
+    var h = o.cellHeight || cell;
+    this.geom = { x0: rowW, y0: colH, cw: cell, ch: h };
+    var W = rowW + cell * cols.length + 2,
+      H = colH + h * rows.length + 2;
+    // The canvas keeps the largest size it has had (until the layout is reset): a smaller grid is drawn in its
+    // top left corner, so a new sentence changes pixels, not the page's layout.
+    var ratio = window.devicePixelRatio || 1;
+    W = Math.max(W, this.keep ? this.keep[0] : 0);
+    H = Math.max(H, this.keep ? this.keep[1] : 0);
+    this.keep = [W, H];
+    if (this.canvas.width !== Math.round(W * ratio) || this.canvas.height !== Math.round(H * ratio)) {
+      this.canvas.width = Math.round(W * ratio);
+      this.canvas.height = Math.round(H * ratio);
+      this.canvas.style.width = W + "px";
+      this.canvas.style.height = H + "px";
+    }
+    this.ratio = ratio;
+    this.size = [W, H];
+    this.wrap.setAttribute("data-geom", [rowW, colH, cell, h].join(","));
+    this.wrap.setAttribute("data-rows", String(rows.length));
+    this.wrap.setAttribute("data-cols", String(cols.length));
+    this.wrap.setAttribute(
+      "data-truth",
+      String(
+        this.truth.filter(function (j) {
+          return j >= 0;
+        }).length
+      )
+    );
+    if (this.cursor && (this.cursor[0] >= rows.length || this.cursor[1] >= cols.length)) this.cursor = [0, 0];
+    this.update(values);
+  };
+
+  // The theme's colours and font for the canvases, read once (and again when the theme changes): reading the
+  // computed style after each change of the page would cost a style recalculation per frame.
+  var palette = null;
+  function paletteOf(node) {
+    if (!palette) {
+      var css = getComputedStyle(node);
+      palette = { font: "11px " + css.fontFamily };
+      ["--ae-ink", "--ae-lab-bg", "--ae-lab-ink", "--ae-lab-pos", "--ae-lab-neg", "--ae-lab-true", "--ae-lab-focus"].forEach(function (name) {
+        palette[name] = css.getPropertyValue(name).trim() || "#888";
+      });
+    }
+    return palette;
+  }
+
+  // Forget the largest size (when the width available changes).
+  Grid.prototype.reset = function () {
+    this.keep = null;
+  };
+
+  // The widest of some labels in a font (a canvas measures them).
+  var measurer = null;
+  function textWidth(labels, font) {
+    if (!measurer) measurer = document.createElement("canvas").getContext("2d");
+    measurer.font = font;
+    return labels.reduce(function (m, label) {
+      return Math.max(m, measurer.measureText(String(label)).width);
+    }, 0);
+  }
+
+  // New values for the same layout: the grid is drawn again (the colours are read from the page's theme).
+  Grid.prototype.update = function (values) {
+    this.values = values;
+    this.draw();
+    if (this.showing) this.showCursor(true);
+  };
+
+  Grid.prototype.draw = function () {
+    if (!this.geom) return;
+    var ctx = this.canvas.getContext("2d"),
+      g = this.geom,
+      o = this.opts;
+    var pal = paletteOf(this.wrap);
+    var color = function (name) {
+      return pal[name];
+    };
+    ctx.setTransform(this.ratio, 0, 0, this.ratio, 0, 0);
+    ctx.clearRect(0, 0, this.size[0], this.size[1]);
+    ctx.font = this.font;
+    ctx.fillStyle = color("--ae-ink");
+    var r, c;
+    ctx.textAlign = "right";
+    ctx.textBaseline = "middle";
+    for (r = 0; r < this.rows.length; r++) if (this.rows[r]) ctx.fillText(this.rows[r], g.x0 - 5, g.y0 + g.ch * r + g.ch / 2);
+    ctx.textAlign = "left";
+    for (c = 0; c < this.cols.length; c++) {
+      if (!this.cols[c]) continue;
+      ctx.save();
+      ctx.translate(g.x0 + g.cw * c + g.cw / 2, g.y0 - 5);
+      ctx.rotate(-Math.PI / 2);
+      ctx.fillText(this.cols[c], 0, 0);
+      ctx.restore();
+    }
+    var n = this.cols.length;
+    ctx.fillStyle = color("--ae-lab-bg");
+    ctx.fillRect(g.x0, g.y0, g.cw * n, g.ch * this.rows.length);
+    var gap = g.cw >= 10 ? 0.5 : 0;
+    var ink = color("--ae-lab-ink"),
+      pos = color("--ae-lab-pos"),
+      neg = color("--ae-lab-neg");
+    var values = this.values;
+    for (r = 0; r < this.rows.length; r++) {
+      for (c = 0; c < n; c++) {
+        var v = values ? values[r * n + c] : 0;
+        var a = o.signed ? Math.min(1, Math.abs(v)) : Math.max(0, Math.min(1, v));
+        if (a <= 0) continue;
+        ctx.globalAlpha = a;
+        ctx.fillStyle = o.signed ? (v < 0 ? neg : pos) : ink;
+        ctx.fillRect(g.x0 + g.cw * c + gap, g.y0 + g.ch * r + gap, g.cw - 2 * gap, g.ch - 2 * gap);
+      }
+    }
+    ctx.globalAlpha = 1;
+    ctx.strokeStyle = color("--ae-lab-true");
+    ctx.lineWidth = 1.5;
+    for (r = 0; r < this.truth.length && r < this.rows.length; r++) {
+      if (this.truth[r] >= 0) ctx.strokeRect(g.x0 + g.cw * this.truth[r] + 0.75, g.y0 + g.ch * r + 0.75, g.cw - 1.5, g.ch - 1.5);
+    }
+    if (this.showing && this.cursor) {
+      ctx.strokeStyle = color("--ae-lab-focus");
+      ctx.lineWidth = 2.5;
+      ctx.strokeRect(g.x0 + g.cw * this.cursor[1] + 1.25, g.y0 + g.ch * this.cursor[0] + 1.25, g.cw - 2.5, g.ch - 2.5);
+    }
+  };
+
+  Grid.prototype.key = function (e) {
+    if (!this.rows.length || !this.cols.length) return;
+    var c = this.cursor || [0, 0];
+    var moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+    var next = null;
+    if (moves[e.key]) next = [c[0] + moves[e.key][0], c[1] + moves[e.key][1]];
+    else if (e.key === "Home") next = [c[0], 0];
+    else if (e.key === "End") next = [c[0], this.cols.length - 1];
+    else if (e.key === "PageUp") next = [0, c[1]];
+    else if (e.key === "PageDown") next = [this.rows.length - 1, c[1]];
+    if (!next) return;
+    e.preventDefault();
+    this.cursor = [Math.max(0, Math.min(this.rows.length - 1, next[0])), Math.max(0, Math.min(this.cols.length - 1, next[1]))];
+    this.showCursor();
+  };
+
+  Grid.prototype.pointer = function (e) {
+    if (!this.geom) return;
+    var box = this.canvas.getBoundingClientRect();
+    var x = e.clientX - box.left - this.geom.x0,
+      y = e.clientY - box.top - this.geom.y0;
+    var c = Math.floor(x / this.geom.cw),
+      r = Math.floor(y / this.geom.ch);
+    if (r < 0 || c < 0 || r >= this.rows.length || c >= this.cols.length) return;
+    this.cursor = [r, c];
+    this.showCursor();
+  };
+
+  // Draw the cursor and write out its cell (quiet: only when its text changed, e.g. new values under it).
+  Grid.prototype.showCursor = function (quiet) {
+    if (!this.cursor || !this.rows.length || !this.cols.length) return;
+    var r = this.cursor[0],
+      c = this.cursor[1];
+    if (!quiet) {
+      this.showing = true;
+      this.draw();
+    }
+    this.wrap.setAttribute("data-cursor", r + "," + c);
+    var v = this.values ? this.values[r * this.cols.length + c] : 0;
+    var text = this.opts.describe(r, c, v, this);
+    if (this.readout.textContent !== text) this.readout.textContent = text;
+  };
+
+  Grid.prototype.hideCursor = function () {
+    if (!this.showing) return;
+    this.showing = false;
+    this.wrap.removeAttribute("data-cursor");
+    this.draw();
+  };
+
+  // The row r of the values, and its largest entry.
+  Grid.prototype.rowMax = function (r) {
+    var n = this.cols.length,
+      best = 0;
+    for (var c = 1; c < n; c++) if (this.values[r * n + c] > this.values[r * n + best]) best = c;
+    return best;
+  };
+
+  // An alignment grid: output (or reference) words down, source words across.
+  function alignmentGrid(label) {
+    return new Grid({
+      label: label,
+      hint: t("lab_grid_hint"),
+      describe: function (r, c, v, g) {
+        var best = g.rowMax(r);
+        var text = t("lab_cell", { t: r + 1, out: g.rows[r], j: c + 1, src: g.cols[c], w: fmt(v) });
+        text += " " + t("lab_cell_max", { j: best + 1, src: g.cols[best], w: fmt(g.values[r * g.cols.length + best]) });
+        if (g.truth[r] >= 0) text += " " + t("lab_cell_truth", { j: g.truth[r] + 1, src: g.cols[g.truth[r]] });
+        return text;
+      },
+    });
+  }
+
+  // A vector as a strip of cells (one row); name is the symbol shown in the readout.
+  function strip(label, name) {
+    return new Grid({
+      label: label,
+      signed: true,
+      minCell: 4,
+      maxCell: 12,
+      cellHeight: 18,
+      hint: t("lab_strip_hint"),
+      describe: function (r, c, v) {
+        return t("lab_component", { name: name, k: c + 1, n: this.n, v: fmt(v) });
+      },
+    });
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // A line chart in SVG, drawn at the width of its box: series of (x, y) points, an optional log scale, and a
+  // vertical marker for the current step.
+
+  function Chart(opts) {
+    this.opts = opts;
+    this.series = opts.series.map(function () {
+      return [];
+    });
+    var captionId = id("chart-" + ++uid);
+    this.svg = svg("svg", { class: "ae-lab-chart", role: "img", "aria-labelledby": captionId });
+    this.legend = el(
+      "ul",
+      { class: "ae-lab-legend" },
+      opts.series.map(function (s) {
+        return el("li", { class: s.cls }, [el("span", { class: "ae-lab-key", "aria-hidden": "true" }), s.name]);
+      })
+    );
+    this.node = el("figure", { class: "ae-lab-figure" }, [el("figcaption", { id: captionId }, [opts.title]), this.svg, this.legend]);
+    this.marker = null;
+  }
+
+  Chart.prototype.draw = function () {
+    var o = this.opts,
+      s = this.svg;
+    var W = Math.max(200, this.node.clientWidth || 300),
+      H = o.height || 170;
+    var L = 44,
+      R = 18,
+      T = 8,
+      B = 30;
+    s.setAttribute("width", W);
+    s.setAttribute("height", H);
+    s.setAttribute("viewBox", "0 0 " + W + " " + H);
+    while (s.firstChild) s.removeChild(s.firstChild);
+    var x0 = 0,
+      x1 = o.xmax();
+    var ylo = o.ylog ? Math.log10(o.ymin) : o.ymin,
+      yhi = o.ylog ? Math.log10(o.ymax) : o.ymax;
+    var sx = function (x) {
+      return L + ((W - L - R) * (x - x0)) / Math.max(x1 - x0, 1);
+    };
+    var sy = function (y) {
+      var v = o.ylog ? Math.log10(Math.max(y, o.ymin)) : y;
+      return T + (H - T - B) * (1 - (v - ylo) / (yhi - ylo));
+    };
+    this.sx = sx;
+    this.top = T;
+    this.bottom = H - B;
+    (o.yticks || []).forEach(function (y) {
+      svg("line", { x1: L, x2: W - R, y1: sy(y), y2: sy(y), class: "ae-lab-gridline" }, s);
+      var tx = svg("text", { x: L - 4, y: sy(y) + 4, class: "ae-lab-ytick" }, s);
+      tx.textContent = String(y);
+    });
+    (o.targets || []).forEach(function (y) {
+      svg("line", { x1: L, x2: W - R, y1: sy(y), y2: sy(y), class: "ae-lab-target" }, s);
+      var tt = svg("text", { x: W - R - 2, y: sy(y) + 13, class: "ae-lab-targetlabel" }, s);
+      tt.textContent = String(y);
+    });
+    svg("line", { x1: L, x2: L, y1: T, y2: H - B, class: "ae-lab-axis" }, s);
+    svg("line", { x1: L, x2: W - R, y1: H - B, y2: H - B, class: "ae-lab-axis" }, s);
+    var step = niceStep(x1 / 4);
+    for (var x = 0; x <= x1 + 1e-9; x += step) {
+      svg("line", { x1: sx(x), x2: sx(x), y1: H - B, y2: H - B + 4, class: "ae-lab-axis" }, s);
+      var xt = svg("text", { x: sx(x), y: H - B + 15, class: "ae-lab-xtick" }, s);
+      xt.textContent = String(x);
+    }
+    var xl = svg("text", { x: (L + W - R) / 2, y: H - 2, class: "ae-lab-xlabel" }, s);
+    xl.textContent = o.xlabel;
+    var self = this;
+    this.lines = o.series.map(function (ser, k) {
+      var pts = self.series[k]
+        .map(function (p) {
+          return sx(p[0]).toFixed(1) + "," + sy(p[1]).toFixed(1);
+        })
+        .join(" ");
+      return svg("polyline", { points: pts, class: "ae-lab-line " + ser.cls }, s);
+    });
+    this.marker = svg("line", { x1: -10, x2: -10, y1: T, y2: H - B, class: "ae-lab-marker", visibility: "hidden" }, s);
+    if (this.markAt !== undefined) this.mark(this.markAt);
+  };
+
+  Chart.prototype.setData = function (series) {
+    this.series = series;
+    this.draw();
+  };
+
+  Chart.prototype.mark = function (x) {
+    this.markAt = x;
+    if (!this.marker || x === null) return;
+    var px = this.sx(x).toFixed(1);
+    this.marker.setAttribute("x1", px);
+    this.marker.setAttribute("x2", px);
+    this.marker.setAttribute("visibility", "visible");
+  };
+
+  function niceStep(raw) {
+    var p = Math.pow(10, Math.floor(Math.log10(Math.max(raw, 1))));
+    var m = raw / p;
+    return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * p;
+  }
+
+  // Target words of greedy tokens up to the first end symbol (what follows it means nothing).
+  function untilEnd(G, tokens) {
+    var end = tokens.indexOf(G.eos_id);
+    return tokens
+      .slice(0, end < 0 ? tokens.length : end + 1)
+      .map(function (k) {
+        return G.tgt_words[k];
+      })
+      .join(" ");
+  }
+
+  // A moving mean over `window` points, as (step, value) pairs from step 1.
+  function movingMean(values, window) {
+    var out = [],
+      sum = 0;
+    for (var i = 0; i < values.length; i++) {
+      sum += values[i];
+      if (i >= window) sum -= values[i - window];
+      if (i >= window - 1 || i === values.length - 1) out.push([i + 1, sum / Math.min(i + 1, window)]);
+    }
+    return out;
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // The laboratory
+
+  function Lab(root, data) {
+    this.root = root;
+    this.D = data;
+    this.G = data.grammar;
+    this.cfg = data.model.config;
+    this.params = AELabMath.freeze(AELabMath.decodeParams(data.model)); // the committed model never changes
+    this.rng = new AELabMath.Rng(Date.now() % 100000);
+    this.held = []; // blocks kept at their tallest (hold)
+    this.sentence = null; // the parsed pair of Compose
+    this.trace = null;
+    uid += 1;
+    root.textContent = "";
+    this.buildTabs();
+    this.buildCompose();
+    this.buildStep();
+    this.buildWatch();
+    this.buildTrain();
+    this.select(0, false);
+    this.setSentence(data.examples[1].join(" "));
+    var self = this;
+    if (window.ResizeObserver) {
+      var width = root.clientWidth;
+      new ResizeObserver(function () {
+        if (Math.abs(root.clientWidth - width) > 8) {
+          width = root.clientWidth;
+          self.relayout();
+        }
+      }).observe(root);
+    }
+  }
+
+  // --- tabs (the ARIA tabs pattern: arrow keys move between the tabs, each shows its panel) ----------------
+  Lab.prototype.buildTabs = function () {
+    var self = this;
+    var names = ["lab_tab_compose", "lab_tab_step", "lab_tab_watch", "lab_tab_train"];
+    this.tablist = el("div", { class: "ae-lab-tabs", role: "tablist", "aria-label": t("lab_title") });
+    this.tabs = [];
+    this.panels = [];
+    names.forEach(function (key, i) {
+      var tab = el("button", { type: "button", role: "tab", id: id("tab" + i), "aria-controls": id("panel" + i), "aria-selected": "false", tabindex: "-1", class: "ae-lab-tab" }, [t(key)]);
+      var panel = el("div", { role: "tabpanel", id: id("panel" + i), "aria-labelledby": id("tab" + i), class: "ae-lab-panel", hidden: "hidden" });
+      tab.addEventListener("click", function () {
+        self.select(i, true);
+      });
+      tab.addEventListener("keydown", function (e) {
+        var n = names.length,
+          next = null;
+        if (e.key === "ArrowRight") next = (i + 1) % n;
+        else if (e.key === "ArrowLeft") next = (i + n - 1) % n;
+        else if (e.key === "Home") next = 0;
+        else if (e.key === "End") next = n - 1;
+        if (next === null) return;
+        e.preventDefault();
+        self.select(next, true);
+      });
+      self.tabs.push(tab);
+      self.panels.push(panel);
+      self.tablist.appendChild(tab);
+    });
+    this.root.appendChild(this.tablist);
+    this.panels.forEach(function (p) {
+      self.root.appendChild(p);
+    });
+  };
+
+  Lab.prototype.select = function (i, focus) {
+    this.tabs.forEach(function (tab, k) {
+      tab.setAttribute("aria-selected", k === i ? "true" : "false");
+      tab.setAttribute("tabindex", k === i ? "0" : "-1");
+    });
+    this.panels.forEach(function (p, k) {
+      if (k === i) p.removeAttribute("hidden");
+      else p.setAttribute("hidden", "hidden");
+    });
+    if (focus) this.tabs[i].focus();
+    this.current = i;
+    this.relayout();
+  };
+
+  // Keep a panel at least as tall as it has been: while the reader types or steps, the lab's height never
+  // shrinks and rarely grows, so the long page below it is not laid out and painted again at every input.
+  // The same for the blocks inside a panel whose text changes length (nodes), so what follows them stays put.
+  Lab.prototype.hold = function (nodes) {
+    var self = this;
+    nodes = (nodes || []).concat([this.panels[this.current]]);
+    var heights = nodes.map(function (node) {
+      return node.offsetHeight; // all read first: one layout, not one per block
+    });
+    nodes.forEach(function (node, i) {
+      if (heights[i] > (node.aeHeld || 0)) {
+        node.aeHeld = heights[i];
+        node.style.minHeight = heights[i] + "px";
+        if (self.held.indexOf(node) < 0) self.held.push(node);
+      }
+    });
+  };
+
+  // Redraw what depends on the width of the visible panel.
+  Lab.prototype.relayout = function () {
+    this.held.forEach(function (node) {
+      node.aeHeld = 0;
+      node.style.minHeight = "";
+    });
+    this.held = [];
+    grids.forEach(function (g) {
+      g.reset();
+    });
+    if (this.current === 0 && this.composeGrid && this.sentence) this.showCompose();
+    if (this.current === 1) {
+      if (this.sentence && this.ensureTrace()) this.buildStepStrips();
+      else this.showStep();
+    }
+    if (this.current === 2 && this.watchGrid) this.showWatch(true);
+    if (this.current === 3 && this.trainLoss) this.redrawTrain();
+  };
+
+  // --- Compose -------------------------------------------------------------------------------------------
+  Lab.prototype.buildCompose = function () {
+    var self = this,
+      P = this.panels[0],
+      G = this.G;
+    P.appendChild(el("p", { class: "ae-lab-intro" }, [t("lab_compose_intro")]));
+    // examples
+    this.exampleSel = el("select", { id: id("examples") });
+    this.exampleSel.appendChild(el("option", { value: "" }, [t("lab_examples_pick")]));
+    this.D.examples.concat(
+      this.D.snapshots.sentences.map(function (s) {
+        return s.source;
+      })
+    ).forEach(function (words) {
+      var key = words.join(" ");
+      if (self.exampleSel.querySelector('option[value="' + key + '"]')) return;
+      self.exampleSel.appendChild(el("option", { value: key }, [t("lab_example_option", { n: words.length, words: key })]));
+    });
+    this.exampleSel.addEventListener("change", function () {
+      if (self.exampleSel.value) self.setSentence(self.exampleSel.value);
+    });
+    // the sentence as text
+    this.input = el("input", { type: "text", id: id("sentence"), autocomplete: "off", autocapitalize: "none", spellcheck: "false", "aria-describedby": id("message") });
+    this.input.addEventListener("input", function () {
+      self.exampleSel.value = "";
+      self.compose();
+    });
+    // slot by slot
+    this.nextSel = el("select", { id: id("next") });
+    var add = el("button", { type: "button", class: "ae-lab-button" }, [t("lab_add")]);
+    add.addEventListener("click", function () {
+      if (!self.nextSel.value) return;
+      self.setSentence((self.input.value.trim() + " " + self.nextSel.value).trim());
+      self.nextSel.focus();
+    });
+    var back = el("button", { type: "button", class: "ae-lab-button" }, [t("lab_remove")]);
+    back.addEventListener("click", function () {
+      var words = self.words();
+      words.pop();
+      self.setSentence(words.join(" "));
+    });
+    var random = el("button", { type: "button", class: "ae-lab-button" }, [t("lab_random")]);
+    random.addEventListener("click", function () {
+      self.setSentence(AELabMath.sampleSentence(G, self.rng).src.join(" "));
+    });
+    var clear = el("button", { type: "button", class: "ae-lab-button" }, [t("lab_clear")]);
+    clear.addEventListener("click", function () {
+      self.setSentence("");
+      self.input.focus();
+    });
+    P.appendChild(
+      el("div", { class: "ae-lab-controls" }, [
+        el("div", { class: "ae-lab-field" }, [el("label", { for: id("examples") }, [t("lab_examples")]), this.exampleSel]),
+        el("div", { class: "ae-lab-field" }, [el("label", { for: id("sentence") }, [t("lab_sentence")]), this.input]),
+        el("div", { class: "ae-lab-field ae-lab-slot" }, [el("label", { for: id("next") }, [t("lab_next")]), this.nextSel, add]),
+        el("div", { class: "ae-lab-buttons" }, [back, clear, random]),
+      ])
+    );
+    this.message = el("p", { id: id("message"), class: "ae-lab-message", "aria-live": "polite" });
+    P.appendChild(this.message);
+    this.result = el("div", { class: "ae-lab-result" }); // not live: the message says a translation is below
+    P.appendChild(this.result);
+    this.composeGrid = alignmentGrid(t("lab_grid_label"));
+    P.appendChild(this.composeGrid.node);
+    P.appendChild(el("p", { class: "ae-lab-note" }, [t("lab_grid_note")]));
+  };
+
+  Lab.prototype.words = function () {
+    return this.input.value.trim().toLowerCase().split(/\s+/).filter(Boolean);
+  };
+
+  Lab.prototype.setSentence = function (text) {
+    this.input.value = text;
+    if (this.exampleSel.value && this.exampleSel.value !== text) this.exampleSel.value = "";
+    this.compose();
+  };
+
+  // The class names and their words, for the messages and the slot menu.
+  Lab.prototype.classWords = function (cls) {
+    return this.G.groups[cls].map(function (p) {
+      return p[0];
+    });
+  };
+
+  Lab.prototype.allowedText = function (allowed) {
+    var self = this;
+    var parts = allowed.map(function (cls) {
+      if (cls === AELabMath.END) return t("lab_end_of_sentence");
+      return t("lab_class_" + cls) + " (" + self.classWords(cls).join(", ") + ")";
+    });
+    return parts.join(t("lab_or"));
+  };
+
+  Lab.prototype.errorText = function (err) {
+    var where = { word: err.word, k: err.position + 1, max_adj: this.G.max_adj, max_pp: this.G.max_pp, max_len: this.G.max_len };
+    where.allowed = this.allowedText(err.allowed);
+    if (err.kind === "unfinished") {
+      var words = this.words();
+      where.last = words[words.length - 1];
+      where.k = words.length;
+    }
+    return t("lab_err_" + err.kind, where);
+  };
+
+  // Fill the slot menu with the words the grammar allows after the current words.
+  Lab.prototype.fillNext = function (words) {
+    var self = this,
+      sel = this.nextSel;
+    var next = AELabMath.nextClasses(this.G, words);
+    var allowed = next.allowed || [];
+    var key = (next.error ? "!" : "") + allowed.join(",") + "|" + this.phraseAdjectives(words).join(",");
+    if (key === this.nextKey) return; // the same menu as for the previous words
+    this.nextKey = key;
+    sel.textContent = "";
+    var classes = allowed.filter(function (c) {
+      return c !== AELabMath.END;
+    });
+    if (!classes.length) {
+      sel.appendChild(el("option", { value: "" }, [next.error ? t("lab_next_fix") : t("lab_next_done")]));
+      sel.disabled = true;
+      return;
+    }
+    sel.disabled = false;
+    var used = {};
+    words.forEach(function (w) {
+      used[w] = true;
+    });
+    classes.forEach(function (cls) {
+      var group = el("optgroup", { label: t("lab_class_" + cls) });
+      self.classWords(cls).forEach(function (w) {
+        var inPhrase = cls === "adjective" && self.phraseAdjectives(words).indexOf(w) >= 0;
+        if (!inPhrase) group.appendChild(el("option", { value: w }, [w]));
+      });
+      sel.appendChild(group);
+    });
+  };
+
+  // The adjectives of the noun phrase the words end in (an adjective appears once per noun phrase).
+  Lab.prototype.phraseAdjectives = function (words) {
+    var L = this.G.groups,
+      adjs = [];
+    var isAdj = {};
+    L.adjective.forEach(function (p) {
+      isAdj[p[0]] = true;
+    });
+    for (var i = words.length - 1; i >= 0 && isAdj[words[i]]; i--) adjs.push(words[i]);
+    return adjs;
+  };
+
+  Lab.prototype.compose = function () {
+    var words = this.words();
+    this.fillNext(words);
+    var parsed = AELabMath.parse(this.G, words);
+    if (parsed.error) {
+      this.message.textContent = this.errorText(parsed.error);
+      this.message.classList.add("ae-lab-error");
+      this.input.setAttribute("aria-invalid", "true");
+      this.sentence = null;
+      this.decoded = null;
+      this.trace = null;
+      this.result.textContent = "";
+      this.composeGrid.node.hidden = true;
+      if (this.current === 1) this.showStep();
+      if (this.current === 0) this.hold([this.message]);
+      return;
+    }
+    this.message.textContent = t("lab_ok", { n: words.length });
+    this.message.classList.remove("ae-lab-error");
+    this.input.removeAttribute("aria-invalid");
+    this.sentence = parsed.pair;
+    var src = parsed.pair.src;
+    var g = AELabMath.greedy(this.params, this.cfg, src, 1, src.length, src.length + 1, false);
+    var T = src.length;
+    this.decoded = {
+      tokens: Array.from(g.tokens),
+      weights: Array.from({ length: T + 1 }, function (v, k) {
+        return Array.from(g.weights.subarray(k * T, (k + 1) * T));
+      }),
+    };
+    this.trace = null; // the step-through's trace, made when that panel is shown
+    this.composeGrid.node.hidden = false;
+    this.showCompose();
+    this.stepT = 0;
+    if (this.current === 1) this.showStep();
+    this.trainWatchOption();
+    if (this.current === 0) this.hold([this.message, this.result, this.composeGrid.node]);
+  };
+
+  Lab.prototype.showCompose = function () {
+    if (!this.sentence) return;
+    var G = this.G,
+      pair = this.sentence,
+      tr = this.decoded;
+    var out = tr.tokens.map(function (k) {
+      return G.tgt_words[k];
+    });
+    var ref = pair.words.tgt.concat([G.tgt_words[G.eos_id]]);
+    var firstDiff = -1;
+    for (var i = 0; i < ref.length; i++) {
+      if (out[i] !== ref[i]) {
+        firstDiff = i;
+        break;
+      }
+      if (out[i] === G.tgt_words[G.eos_id]) break;
+    }
+    this.result.textContent = "";
+    var outLine = el("p", { class: "ae-lab-line-out" }, [el("strong", {}, [t("lab_model_says")]), " "]);
+    out.forEach(function (w, k) {
+      outLine.appendChild(el("span", { class: k === firstDiff ? "ae-lab-diff" : "" }, [w]));
+      outLine.appendChild(document.createTextNode(" "));
+    });
+    this.result.appendChild(outLine);
+    this.result.appendChild(el("p", {}, [el("strong", {}, [t("lab_reference")]), " " + ref.join(" ")]));
+    this.result.appendChild(el("p", { class: firstDiff < 0 ? "ae-lab-same" : "ae-lab-diffnote" }, [firstDiff < 0 ? t("lab_same") : t("lab_differs", { k: firstDiff + 1, want: ref[firstDiff], got: out[firstDiff] })]));
+    var values = [];
+    tr.weights.forEach(function (row) {
+      values.push.apply(values, row);
+    });
+    var truth = out.map(function (w, k) {
+      return k < pair.align.length ? pair.align[k] : -1;
+    });
+    this.composeGrid.set(
+      out.map(function (w, k) {
+        return k + 1 + " " + w;
+      }),
+      pair.words.src,
+      values,
+      truth
+    );
+  };
+
+  // --- Step through the decoder --------------------------------------------------------------------------
+  Lab.prototype.buildStep = function () {
+    var self = this,
+      P = this.panels[1];
+    P.appendChild(el("p", { class: "ae-lab-intro" }, [t("lab_step_intro")]));
+    this.stepSentence = el("p", { class: "ae-lab-stepsentence" });
+    P.appendChild(this.stepSentence);
+    var prev = el("button", { type: "button", class: "ae-lab-button" }, [t("lab_prev")]);
+    var next = el("button", { type: "button", class: "ae-lab-button" }, [t("lab_next_step")]);
+    this.stepRange = el("input", { type: "range", id: id("t"), min: "1", max: "1", step: "1", value: "1" });
+    this.stepOut = el("output", { for: id("t"), class: "ae-lab-value" });
+    prev.addEventListener("click", function () {
+      self.goStep(self.stepT - 1);
+    });
+    next.addEventListener("click", function () {
+      self.goStep(self.stepT + 1);
+    });
+    this.stepRange.addEventListener("input", function () {
+      self.goStep(parseInt(self.stepRange.value, 10) - 1);
+    });
+    P.appendChild(el("div", { class: "ae-lab-stepper" }, [prev, el("label", { for: id("t") }, [t("lab_step_t")]), this.stepRange, this.stepOut, next]));
+    this.stepBody = el("div", { class: "ae-lab-stepbody" });
+    P.appendChild(this.stepBody);
+    this.stepLive = el("p", { class: "ae-lab-sr", "aria-live": "polite" });
+    P.appendChild(this.stepLive);
+    // the five parts, in the order of the step
+    var s = this.stepParts = {};
+    s.input = el("p", { class: "ae-lab-stephead" });
+    s.prevStrip = strip(t("lab_strip_sprev"), "sₜ₋₁");
+    s.cards = el("div", { class: "ae-lab-cards", role: "list", "aria-label": t("lab_cards_label") });
+    s.ctxStrip = strip(t("lab_strip_c"), "cₜ");
+    s.newStrip = strip(t("lab_strip_s"), "sₜ");
+    s.top = el("ol", { class: "ae-lab-top" });
+    s.readSummary = el("p", { class: "ae-lab-note" });
+    var tt = "t",
+      t1 = "t−1",
+      tj = "tj";
+    this.stepBody.appendChild(s.input);
+    this.stepBody.appendChild(el("h4", { class: "ae-lab-h" }, ["1 · " + t("lab_h_scores")]));
+    this.stepBody.appendChild(eq([sym("e", tj), " = ", sym("v", "", "⊤"), " tanh(", sym("W", "s"), " ", sym("s", t1), " + ", sym("W", "h"), " ", sym("h", "j"), " + b)"]));
+    this.stepBody.appendChild(el("p", { class: "ae-lab-caption" }, [t("lab_sprev_caption")]));
+    this.stepBody.appendChild(s.prevStrip.node);
+    this.stepBody.appendChild(el("h4", { class: "ae-lab-h" }, ["2 · " + t("lab_h_weights")]));
+    this.stepBody.appendChild(eq([sym("α", tj), " = softmax", el("sub", {}, ["j"]), "(", sym("e", tj), ")"]));
+    this.stepBody.appendChild(s.cards);
+    this.stepBody.appendChild(s.readSummary);
+    this.stepBody.appendChild(el("h4", { class: "ae-lab-h" }, ["3 · " + t("lab_h_context")]));
+    this.stepBody.appendChild(eq([sym("c", tt), " = Σ", el("sub", {}, ["j"]), " ", sym("α", tj), " ", sym("h", "j")]));
+    this.stepBody.appendChild(s.ctxStrip.node);
+    this.stepBody.appendChild(el("h4", { class: "ae-lab-h" }, ["4 · " + t("lab_h_state")]));
+    this.stepBody.appendChild(eq([sym("s", tt), " = GRU(", sym("s", t1), ", [", sym("e", "tgt"), "(", sym("y", t1), "); ", sym("c", tt), "])"]));
+    this.stepBody.appendChild(s.newStrip.node);
+    this.stepBody.appendChild(el("h4", { class: "ae-lab-h" }, ["5 · " + t("lab_h_output")]));
+    this.stepBody.appendChild(eq(["p(", sym("y", tt), " | ", sym("y", "<t"), ", x) = softmax(", sym("W", "o"), " [", sym("s", tt), "; ", sym("c", tt), "] + ", sym("b", "o"), ")"]));
+    this.stepBody.appendChild(s.top);
+    this.stepT = 0;
+  };
+
+  // The step-through's trace of the composed sentence: every quantity of every step (made once per sentence).
+  Lab.prototype.ensureTrace = function () {
+    if (!this.trace && this.sentence) {
+      var src = this.sentence.src;
+      this.trace = AELabMath.greedy(this.params, this.cfg, src, 1, src.length, src.length + 1, true).trace;
+    }
+    return this.trace;
+  };
+
+  Lab.prototype.goStep = function (k) {
+    if (!this.ensureTrace()) return;
+    this.stepT = Math.max(0, Math.min(this.trace.tokens.length - 1, k));
+    this.showStep(true);
+  };
+
+  // The strips' layout depends on the panel's width; their values on the step.
+  Lab.prototype.buildStepStrips = function () {
+    var s = this.stepParts,
+      tr = this.trace;
+    if (!tr) return;
+    [
+      [s.prevStrip, tr.s_prev],
+      [s.ctxStrip, tr.context],
+      [s.newStrip, tr.state],
+    ].forEach(function (pair) {
+      var n = pair[1][0].length;
+      pair[0].opts.n = n;
+      pair[0].n = n;
+      pair[0].set([""], new Array(n).fill(""), pair[1][0], []);
+    });
+    this.showStep();
+  };
+
+  Lab.prototype.showStep = function (announce) {
+    var tr = this.ensureTrace(),
+      s = this.stepParts,
+      G = this.G;
+    if (!tr || !this.sentence) {
+      this.stepSentence.textContent = t("lab_step_none");
+      this.stepBody.hidden = true;
+      return;
+    }
+    this.stepBody.hidden = false;
+    var U = tr.tokens.length,
+      k = this.stepT;
+    var src = this.sentence.words.src;
+    this.stepSentence.textContent = t("lab_step_sentence", { words: src.join(" ") });
+    this.stepRange.max = String(U);
+    this.stepRange.value = String(k + 1);
+    this.stepOut.textContent = k + 1 + " / " + U;
+    if (s.prevStrip.n !== tr.s_prev[0].length || !s.prevStrip.geom) {
+      this.buildStepStrips();
+      return;
+    }
+    var yPrev = G.tgt_words[tr.y_prev[k]],
+      y = G.tgt_words[tr.tokens[k]];
+    s.input.textContent = t("lab_step_head", { t: k + 1, U: U, prev: yPrev, word: y });
+    s.prevStrip.update(tr.s_prev[k]);
+    s.ctxStrip.update(tr.context[k]);
+    s.newStrip.update(tr.state[k]);
+    // scores and weights, one card per source word (made once per sentence, then updated)
+    var w = tr.weights[k],
+      e = tr.scores[k],
+      best = 0;
+    for (var j = 1; j < w.length; j++) if (w[j] > w[best]) best = j;
+    var truth = k < this.sentence.align.length ? this.sentence.align[k] : -1;
+    var key = src.join(" ");
+    if (s.cardsFor !== key) {
+      s.cards.textContent = "";
+      s.cardParts = src.map(function (word, j) {
+        var part = { fill: el("span", { class: "ae-lab-fill" }), e: el("span", { "data-ae-out": "score-" + j }), w: el("span", { "data-ae-out": "weight-" + j }) };
+        part.card = el("div", { class: "ae-lab-card", role: "listitem" }, [
+          el("span", { class: "ae-lab-cardword" }, [j + 1 + " " + word]),
+          el("span", { class: "ae-lab-num" }, ["e = ", part.e]),
+          el("span", { class: "ae-lab-track" }, [part.fill]),
+          el("span", { class: "ae-lab-num" }, ["α = ", part.w]),
+        ]);
+        s.cards.appendChild(part.card);
+        return part;
+      });
+      s.top.textContent = "";
+      s.topParts = [0, 1, 2, 3, 4].map(function (r) {
+        var part = { word: el("span", { class: "ae-lab-topword" }), fill: el("span", { class: "ae-lab-fill" }), p: el("span", { class: "ae-lab-num", "data-ae-out": "prob-" + r }) };
+        part.li = el("li", { class: r === 0 ? "ae-lab-chosen" : "" }, [part.word, el("span", { class: "ae-lab-track" }, [part.fill]), part.p]);
+        s.top.appendChild(part.li);
+        return part;
+      });
+      s.cardsFor = key;
+    }
+    s.cardParts.forEach(function (part, j) {
+      part.fill.style.width = (100 * w[j]).toFixed(1) + "%";
+      part.e.textContent = fmt(e[j]);
+      part.w.textContent = fmt(w[j]);
+      part.card.className = "ae-lab-card" + (j === best ? " ae-lab-best" : "") + (j === truth ? " ae-lab-true" : "");
+    });
+    s.readSummary.textContent = t("lab_read_summary", { j: best + 1, src: src[best], w: fmt(w[best]) }) + (truth >= 0 ? " " + t("lab_cell_truth", { j: truth + 1, src: src[truth] }) : " " + t("lab_read_end"));
+    // the output distribution: the five most probable words
+    var p = tr.probs[k];
+    var order = p
+      .map(function (v, i) {
+        return i;
+      })
+      .sort(function (a, b) {
+        return p[b] - p[a];
+      })
+      .slice(0, 5);
+    order.forEach(function (i, r) {
+      var part = s.topParts[r];
+      part.word.textContent = G.tgt_words[i];
+      part.fill.style.width = (100 * p[i]).toFixed(1) + "%";
+      part.p.textContent = fmt(p[i], 4);
+    });
+    if (this.current === 1) this.hold([s.input, s.cards, s.readSummary]);
+    if (announce) this.stepLive.textContent = t("lab_step_live", { t: k + 1, j: best + 1, src: src[best], w: fmt(w[best]), word: y, p: fmt(p[order[0]], 4) });
+  };
+
+  // --- Watch it learn ------------------------------------------------------------------------------------
+  Lab.prototype.buildWatch = function () {
+    var self = this,
+      P = this.panels[2],
+      S = this.D.snapshots;
+    P.appendChild(el("p", { class: "ae-lab-intro" }, [t("lab_watch_intro", { every: S.steps[1] - S.steps[0], steps: S.steps[S.steps.length - 1] })]));
+    this.watchSel = el("select", { id: id("watchsent") });
+    S.sentences.forEach(function (s, i) {
+      self.watchSel.appendChild(el("option", { value: String(i) }, [t("lab_example_option", { n: s.source.length, words: s.source.join(" ") })]));
+    });
+    this.watchSel.addEventListener("change", function () {
+      self.showWatch(true);
+    });
+    this.play = el("button", { type: "button", class: "ae-lab-button ae-lab-play", "aria-pressed": "false" }, [t("lab_play")]);
+    this.play.addEventListener("click", function () {
+      self.togglePlay();
+    });
+    this.scrub = el("input", { type: "range", id: id("scrub"), min: "0", max: String(S.steps.length - 1), step: "1", value: String(S.steps.length - 1) });
+    this.scrubOut = el("output", { for: id("scrub"), class: "ae-lab-value" });
+    this.scrub.addEventListener("input", function () {
+      self.stopPlay();
+      self.showWatch(false);
+    });
+    P.appendChild(
+      el("div", { class: "ae-lab-controls" }, [
+        el("div", { class: "ae-lab-field" }, [el("label", { for: id("watchsent") }, [t("lab_watch_sentence")]), this.watchSel]),
+        el("div", { class: "ae-lab-field ae-lab-scrubber" }, [this.play, el("label", { for: id("scrub") }, [t("lab_scrub")]), this.scrub, this.scrubOut]),
+      ])
+    );
+    this.watchFigures = el("p", { class: "ae-lab-figures", "aria-live": "polite" });
+    P.appendChild(this.watchFigures);
+    this.watchOut = el("p", { class: "ae-lab-line-out" });
+    P.appendChild(this.watchOut);
+    this.watchGrid = alignmentGrid(t("lab_watch_grid_label"));
+    P.appendChild(this.watchGrid.node);
+    var steps = S.steps;
+    this.watchLoss = new Chart({
+      title: t("lab_chart_loss"),
+      xlabel: t("lab_axis_step"),
+      ylog: true,
+      ymin: 0.002,
+      ymax: 5,
+      yticks: [0.01, 0.1, 1],
+      xmax: function () {
+        return steps[steps.length - 1];
+      },
+      series: [
+        { cls: "ae-lab-s0", name: t("lab_series_loss") },
+        { cls: "ae-lab-s1", name: t("lab_series_loss_mean") },
+      ],
+    });
+    this.watchAcc = new Chart({
+      title: t("lab_chart_acc"),
+      xlabel: t("lab_axis_step"),
+      ymin: 0,
+      ymax: 1,
+      yticks: [0, 0.5, 1],
+      xmax: function () {
+        return steps[steps.length - 1];
+      },
+      series: [
+        { cls: "ae-lab-s1", name: t("lab_series_valid") },
+        { cls: "ae-lab-s2", name: t("lab_series_align") },
+      ],
+    });
+    P.appendChild(el("div", { class: "ae-lab-charts" }, [this.watchLoss.node, this.watchAcc.node]));
+    P.appendChild(el("p", { class: "ae-lab-note" }, [t("lab_watch_note", { command: S.command })]));
+    this.watchSentence = -1;
+  };
+
+  Lab.prototype.showWatch = function (relayout) {
+    var S = this.D.snapshots,
+      G = this.G;
+    var k = parseInt(this.scrub.value, 10),
+      i = parseInt(this.watchSel.value, 10) || 0;
+    var step = S.steps[k],
+      sent = S.sentences[i];
+    var rows = sent.reference.concat([G.tgt_words[G.eos_id]]);
+    var scale = Math.pow(10, -S.digits);
+    var values = S.weights[k][i].map(function (v) {
+      return v * scale;
+    });
+    if (relayout || this.watchSentence !== i) {
+      this.watchGrid.set(
+        rows.map(function (w, r) {
+          return r + 1 + " " + w;
+        }),
+        sent.source,
+        values,
+        sent.true_source.concat([-1])
+      );
+      this.watchSentence = i;
+      var losses = S.losses;
+      this.watchLoss.setData([
+        losses.map(function (v, s) {
+          return [s + 1, v];
+        }),
+        movingMean(losses, 20),
+      ]);
+      this.watchAcc.setData([
+        S.steps.map(function (s, q) {
+          return [s, S.valid_token[q]];
+        }),
+        S.steps.map(function (s, q) {
+          return [s, S.valid_alignment[q]];
+        }),
+      ]);
+    } else {
+      this.watchGrid.update(values);
+    }
+    this.watchLoss.mark(step);
+    this.watchAcc.mark(step);
+    this.scrubOut.textContent = t("lab_step_of", { step: step, steps: S.steps[S.steps.length - 1] });
+    var recent = S.losses.slice(Math.max(0, step - 20), step);
+    var mean = recent.length
+      ? recent.reduce(function (a, b) {
+          return a + b;
+        }, 0) / recent.length
+      : null;
+    this.watchFigures.textContent = t("lab_watch_figures", { step: step, loss: mean === null ? "–" : fmt(mean, 3), token: fmt(S.valid_token[k]), align: fmt(S.valid_alignment[k]) });
+    this.watchOut.textContent = t("lab_watch_output") + " " + untilEnd(G, S.outputs[k][i]);
+    if (this.current === 2) this.hold([this.watchFigures, this.watchOut, this.watchGrid.node]);
+  };
+
+  Lab.prototype.togglePlay = function () {
+    if (this.playing) {
+      this.stopPlay();
+      return;
+    }
+    var self = this,
+      last = parseInt(this.scrub.max, 10);
+    if (parseInt(this.scrub.value, 10) >= last) this.scrub.value = "0";
+    this.playing = true;
+    this.watchFigures.setAttribute("aria-live", "off"); // no announcement four times a second while it plays
+    this.play.setAttribute("aria-pressed", "true");
+    this.play.textContent = t("lab_pause");
+    var tick = function () {
+      if (!self.playing) return;
+      var k = parseInt(self.scrub.value, 10);
+      if (k >= last) {
+        self.stopPlay();
+        return;
+      }
+      self.scrub.value = String(k + 1);
+      self.showWatch(false);
+      self.playTimer = setTimeout(tick, 250);
+    };
+    this.showWatch(false);
+    this.playTimer = setTimeout(tick, 250);
+  };
+
+  Lab.prototype.stopPlay = function () {
+    this.playing = false;
+    this.watchFigures.setAttribute("aria-live", "polite");
+    clearTimeout(this.playTimer);
+    this.play.setAttribute("aria-pressed", "false");
+    this.play.textContent = t("lab_play");
+  };
+
+  // --- Train it yourself ---------------------------------------------------------------------------------
+  Lab.prototype.buildTrain = function () {
+    var self = this,
+      P = this.panels[3],
+      R = this.D.recipe;
+    P.appendChild(el("p", { class: "ae-lab-intro" }, [t("lab_train_intro", { steps: R.steps, committed: R.committed_steps, batch: R.batch_size, n_train: R.n_train })]));
+    var radios = el("fieldset", { class: "ae-lab-radios" }, [el("legend", {}, [t("lab_model")])]);
+    this.modelRadios = ["attention", "baseline"].map(function (name, i) {
+      var input = el("input", { type: "radio", name: id("model"), id: id("model-" + name), value: name });
+      if (i === 0) input.checked = true;
+      radios.appendChild(el("span", { class: "ae-lab-radio" }, [input, el("label", { for: id("model-" + name) }, [t("lab_model_" + name)])]));
+      return input;
+    });
+    this.seedInput = el("input", { type: "number", id: id("seed"), min: "0", max: "99999", step: "1", value: "0", inputmode: "numeric" });
+    this.stepsInput = el("input", { type: "number", id: id("steps"), min: "20", max: "3000", step: "10", value: String(R.steps), inputmode: "numeric" });
+    this.trainWatch = el("select", { id: id("trainwatch") });
+    this.trainWatch.addEventListener("change", function () {
+      self.sendWatch();
+    });
+    this.trainButton = el("button", { type: "button", class: "ae-lab-button ae-lab-primary" }, [t("lab_train")]);
+    this.stopButton = el("button", { type: "button", class: "ae-lab-button", disabled: "disabled" }, [t("lab_stop")]);
+    this.trainButton.addEventListener("click", function () {
+      self.startTraining();
+    });
+    this.stopButton.addEventListener("click", function () {
+      self.pauseOrResume();
+    });
+    P.appendChild(
+      el("div", { class: "ae-lab-controls" }, [
+        radios,
+        el("div", { class: "ae-lab-inline" }, [
+          el("div", { class: "ae-lab-field ae-lab-small" }, [el("label", { for: id("seed") }, [t("lab_seed")]), this.seedInput]),
+          el("div", { class: "ae-lab-field ae-lab-small" }, [el("label", { for: id("steps") }, [t("lab_steps")]), this.stepsInput]),
+        ]),
+        el("div", { class: "ae-lab-field" }, [el("label", { for: id("trainwatch") }, [t("lab_train_watch")]), this.trainWatch]),
+        el("div", { class: "ae-lab-buttons" }, [this.trainButton, this.stopButton]),
+      ])
+    );
+    this.trainStatus = el("p", { class: "ae-lab-status" }, [t("lab_train_idle")]);
+    this.trainLive = el("p", { class: "ae-lab-sr", "aria-live": "polite" });
+    P.appendChild(this.trainStatus);
+    P.appendChild(this.trainLive);
+    var self2 = this;
+    this.trainLoss = new Chart({
+      title: t("lab_chart_train_loss"),
+      xlabel: t("lab_axis_step"),
+      ylog: true,
+      ymin: 0.002,
+      ymax: 5,
+      yticks: [0.01, 0.1, 1],
+      xmax: function () {
+        return self2.runSteps || R.steps;
+      },
+      series: [
+        { cls: "ae-lab-s0", name: t("lab_series_loss") },
+        { cls: "ae-lab-s1", name: t("lab_series_loss_mean") },
+      ],
+    });
+    this.trainAcc = new Chart({
+      title: t("lab_chart_train_acc"),
+      xlabel: t("lab_axis_step"),
+      ymin: 0,
+      ymax: 1,
+      yticks: [0, 0.5, 1],
+      targets: [0.95],
+      xmax: function () {
+        return self2.runSteps || R.steps;
+      },
+      series: [{ cls: "ae-lab-s1", name: t("lab_series_valid") }],
+    });
+    P.appendChild(el("div", { class: "ae-lab-charts" }, [this.trainLoss.node, this.trainAcc.node]));
+    this.trainOut = el("p", { class: "ae-lab-line-out" });
+    P.appendChild(this.trainOut);
+    this.trainGrid = alignmentGrid(t("lab_train_grid_label"));
+    this.trainGridNote = el("p", { class: "ae-lab-note" });
+    P.appendChild(this.trainGrid.node);
+    P.appendChild(this.trainGridNote);
+    this.results = el("div", { class: "ae-lab-results" });
+    P.appendChild(this.results);
+    this.finished = {}; // model -> {buckets, seed, steps}
+    this.trainWatchOption();
+    this.setTrainGrid(null); // nothing to draw before a run
+  };
+
+  // The sentences the training panel can show: the examples and the one composed.
+  Lab.prototype.trainWatchOption = function () {
+    if (!this.trainWatch) return;
+    var keep = this.trainWatch.value;
+    var options = this.D.snapshots.sentences.map(function (s) {
+      return s.source.join(" ");
+    });
+    if (this.sentence && options.indexOf(this.sentence.words.src.join(" ")) < 0) options.push(this.sentence.words.src.join(" "));
+    var self = this;
+    if (this.trainWatchKey === options.join("|")) return;
+    this.trainWatchKey = options.join("|");
+    this.trainWatch.textContent = "";
+    options.forEach(function (text, i) {
+      var mine = self.sentence && text === self.sentence.words.src.join(" ") && i >= self.D.snapshots.sentences.length;
+      self.trainWatch.appendChild(el("option", { value: text }, [mine ? t("lab_yours", { words: text }) : t("lab_example_option", { n: text.split(" ").length, words: text })]));
+    });
+    if (keep && options.indexOf(keep) >= 0) this.trainWatch.value = keep;
+    else this.trainWatch.value = options[Math.min(1, options.length - 1)];
+  };
+
+  Lab.prototype.attention = function () {
+    return this.modelRadios[0].checked;
+  };
+
+  Lab.prototype.workerSource = function () {
+    return "var M = (" + AELabMath.factory.toString() + ")();\n(" + aeLabWorker.toString() + ")(M, self);\n";
+  };
+
+  Lab.prototype.startTraining = function () {
+    var R = this.D.recipe;
+    if (this.worker) this.worker.terminate();
+    var seed = Math.max(0, Math.min(99999, parseInt(this.seedInput.value, 10) || 0));
+    var steps = Math.max(20, Math.min(3000, parseInt(this.stepsInput.value, 10) || R.steps));
+    this.seedInput.value = String(seed);
+    this.stepsInput.value = String(steps);
+    var attention = this.attention();
+    var recipe = {};
+    Object.keys(R).forEach(function (k) {
+      recipe[k] = R[k];
+    });
+    recipe.seed = seed;
+    recipe.steps = steps;
+    this.runSteps = steps;
+    this.run = { attention: attention, seed: seed, steps: steps, losses: [], valid: [], reached: null, paused: false, done: false };
+    var url = URL.createObjectURL(new Blob([this.workerSource()], { type: "text/javascript" }));
+    this.worker = new Worker(url);
+    URL.revokeObjectURL(url);
+    var self = this;
+    this.worker.onmessage = function (e) {
+      self.onWorker(e.data);
+    };
+    var cfg = {};
+    Object.keys(this.cfg).forEach(function (k) {
+      cfg[k] = self.cfg[k];
+    });
+    cfg.attention = attention;
+    this.runCfg = cfg;
+    this.worker.postMessage({ type: "start", grammar: this.G, config: cfg, recipe: recipe, dataSeed: 0, nTest: R.n_test, watch: this.trainWatch.value.split(" ") });
+    this.trainStatus.textContent = t("lab_train_making", { n: R.n_train });
+    this.stopButton.disabled = false;
+    this.stopButton.textContent = t("lab_stop");
+    this.trainButton.textContent = t("lab_train_again");
+    this.results.textContent = "";
+    this.redrawTrain();
+    this.setTrainGrid(null);
+  };
+
+  Lab.prototype.pauseOrResume = function () {
+    if (!this.worker || !this.run || this.run.done) return;
+    this.run.paused = !this.run.paused;
+    this.worker.postMessage({ type: this.run.paused ? "pause" : "resume" });
+    this.stopButton.textContent = this.run.paused ? t("lab_resume") : t("lab_stop");
+    if (!this.run.paused) this.trainStatus.textContent = t("lab_train_resumed");
+  };
+
+  Lab.prototype.sendWatch = function () {
+    if (this.worker && this.run) this.worker.postMessage({ type: "watch", words: this.trainWatch.value.split(" ") });
+  };
+
+  Lab.prototype.onWorker = function (msg) {
+    var run = this.run;
+    if (!run) return;
+    if (msg.type === "ready") {
+      this.trainStatus.textContent = t("lab_train_ready", { n: msg.n_train, s: fmt(msg.seconds, 1) });
+      this.setTrainGrid(msg.watched);
+      return;
+    }
+    if (msg.type === "paused") {
+      this.trainStatus.textContent = t("lab_train_paused", { step: msg.step, steps: run.steps, s: fmt(msg.seconds, 1) });
+      this.trainLive.textContent = this.trainStatus.textContent;
+      return;
+    }
+    if (msg.type === "progress") {
+      run.losses.push.apply(run.losses, msg.losses);
+      run.step = msg.step;
+      run.seconds = msg.seconds;
+      run.msPerStep = msg.msPerStep;
+      if (msg.valid !== null) {
+        run.valid.push([msg.step, msg.valid]);
+        if (run.reached === null && msg.valid >= 0.95) run.reached = { step: msg.step, seconds: msg.seconds };
+        this.trainLive.textContent = t("lab_train_check", { step: msg.step, acc: fmt(msg.valid) });
+      }
+      var last = run.valid.length ? run.valid[run.valid.length - 1] : null;
+      this.trainStatus.textContent = t("lab_train_status", { step: run.step, steps: run.steps, s: fmt(run.seconds, 1), ms: fmt(run.msPerStep, 0), acc: last ? fmt(last[1]) : "–", at: last ? last[0] : "–" }) + (run.reached ? " " + t("lab_train_reached", { step: run.reached.step, s: fmt(run.reached.seconds, 1) }) : "");
+      if (this.current === 3) this.redrawTrain();
+      this.setTrainGrid(msg.watched);
+      if (this.current === 3) this.hold([this.trainStatus, this.trainOut]);
+      return;
+    }
+    if (msg.type === "evaluating") {
+      this.trainStatus.textContent = t("lab_train_evaluating", { n: this.D.recipe.n_test, s: fmt(msg.seconds, 1) });
+      this.trainLive.textContent = this.trainStatus.textContent;
+      return;
+    }
+    if (msg.type === "done") {
+      run.done = true;
+      this.stopButton.disabled = true;
+      this.trainStatus.textContent = t("lab_train_done", { steps: msg.step, s: fmt(msg.seconds, 1), ms: fmt(run.msPerStep, 0), token: fmt(msg.all.token), exact: fmt(msg.all.exact) }) + (run.reached ? " " + t("lab_train_reached", { step: run.reached.step, s: fmt(run.reached.seconds, 1) }) : "");
+      this.trainLive.textContent = this.trainStatus.textContent;
+      this.finished[run.attention ? "attention" : "baseline"] = { buckets: msg.buckets, seed: run.seed, steps: msg.step };
+      this.setTrainGrid(msg.watched);
+      this.showResults();
+      this.root.setAttribute("data-ae-trained", run.attention ? "attention" : "baseline");
+    }
+  };
+
+  Lab.prototype.redrawTrain = function () {
+    var run = this.run;
+    this.trainLoss.setData(
+      run
+        ? [
+            run.losses.map(function (v, s) {
+              return [s + 1, v];
+            }),
+            movingMean(run.losses, 20),
+          ]
+        : [[], []]
+    );
+    this.trainAcc.setData([run ? run.valid : []]);
+  };
+
+  Lab.prototype.setTrainGrid = function (watched) {
+    var G = this.G,
+      words = this.trainWatch.value.split(" ");
+    var parsed = AELabMath.parse(G, words);
+    if (!watched || !parsed.pair) {
+      this.trainGrid.node.hidden = true;
+      this.trainOut.textContent = "";
+      this.trainGridNote.textContent = "";
+      return;
+    }
+    this.trainOut.textContent = t("lab_train_output") + " " + untilEnd(G, watched.tokens);
+    if (!watched.weights) {
+      this.trainGrid.node.hidden = true;
+      this.trainGridNote.textContent = t("lab_baseline_no_weights");
+      return;
+    }
+    this.trainGrid.node.hidden = false;
+    this.trainGridNote.textContent = t("lab_train_grid_note");
+    var key = words.join(" ") + "|" + this.trainGrid.wrap.clientWidth;
+    if (this.trainGridKey !== key) {
+      var rows = parsed.pair.words.tgt.concat([G.tgt_words[G.eos_id]]);
+      this.trainGrid.set(
+        rows.map(function (w, r) {
+          return r + 1 + " " + w;
+        }),
+        words,
+        watched.weights,
+        Array.from(parsed.pair.align).concat([-1])
+      );
+      this.trainGridKey = key;
+    } else {
+      this.trainGrid.update(watched.weights);
+    }
+  };
+
+  Lab.prototype.showResults = function () {
+    var F = this.finished,
+      S = this.D.sweep,
+      R = this.D.recipe;
+    var table = el("table", { class: "ae-lab-table" });
+    table.appendChild(el("caption", {}, [t("lab_results_caption", { n: R.n_test })]));
+    var head = el("tr", {}, [el("th", { scope: "col" }, [t("lab_col_length")])]);
+    var cols = [];
+    ["attention", "baseline"].forEach(function (m) {
+      if (F[m]) cols.push({ label: t("lab_col_yours_" + m, { seed: F[m].seed, steps: F[m].steps }), b: F[m].buckets, out: m });
+    });
+    cols.push({ label: t("lab_col_sweep_attention", { seeds: S.seeds.join(", "), steps: R.committed_steps }), b: S.buckets.attention });
+    cols.push({ label: t("lab_col_sweep_baseline", { seeds: S.seeds.join(", "), steps: R.committed_steps }), b: S.buckets["fixed summary"] });
+    cols.forEach(function (c) {
+      head.appendChild(el("th", { scope: "col" }, [c.label]));
+    });
+    table.appendChild(el("thead", {}, [head]));
+    var body = el("tbody");
+    R.buckets.forEach(function (b, i) {
+      var tr = el("tr", {}, [el("th", { scope: "row" }, [t("lab_bucket", { lo: b[0], hi: b[1] })])]);
+      cols.forEach(function (c) {
+        var cell = el("td", c.out ? { "data-ae-out": c.out + "-" + i } : {}, [t("lab_token_exact", { token: fmt(c.b[i].token), exact: fmt(c.b[i].exact) })]);
+        tr.appendChild(cell);
+      });
+      body.appendChild(tr);
+    });
+    table.appendChild(body);
+    this.results.textContent = "";
+    this.results.appendChild(el("div", { class: "ae-lab-tablebox", tabindex: "0", role: "region", "aria-label": t("lab_results_caption", { n: R.n_test }) }, [table]));
+    this.results.appendChild(el("p", { class: "ae-lab-note" }, [t("lab_results_note")]));
+  };
+
+  // ---------------------------------------------------------------------------------------------------------
+  function start() {
+    if (window.MutationObserver) {
+      new MutationObserver(function () {
+        palette = null; // the theme changed: read its colours again
+        grids.forEach(function (g) {
+          g.draw();
+        });
+      }).observe(document.documentElement, { attributes: true, attributeFilter: ["data-theme"] });
+    }
+    var roots = document.querySelectorAll('.ae-explorer[data-explorer="lab"]');
+    if (!roots.length) return;
+    var source = document.getElementById("ae-params");
+    var params = source ? JSON.parse(source.textContent) : null;
+    if (params && params.labels) LABELS = params.labels;
+    Array.prototype.forEach.call(roots, function (root) {
+      if (!self.AELabData || !self.AELabMath || typeof aeLabWorker !== "function") {
+        root.textContent = t("missing");
+        return;
+      }
+      root.classList.add("ae-lab");
+      try {
+        root.aeLab = new Lab(root, self.AELabData);
+        root.classList.add("ae-x-ready");
+      } catch (err) {
+        root.textContent = t("missing");
+        throw err;
+      }
+    });
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})();

@@ -1,0 +1,431 @@
+"""Lesson 07's laboratory (book/_assets/ae-lab*.js) in a real browser, in both editions.
+
+The reader composes a sentence and the page translates it with the committed model: the translation, the
+alignment matrix and the step-through trace must be the package's (``Seq2Seq.greedy_trace``); sentences outside
+the grammar get a message naming the word and what the grammar allows there. The snapshot scrubber replays the
+committed run (``trained/snapshots/``). A short training run in the page's Worker runs, stops, resumes and ends
+with accuracies by source length, for the attention model and the fixed-summary baseline. The lab's scripts load
+on lesson 07's pages only; the page makes no outside request and logs no error; at 390 and 1280 px, light and
+dark, nothing overflows the page, axe finds no serious or critical violation in any panel, every control is
+reached by the keyboard with a visible focus ring, and screenshots of the heatmap during training are saved in
+``_build/screenshots/`` to look at. (The parity of the mathematics itself: ``tests/site/test_lab_math.py``.)
+"""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import re
+
+import numpy as np
+import pytest
+
+from attention_core.models import data
+from attention_core.models.trained import load_snapshots, load_trained
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+SHOTS = pathlib.Path(os.environ.get("AE_SCREENSHOTS", ROOT / "_build" / "screenshots"))
+LESSON_07 = "notebooks/07_learning_without_labels.html"
+EDITIONS = [LESSON_07, f"zh/{LESSON_07}"]
+LAB = '.ae-explorer.ae-x-ready[data-explorer="lab"]'
+
+
+def open_lab(visit, path=LESSON_07, width=1280, scheme="light"):
+    v = visit.make(width=width, height=900) if (width, scheme) != (1280, "light") else visit
+    if scheme != "light":
+        v.page.emulate_media(color_scheme=scheme)
+    page = v.open(path)
+    root = page.locator(LAB)
+    root.wait_for(timeout=15000)
+    return v, page, root
+
+
+def tab(root, i):
+    root.locator('[role="tab"]').nth(i).click()
+    return root.locator('[role="tabpanel"]').nth(i)
+
+
+def compose(root, text: str):
+    box = root.locator('input[type="text"]')
+    box.fill(text)  # types the whole sentence: an 'input' event
+    return box
+
+
+def page_decoded(root) -> dict:
+    """What the page decoded for the composed sentence: tokens (U,) and weights (U, T)."""
+    return root.evaluate("el => el.aeLab.decoded")
+
+
+@pytest.fixture(scope="module")
+def model():
+    return load_trained()
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Where the lab is
+
+
+def test_lab_scripts_load_on_lesson_07_only(site):
+    for page in sorted(pathlib.Path(site).rglob("*.html")):
+        if {"_static", "_sources"} & set(page.relative_to(site).parts):
+            continue
+        html = page.read_text(encoding="utf-8")
+        rel = str(page.relative_to(site))
+        loads = re.findall(r'src="[^"]*_static/(ae-lab[\w.-]*\.js)', html)
+        if rel in EDITIONS:
+            assert loads == ["ae-lab-math.js", "ae-lab-data.js", "ae-lab-worker.js", "ae-lab.js"], rel
+            assert 'data-explorer="lab"' in html and "ae-lab.css" in html
+        else:
+            assert not loads and "ae-lab.css" not in html, f"{rel} loads the lab"
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Compose
+
+
+@pytest.mark.parametrize("path", EDITIONS)
+def test_compose_translates_like_the_package(visit, path, model):
+    v, page, root = open_lab(visit, path)
+    panel = tab(root, 0)
+    sentences = [p for p in data.make_splits(seed=5, n_train=10, n_valid=10, n_test=40).test if len(p.src) >= 5][:6]
+    for pair in sentences:
+        src, tgt = pair.words()
+        compose(root, " ".join(src))
+        tokens, weights = model.greedy(pair.src[None])  # the book's float32 model
+        got = page_decoded(root)
+        assert got["tokens"] == tokens[0].tolist()
+        np.testing.assert_allclose(np.array(got["weights"]), weights[0], atol=1e-5)
+        out = panel.locator(".ae-lab-line-out").inner_text()
+        assert " ".join(data.TGT_WORDS[k] for k in tokens[0]) in " ".join(out.split())
+        reference = panel.locator(".ae-lab-result p").nth(1).inner_text()
+        assert " ".join(tgt) in reference, "the grammar's reference translation"
+        grid = panel.locator(".ae-lab-grid")
+        assert grid.get_attribute("data-truth") == str(len(tgt)), "one outlined cell per reference word"
+        assert (grid.get_attribute("data-rows"), grid.get_attribute("data-cols")) == (str(len(tgt) + 1), str(len(src)))
+    # the weights as text: focus the grid and move with the keyboard
+    grid = panel.locator(".ae-lab-grid")
+    grid.focus()
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    readout = panel.locator(".ae-lab-readout").inner_text()
+    assert f"{weights[0, 1, 2]:.3f}" in readout, readout
+    assert grid.get_attribute("data-cursor") == "1,2", "the cursor is drawn where the keys moved it"
+    # pointer and touch: the cell under the pointer (or the finger) is read out too
+    x0, y0, cw, ch = (float(x) for x in grid.get_attribute("data-geom").split(","))
+    panel.locator(".ae-lab-canvas").hover(position={"x": x0 + 3.5 * cw, "y": y0 + 0.5 * ch})
+    assert grid.get_attribute("data-cursor") == "0,3"
+    assert f"{weights[0, 0, 3]:.3f}" in panel.locator(".ae-lab-readout").inner_text()
+    assert v.outside_requests() == [] and v.console_errors() == []
+
+
+@pytest.mark.parametrize("path", EDITIONS)
+def test_sentences_outside_the_grammar_are_explained(visit, path):
+    v, page, root = open_lab(visit, path)
+    panel = tab(root, 0)
+    zh = path.startswith("zh/")
+    message = panel.locator(".ae-lab-message")
+    compose(root, "the dog sees a cat")
+    text = message.inner_text()
+    assert "“dog”" in text and ("不是玩具语言中的词" if zh else "not a word of the toy language") in text
+    assert "cat" in text and "red" in text, "it names what is allowed there (nouns and adjectives)"
+    assert panel.locator(".ae-lab-grid").is_hidden()
+    assert root.locator('input[type="text"]').get_attribute("aria-invalid") == "true"
+    compose(root, "cat sees the bird")
+    assert "“cat”" in message.inner_text() and "the, a, every, this" in message.inner_text()
+    compose(root, "the big big cat sees a bird")
+    assert "“big”" in message.inner_text()
+    compose(root, "the cat sees")
+    assert ("句子还没有结束" if zh else "not finished") in message.inner_text()
+    compose(root, "the cat sees a bird")
+    assert panel.locator(".ae-lab-grid").is_visible()
+    assert root.locator('input[type="text"]').get_attribute("aria-invalid") is None
+    assert v.console_errors() == []
+
+
+def test_sentences_can_be_built_word_by_word_with_the_keyboard(visit):
+    v, page, root = open_lab(visit)
+    panel = tab(root, 0)
+    panel.get_by_role("button", name="Clear").click()
+    menu = panel.get_by_label("Next word (only what the grammar allows)")
+    words = [o for o in menu.locator("option").all_inner_texts()]
+    assert words == [d for d, _ in data.DETERMINERS]
+    add = panel.get_by_role("button", name="Add", exact=True)
+    for key in ("Home", "End", "Home", "Home", "End"):  # the first determiner, the last noun (after the
+        menu.focus()  # adjectives), the first verb, the first determiner, the last noun
+        page.keyboard.press(key)
+        add.focus()
+        page.keyboard.press("Enter")
+    typed = root.locator('input[type="text"]').input_value().split()
+    assert len(typed) == 5 and data.parse(typed).src.size == 5
+    assert panel.locator(".ae-lab-grid").is_visible()
+    groups = menu.locator("optgroup").evaluate_all("els => els.map(e => e.label)")
+    assert groups == ["a preposition"], "after a complete sentence only a preposition may follow"
+    panel.get_by_role("button", name="Remove the last word").click()
+    assert len(root.locator('input[type="text"]').input_value().split()) == 4
+    assert v.console_errors() == []
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Step through the decoder
+
+
+@pytest.mark.parametrize("path", EDITIONS)
+def test_step_through_shows_the_packages_decoder_step(visit, path, model):
+    v, page, root = open_lab(visit, path)
+    pair = next(p for p in data.make_splits(seed=0).test if len(p.src) == 12)
+    compose(root, " ".join(pair.words()[0]))
+    ref = model.greedy_trace(pair.src)
+    panel = tab(root, 1)
+    slider = panel.locator('input[type="range"]')
+    assert slider.get_attribute("max") == str(len(ref["tokens"]))
+    next_button = panel.locator(".ae-lab-stepper button").nth(1)
+    for t in range(4):
+        if t:
+            next_button.focus()
+            page.keyboard.press("Enter")  # the keyboard steps
+        shown = {
+            k: float(x)
+            for k, x in panel.locator("[data-ae-out]").evaluate_all(
+                "els => els.map(e => [e.getAttribute('data-ae-out'), e.textContent])"
+            )
+        }
+        for j in range(pair.src.size):
+            assert abs(shown[f"score-{j}"] - ref["scores"][t, j]) <= 0.5e-3 + 1e-6
+            assert abs(shown[f"weight-{j}"] - ref["weights"][t, j]) <= 0.5e-3 + 1e-6
+        assert abs(shown["prob-0"] - ref["probs"][t].max()) <= 0.5e-4 + 1e-6
+        head = panel.locator(".ae-lab-stephead").inner_text()
+        assert f"“{data.TGT_WORDS[ref['y_prev'][t]]}”" in head and f"“{data.TGT_WORDS[ref['tokens'][t]]}”" in head
+        assert panel.locator(".ae-lab-top li").first.inner_text().startswith(data.TGT_WORDS[ref["tokens"][t]])
+    slider.focus()
+    page.keyboard.press("End")  # the range input: Home / End / arrows
+    assert panel.locator(".ae-lab-value").inner_text().startswith(f"{len(ref['tokens'])} /")
+    strip = panel.locator(".ae-lab-strip").first  # s_{t-1} as a strip of 64 components, read with the keyboard
+    strip.focus()
+    page.keyboard.press("ArrowRight")
+    assert f"{ref['s_prev'][-1][1]:.3f}" in strip.locator("xpath=..").locator(".ae-lab-readout").inner_text()
+    assert v.console_errors() == []
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Watch it learn
+
+
+@pytest.mark.parametrize("path", EDITIONS)
+def test_snapshot_scrubber_replays_the_committed_run(visit, path):
+    snaps = load_snapshots()
+    v, page, root = open_lab(visit, path)
+    panel = tab(root, 2)
+    scrub = panel.locator('input[type="range"]')
+    assert int(scrub.get_attribute("max")) == len(snaps["steps"]) - 1
+    scrub.focus()
+    page.keyboard.press("Home")
+    for _ in range(5):
+        page.keyboard.press("ArrowRight")
+    k = 5
+    step = snaps["steps"][k]
+    figures = panel.locator(".ae-lab-figures").inner_text()
+    assert str(step) in figures and f"{snaps['valid_token'][k]:.3f}" in figures
+    assert f"{snaps['valid_alignment'][k]:.3f}" in figures
+    tokens = snaps["outputs"][k][0]
+    tokens = tokens[: tokens.index(data.EOS_ID) + 1] if data.EOS_ID in tokens else tokens  # up to the end symbol
+    words = " ".join(data.TGT_WORDS[i] for i in tokens)
+    assert words in panel.locator(".ae-lab-line-out").inner_text()
+    grid = panel.locator(".ae-lab-grid")
+    grid.focus()
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowRight")
+    T = len(snaps["sentences"][0]["source"])
+    want = snaps["weights"][k][0][1 * T + 1] / 10 ** snaps["digits"]
+    assert f"{want:.3f}" in panel.locator(".ae-lab-readout").inner_text()
+    menu = panel.locator("select")
+    menu.select_option("2")  # the 27-word sentence
+    grid = panel.locator(".ae-lab-grid")
+    assert (grid.get_attribute("data-rows"), grid.get_attribute("data-cols")) == ("28", "27")
+    play = panel.locator(".ae-lab-play")
+    play.click()
+    assert play.get_attribute("aria-pressed") == "true"
+    page.wait_for_timeout(900)
+    play.click()
+    assert play.get_attribute("aria-pressed") == "false" and int(scrub.input_value()) >= 2
+    assert panel.locator(".ae-lab-marker").count() == 2
+    assert v.console_errors() == []
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Train it yourself
+
+
+def _wait_trained(root, model: str, timeout=180_000):
+    root.page.wait_for_function(
+        f"() => document.querySelector('{LAB}').getAttribute('data-ae-trained') === '{model}'", timeout=timeout
+    )
+
+
+@pytest.mark.parametrize("path", EDITIONS)
+def test_training_in_the_page_runs_stops_resumes_and_reports(visit, path):
+    v, page, root = open_lab(visit, path)
+    panel = tab(root, 3)
+    steps = panel.locator('input[type="number"]').nth(1)
+    steps.fill("30")
+    panel.locator('input[type="number"]').nth(0).fill("3")
+    status = panel.locator(".ae-lab-status")
+    panel.locator(".ae-lab-primary").click()
+    page.wait_for_function(f"() => (document.querySelector('{LAB}').aeLab.run.step || 0) >= 5", timeout=60000)
+    stop = panel.locator(".ae-lab-buttons button").nth(1)
+    stop.click()  # stop
+    page.wait_for_timeout(400)
+    stopped = status.inner_text()
+    page.wait_for_timeout(800)
+    assert status.inner_text() == stopped, "nothing moves while stopped"
+    assert re.search(r"\d", stopped)
+    # the page stays usable while the Worker trains: another panel answers at once
+    stop.click()  # resume
+    tab(root, 0)
+    compose(root, "the cat sees a bird")
+    assert root.locator(".ae-lab-grid").first.is_visible()
+    panel = tab(root, 3)
+    _wait_trained(root, "attention")
+    rows = panel.locator(".ae-lab-table tbody tr")
+    assert rows.count() == 3
+    for i in range(3):
+        token, exact = (float(x) for x in panel.locator(f'[data-ae-out="attention-{i}"]').inner_text().split(" / "))
+        assert 0.0 <= exact <= token <= 1.0
+    assert panel.locator(".ae-lab-grid").is_visible(), "the attention model's weights are drawn"
+    loss = panel.locator(".ae-lab-chart polyline").first.get_attribute("points")
+    assert len(loss.split()) == 30, "one point per step on the loss curve"
+    # the fixed-summary baseline: no weights to draw, its column beside the attention model's
+    panel.locator('input[type="radio"]').nth(1).check()
+    steps.fill("20")
+    panel.locator(".ae-lab-primary").click()
+    _wait_trained(root, "baseline")
+    assert panel.locator(".ae-lab-grid").is_hidden()
+    assert panel.locator('[data-ae-out="baseline-0"]').count() == 1
+    assert panel.locator('[data-ae-out="attention-0"]').count() == 1
+    assert v.outside_requests() == [] and v.console_errors() == []
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Phones, dark mode, accessibility, keyboard; screenshots during training
+
+OVERFLOW = """
+root => {
+  const vw = document.documentElement.clientWidth;
+  const bad = [];
+  for (const el of root.querySelectorAll("*")) {
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.right <= vw + 1) continue;
+    let inside = false;
+    for (let a = el.parentElement; a && a !== root.parentElement; a = a.parentElement) {
+      if (/(auto|scroll|hidden)/.test(getComputedStyle(a).overflowX) && a.getBoundingClientRect().right <= vw + 1) {
+        inside = true;
+        break;
+      }
+    }
+    if (!inside) bad.push(el.tagName + "." + el.getAttribute("class") + " right " + Math.round(r.right));
+  }
+  const s = document.scrollingElement;
+  return { bad: bad.slice(0, 5), page: [s.scrollWidth, s.clientWidth] };
+}
+"""
+
+
+def _axe_serious(page, label: str) -> list[str]:
+    from axe_playwright_python.sync_playwright import Axe
+
+    found = []
+    # preload off: axe would fetch the theme's stylesheets itself and ask for an @import at the wrong path
+    options = {"resultTypes": ["violations"], "preload": False}
+    for x in Axe().run(page, context="#ae-live-lab", options=options).response["violations"]:
+        if x["impact"] in ("serious", "critical"):
+            found.append(f"{label}: {x['id']} ({x['impact']}): {[n['target'] for n in x['nodes'][:3]]}")
+    return found
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("width", [390, 1280])
+@pytest.mark.parametrize("path", EDITIONS)
+def test_every_panel_fits_passes_axe_and_is_screenshot(visit, path, width, scheme):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    v, page, root = open_lab(visit, path, width, scheme)
+    assert page.evaluate("document.documentElement.dataset.theme") == scheme
+    problems = []
+    for i, name in enumerate(("compose", "step", "watch", "train")):
+        panel = tab(root, i)
+        if name == "train":
+            panel.locator('input[type="number"]').nth(1).fill("40")
+            panel.locator(".ae-lab-primary").click()
+            page.wait_for_function(
+                "() => document.querySelectorAll('#ae-live-lab .ae-lab-chart polyline')[0]"
+                ".getAttribute('points').split(' ').length >= 6",
+                timeout=60000,
+            )
+        page.wait_for_timeout(150)
+        found = root.evaluate(OVERFLOW)
+        problems += [f"{name}: {b}" for b in found["bad"]]
+        if found["page"][0] > found["page"][1] + 1:
+            problems.append(f"{name}: the page scrolls sideways {found['page']}")
+        problems += _axe_serious(page, f"{path} {width}px {scheme} {name}")
+        stem = ("zh-" if path.startswith("zh/") else "") + f"lab-{name}-{width}-{scheme}"
+        root.scroll_into_view_if_needed()
+        target = panel.locator(".ae-lab-gridbox").first if name != "step" else panel
+        target.scroll_into_view_if_needed()
+        page.screenshot(path=str(SHOTS / f"{stem}.png"))
+    assert not problems, "\n".join(problems)
+    assert v.outside_requests() == [] and v.console_errors() == []
+
+
+@pytest.mark.parametrize("path", EDITIONS)
+def test_every_control_is_reached_by_the_keyboard_with_a_visible_focus(visit, path):
+    v, page, root = open_lab(visit, path)
+    missed = []
+    for i in range(4):
+        panel = tab(root, i)
+        root.locator('[role="tab"]').nth(i).focus()
+        controls = panel.locator("button:not([disabled]), input, select, [tabindex='0']").evaluate_all(
+            """els => els.filter(e => e.offsetParent !== null).map((e, k) => {
+                 e.dataset.aeK = String(k); return [String(k), e.type === 'radio', e.id || e.className]; })"""
+        )
+        reached, rings = set(), []
+        for _ in range(60):
+            page.keyboard.press("Tab")
+            info = page.evaluate(
+                """() => { const e = document.activeElement; const s = getComputedStyle(e);
+                   return [e.dataset.aeK || null, !!e.closest('#ae-live-lab [role=tabpanel]:not([hidden])'),
+                           s.outlineStyle, parseFloat(s.outlineWidth)]; }"""
+            )
+            if not info[1]:
+                break
+            reached.add(info[0])
+            rings.append(info[2] != "none" and info[3] >= 2)
+        radios = {k for k, radio, _ in controls if radio}
+        names = {k: name for k, _, name in controls}
+        missed += [f"panel {i}: {names[k]}" for k in sorted(set(names) - radios - reached)]
+        if radios and not radios & reached:
+            missed.append(f"panel {i}: the model radios")
+        assert rings and all(rings), f"panel {i}: a focused control shows no focus ring"
+    assert not missed, missed
+    # the tabs themselves: arrow keys move between them
+    root.locator('[role="tab"]').first.focus()
+    page.keyboard.press("ArrowRight")
+    assert root.locator('[role="tab"]').nth(1).get_attribute("aria-selected") == "true"
+    assert v.console_errors() == []
+
+
+def test_the_lab_works_from_a_file_url(chromium_browser, site):
+    """Opened as a file (the README's first way of reading the site): the lab starts and its Worker trains."""
+    context = chromium_browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto((pathlib.Path(site) / LESSON_07).resolve().as_uri(), wait_until="load")
+    root = page.locator(LAB)
+    root.wait_for(timeout=15000)
+    panel = tab(root, 3)
+    panel.locator('input[type="number"]').nth(1).fill("20")
+    panel.locator(".ae-lab-primary").click()
+    page.wait_for_function(
+        f"() => document.querySelector('{LAB}').getAttribute('data-ae-trained') === 'attention'", timeout=120000
+    )
+    assert errors == []
+    context.close()
