@@ -45,10 +45,23 @@ def test_alignment_heatmap_puts_source_on_x_and_target_on_y():
     assert len(ax.patches) == 3  # one outlined square per aligned target token
 
 
+CURVES = {
+    "m": {
+        "lengths": [5, 6],
+        "token": {"mean": [1.0, 0.9], "min": [1.0, 0.8], "max": [1.0, 1.0]},
+        "exact": {"mean": [1.0, 0.5], "min": [1.0, 0.4], "max": [1.0, 0.6]},
+    }
+}
+
+
 def test_curves_return_figures():
     assert isinstance(loss_curve(np.linspace(3, 0.1, 60)), Figure)
-    fig = accuracy_vs_length([5, 6], {"m": {"token": [1.0, 0.9], "exact": [1.0, 0.5]}})
+    fig = accuracy_vs_length(CURVES)
     assert len(fig.axes) == 2
+    for ax, key in zip(fig.axes, ("token", "exact"), strict=True):
+        np.testing.assert_array_equal(ax.lines[0].get_ydata(), CURVES["m"][key]["mean"])
+        band = ax.collections[0].get_paths()[0].vertices[:, 1]  # the min-max band's outline
+        assert set(band) <= set(CURVES["m"][key]["min"]) | set(CURVES["m"][key]["max"])
 
 
 def figures():
@@ -56,7 +69,7 @@ def figures():
         score_push_figure([0.1, 0.5, -0.2], [0.1, -0.2, 0.1], ac.TOKENS),
         alignment_heatmap(np.full((2, 3), 1 / 3), ["a", "b", "c"], ["x", "y"], [0, 1]),
         loss_curve(np.linspace(3, 0.1, 60)),
-        accuracy_vs_length([5, 6], {"m": {"token": [1.0, 0.9], "exact": [1.0, 0.5]}}),
+        accuracy_vs_length(CURVES),
     ]
 
 

@@ -308,6 +308,12 @@ PAGE = Messages(
             "were computed when the site was built, from the committed parameters; nothing on this page trains. "
             "A square outline marks the true source position of the reference word."
         ),
+        "lab_intro": (
+            "<strong>Laboratory: runs in your browser on this page.</strong> The same committed model, computed in the "
+            "page by a second implementation of <code>attention_core.models</code> (tested against it): compose your "
+            "own sentence and see its alignment, step through the decoder, replay how the committed run learned where "
+            "to look, or train the model yourself, with no alignment label, in a background thread."
+        ),
     },
 )
 

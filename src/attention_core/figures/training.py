@@ -167,6 +167,12 @@ def language_label(language: str) -> str:
     return TEXT(f"language_{language}")
 
 
+def design_label(design: str) -> str:
+    """The name of a design of the seed study (``models.sweep.ATTENTION``, ``FIXED_SUMMARY``) in the reader's
+    language."""
+    return TEXT(design.replace(" ", "_"))
+
+
 def class_label(word_class: str) -> str:
     """The name of a source word class of the toy language (``models.data.SRC_CLASS``) in the reader's language."""
     return TEXT(f"class_{word_class}")
@@ -318,17 +324,20 @@ def loss_curve(losses: Sequence[float], window: int = 25) -> Figure:
     return fig
 
 
-def accuracy_vs_length(lengths: Sequence[int], curves: dict[str, dict[str, Sequence[float]]]) -> Figure:
-    """Two panels, token and exact-sequence accuracy, against source length; one line per model.
+def accuracy_vs_length(curves: dict[str, dict]) -> Figure:
+    """Two panels, token and exact-sequence accuracy, against source length; one line per design.
 
-    ``curves[name] = {"token": [...], "exact": [...]}`` with one value per entry of ``lengths``.
+    ``curves[label]`` is :func:`attention_core.models.sweep.accuracy_by_length`'s dictionary (``lengths``, and
+    ``token``/``exact`` each with ``mean``, ``min`` and ``max`` over runs): the line is the mean, the shaded band
+    runs from the smallest to the largest run.
     """
     fig = Figure(figsize=(8.0, 3.2), layout="constrained")
     axes = fig.subplots(1, 2, sharey=True)
     styles = ["-o", "--s", ":^", "-.v"]
     for ax, key, label in zip(axes, ("token", "exact"), (TEXT("token_accuracy"), TEXT("exact_accuracy")), strict=True):
         for k, (name, curve) in enumerate(curves.items()):
-            ax.plot(lengths, curve[key], styles[k % len(styles)], ms=3, label=name)
+            (line,) = ax.plot(curve["lengths"], curve[key]["mean"], styles[k % len(styles)], ms=3, label=name)
+            ax.fill_between(curve["lengths"], curve[key]["min"], curve[key]["max"], color=line.get_color(), alpha=0.2)
         ax.set_xlabel(TEXT("source_length"))
         ax.set_title(label, fontsize=10)
         ax.set_ylim(-0.02, 1.02)

@@ -26,6 +26,7 @@ STUDY_FILE = Path(__file__).resolve().parents[3] / "results" / "seed_study.json"
 SWEEP_FILE = STUDY_FILE  # lesson 07's length experiment is the part of the study on its language and data
 
 ATTENTION, FIXED_SUMMARY, GENERAL_SCORE, LUONG = "attention", "fixed summary", "general score", "Luong"  # design names
+METRICS = ("token", "exact", "alignment")  # the figures of a run, by the names figure() and spread() take
 
 # The designs compared, by name -> the ModelConfig fields that differ (everything else is the lesson-07 recipe).
 DESIGNS = {
