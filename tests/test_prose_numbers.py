@@ -1,10 +1,10 @@
 """Every decimal number a lesson writes in its prose was printed by one of that lesson's code cells, in every
 edition (the English lessons and each generated edition, whose numbers come from its own executed cells).
 
-Prose is the markdown of a lesson without its code (fenced blocks, indented blocks and inline code) and link
-addresses, so a
-number in a solution's code is not counted, but numbers in math ($...$) are. A prose number with k decimals
-matches a printed number that rounds to it at k decimals (0.59 matches a printed 0.5851); signs are ignored
+Prose is the markdown of a lesson without its code (fenced code blocks, indented blocks and inline code) and
+link addresses, so a number in a solution's code is not counted, but numbers in math ($...$) and in MyST
+directives that hold prose (the "In brief" admonition, notes, dropdowns with solutions) are. A prose number
+with k decimals matches a printed number that rounds to it at k decimals (0.59 matches a printed 0.5851); signs are ignored
 because the prose writes a true minus sign. Printed outputs are the text of stream, text/plain and text/html
 outputs, except figures (their alt text and caption are written by hand, not computed) and cells tagged
 nbval-ignore-output (widgets and wall-clock timings, which differ between runs).
@@ -30,8 +30,11 @@ NOTEBOOKS = sorted(
 
 
 DECIMAL = re.compile(r"(?<![\w.])\d+\.\d+(?![\w.]*\d)")
+PROSE_DIRECTIVE = re.compile(
+    r"^(`{3,})\{(?:admonition|note|tip|important|warning|dropdown)\}[^\n]*\n(.*?)^\1[ \t]*$", re.S | re.M
+)
 FENCED = re.compile(r"^(`{3,}|~{3,}).*?^\1", re.S | re.M)
-INLINE_CODE = re.compile(r"`[^`\n]*`")
+INLINE_CODE = re.compile(r"`(?:[^`\n]|\n(?!\s*\n))*`")  # may continue on the next line of a paragraph
 INDENTED = re.compile(r"^(?: {4}|\t).*$", re.M)
 HTML_TAG = re.compile(r"<[^>]+>")
 URL = re.compile(r"https?://[^\s)>\]]+")  # link targets such as arXiv ids are addresses, not figures
@@ -40,7 +43,7 @@ URL = re.compile(r"https?://[^\s)>\]]+")  # link targets such as arXiv ids are a
 def prose(nb: dict) -> str:
     """The lesson's markdown with code removed."""
     text = "\n\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
-    text = re.sub(r"^````\{dropdown\}[^\n]*$|^```\{dropdown\}[^\n]*$", "", text, flags=re.M)  # keep solutions' prose
+    text = PROSE_DIRECTIVE.sub(r"\2", text)  # keep the prose inside admonitions, notes and solutions' dropdowns
     text = FENCED.sub("", text)
     text = INDENTED.sub("", text)
     return URL.sub("", INLINE_CODE.sub("", text))
@@ -98,3 +101,6 @@ def test_the_checker_catches_an_unprinted_number():
     figure = {"output_type": "display_data", "data": {"text/plain": ["Figure: a peak of 0.77"]}}
     nb = {"cells": [md("A peak of 0.77."), {"cell_type": "code", "metadata": {}, "outputs": [figure]}]}
     assert unprinted_numbers(nb) == ["0.77"]  # hand-written alt text does not count as printed
+    box = "```{admonition} In brief\n:class: tip\n- weights 0.6652 and 0.2448\n```"
+    nb = {"cells": [md(box), out("0.6652 0.2447")]}
+    assert unprinted_numbers(nb) == ["0.2448"]  # the numbers of a box are prose
