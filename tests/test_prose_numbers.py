@@ -4,8 +4,8 @@ edition (the English lessons and each generated edition, whose numbers come from
 Prose is the markdown of a lesson without its code (fenced code blocks, indented blocks and inline code) and
 link addresses, so a number in a solution's code is not counted, but numbers in math ($...$) and in MyST
 directives that hold prose (the "In brief" admonition, notes, dropdowns with solutions) are. A prose number
-with k decimals matches a printed number that rounds to it at k decimals (0.59 matches a printed 0.5851); signs are ignored
-because the prose writes a true minus sign. Printed outputs are the text of stream, text/plain and text/html
+with k decimals matches a printed number that rounds to it at k decimals (0.59 matches a printed 0.5851); signs
+are ignored because the prose writes a true minus sign. Printed outputs are the text of stream, text/plain and text/html
 outputs, except figures (their alt text and caption are written by hand, not computed) and cells tagged
 nbval-ignore-output (widgets and wall-clock timings, which differ between runs).
 """
