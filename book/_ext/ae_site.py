@@ -257,7 +257,7 @@ def _replace_widgets(app, doctree, docname):
             if cell is None or call not in block.astext() or "cell_output" in _classes_up(block):
                 continue
             twin = f'<div class="ae-explorer" id="ae-live-{kind}" data-explorer="{kind}">{_needs_js(edition)}</div>'
-            intro_html = f"<p>{_page_text(intro, edition)}</p>"
+            intro_html = f'<p class="ae-explorer-intro">{_page_text(intro, edition)}</p>'
             cell.parent.insert(cell.parent.index(cell) + 1, nodes.raw("", intro_html + twin, format="html"))
             body_has[kind] = True
             break
@@ -357,6 +357,7 @@ SEARCH_TAGS = re.compile(
     r'\s*<script src="[^"]*(?:_static/searchtools\.js|_static/language_data\.js|searchindex\.js)"></script>'
 )
 ICON_RULE = re.compile(r'(?<=})((?:\.fa-[a-z0-9-]+:+before,?)+)\{content:"([^"]*)"\}')
+THEME_ICON = re.compile(r'--pst-icon-[a-z-]+:"([^"]*)"')
 FONTS = "vendor/fontawesome/webfonts/"
 ICON_SUBSET = "fa-solid-900.subset.woff"
 UNUSED = (
@@ -403,6 +404,9 @@ def _slim_icons(static: pathlib.Path, used: set[str]) -> None:
         return match.group(0)
 
     css = ICON_RULE.sub(keep, css)
+    # the icons the theme's own rules draw through custom properties (an admonition's title, an external link)
+    for value in THEME_ICON.findall(css):
+        glyphs.update(_codepoints(value))
     options = subset.Options()
     options.flavor = "woff"  # zlib-compressed; WOFF2 would need brotli
     font = subset.load_font(str(ttf), options)
