@@ -16,7 +16,8 @@
 - **Figures as files**: the base64 PNGs stored in the notebooks become files under ``_images/``, loaded
   lazily (``loading="lazy"``, with their size reserved), so the HTML is small and paints sooner.
 - ``ae-theme-fixes.css`` on every page: dark mode, phones (scroll cues for wide equations and tables); and
-  ``ae-site.js``, which gives an equation that scrolls keyboard focus.
+  ``ae-site.js``, which gives an equation that scrolls keyboard focus. On the search page, ``ae-search.js``: result
+  summaries without the website's controls, and glossary hits titled with their term.
 """
 
 from __future__ import annotations
@@ -309,6 +310,13 @@ def _add_explorers(app, pagename, templatename, context, doctree):
     app.add_js_file("ae-explorers.js", defer="defer")
 
 
+def _search_page(app, pagename, templatename, context, doctree):
+    """The search page's results: summaries without the website's controls, glossary hits titled with their term
+    (``ae-search.js``)."""
+    if pagename == "search":
+        app.add_js_file("ae-search.js", defer="defer")
+
+
 # ---------------------------------------------------------------------------------------------------------
 # Figures as files: the notebooks store each figure as a base64 PNG inside the page; the page is smaller,
 # paints sooner and the browser fetches a figure (once, cacheable) when the reader scrolls near it.
@@ -426,7 +434,7 @@ def _slim_icons(static: pathlib.Path, used: set[str]) -> None:
 
 def _slim_scripts(static: pathlib.Path) -> None:
     """Our scripts as served: without their comment lines and indentation (the sources keep both)."""
-    for name in ("ae-explorers.js", "ae-site.js"):
+    for name in ("ae-explorers.js", "ae-site.js", "ae-search.js"):
         path = static / name
         if not path.exists():
             continue
@@ -478,6 +486,7 @@ def setup(app):
     app.connect("doctree-resolved", _typeset_page)
     app.connect("html-page-context", _add_explorers)  # priority 500: before _tidy_scripts
     app.connect("html-page-context", _math_css)
+    app.connect("html-page-context", _search_page)
     app.connect("html-page-context", _extract_images)
     app.connect("html-page-context", _tidy_scripts, priority=900)
     app.connect("build-finished", _finish)
