@@ -1,5 +1,6 @@
 # One command for each job. Every target creates .venv and installs what it needs on first use.
 # make book     regenerate the other editions if their sources changed, then build the website into _build/html
+#               and print each edition to a PDF in _build/pdf (SITE_URL=https://... names the site in the PDFs)
 # make editions merge the English into the translation files (report missing/stale), regenerate zh/, execute what changed
 # make test     run every check: lint, unit and property tests, strict nbval, the -W build, browser tests
 # make check    the inner loop (about a minute): lint, unit and property tests; no notebooks, build or browser
@@ -33,7 +34,9 @@ editions: $(BIN)/.installed
 
 book: $(BIN)/.installed assets editions
 	$(BIN)/python scripts/build_book.py
+	$(BIN)/python scripts/build_pdf.py $(if $(SITE_URL),--site-url "$(SITE_URL)")
 	@echo "Open _build/html/index.html (中文版: _build/html/zh/index.html), or serve it: $(BIN)/python -m http.server -d _build/html 8000"
+	@echo "The PDFs: _build/pdf/attention-executable.pdf, _build/pdf/attention-executable-zh.pdf"
 
 test: $(BIN)/.installed assets
 	$(BIN)/python -m pytest tests book notebooks zh/book zh/notebooks --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg

@@ -119,9 +119,9 @@ def test_figures_follow_the_dark_scheme(chromium_browser, server):
 
 def test_a_table_that_scrolls_fades_at_the_edge_where_more_hides(visit):
     v = visit.make(width=390)
-    page = v.open("book/notation.html")
+    page = v.open("zh/notebooks/08_toward_the_next_structure.html")  # (the notation table fits a phone)
     box = page.locator(".pst-scrollable-table-container").first
-    assert box.evaluate("e => e.scrollWidth > e.clientWidth"), "expected the notation table to scroll at 390 px"
+    assert box.evaluate("e => e.scrollWidth > e.clientWidth"), "expected lesson 08's Chinese table to scroll at 390 px"
     fade = "e => getComputedStyle(e).getPropertyValue('--ae-fade-right')"
     assert box.evaluate(fade) == "48px"  # the right edge fades: more of the table is there
     box.evaluate("e => { e.scrollLeft = e.scrollWidth; }")

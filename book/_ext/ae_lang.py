@@ -122,8 +122,14 @@ def counterpart(edition: str, other: str, pagename: str) -> str:
     return f"{up}{folder}{pagename}.html"
 
 
+def pdf_name(edition: str) -> str:
+    """The file name of an edition's PDF (``scripts/build_pdf.py`` prints it and puts it in the edition's folder)."""
+    return "attention-executable.pdf" if edition == ENGLISH else f"attention-executable-{edition}.pdf"
+
+
 def _link(edition: str, pagename: str) -> str:
-    """One link per other edition, each named in its own language (from the package's translation files)."""
+    """One link per other edition, each named in its own language (from the package's translation files), and the
+    link to this edition's PDF, named in this edition's language."""
     from attention_core.explorers.site import PAGE
 
     links = []
@@ -136,6 +142,11 @@ def _link(edition: str, pagename: str) -> str:
             f'hreflang="{lang}" aria-label="{html.escape(PAGE.text("read_in", other))}">'
             f"{html.escape(PAGE.text('language_name', other))}</a>"
         )
+    pdf = "../" * pagename.count("/") + pdf_name(edition)
+    links.append(
+        f'<a class="ae-pdf-link" href="{html.escape(pdf)}" type="application/pdf">'
+        f"{html.escape(PAGE.text('pdf_link', edition))}</a>"
+    )
     return f'<p class="ae-lang-switch-bar">{" ".join(links)}</p>'
 
 

@@ -18,7 +18,8 @@
 - **Figures as files**: the base64 PNGs stored in the notebooks become files under ``_images/``, loaded
   lazily (``loading="lazy"``, with their size reserved), so the HTML is small and paints sooner.
 - ``ae-theme-fixes.css`` on every page: dark mode, phones (scroll cues for wide equations and tables); and
-  ``ae-site.js``, which gives an equation that scrolls keyboard focus.
+  ``ae-site.js``, which gives an equation that scrolls keyboard focus. On the search page, ``ae-search.js``: result
+  summaries without the website's controls, and glossary hits titled with their term.
 """
 
 from __future__ import annotations
@@ -266,7 +267,7 @@ def _replace_widgets(app, doctree, docname):
             markup = ""
             for kind, intro in missing:
                 twin = f'<div class="ae-explorer" id="ae-live-{kind}" data-explorer="{kind}">{_needs_js(edition)}</div>'
-                markup += f"<p>{_page_text(intro, edition)}</p>" + twin
+                markup += f'<p class="ae-explorer-intro">{_page_text(intro, edition)}</p>' + twin
                 body_has[kind] = True
             cell.parent.insert(cell.parent.index(cell) + 1, nodes.raw("", markup, format="html"))
             break
@@ -338,6 +339,13 @@ def _add_lab(app):
         app.add_js_file(name, defer="defer")
 
 
+def _search_page(app, pagename, templatename, context, doctree):
+    """The search page's results: summaries without the website's controls, glossary hits titled with their term
+    (``ae-search.js``)."""
+    if pagename == "search":
+        app.add_js_file("ae-search.js", defer="defer")
+
+
 # ---------------------------------------------------------------------------------------------------------
 # Figures as files: the notebooks store each figure as a base64 PNG inside the page; the page is smaller,
 # paints sooner and the browser fetches a figure (once, cacheable) when the reader scrolls near it.
@@ -386,6 +394,7 @@ SEARCH_TAGS = re.compile(
     r'\s*<script src="[^"]*(?:_static/searchtools\.js|_static/language_data\.js|searchindex\.js)"></script>'
 )
 ICON_RULE = re.compile(r'(?<=})((?:\.fa-[a-z0-9-]+:+before,?)+)\{content:"([^"]*)"\}')
+THEME_ICON = re.compile(r'--pst-icon-[a-z-]+:"([^"]*)"')
 FONTS = "vendor/fontawesome/webfonts/"
 ICON_SUBSET = "fa-solid-900.subset.woff"
 UNUSED = (
@@ -432,6 +441,9 @@ def _slim_icons(static: pathlib.Path, used: set[str]) -> None:
         return match.group(0)
 
     css = ICON_RULE.sub(keep, css)
+    # the icons the theme's own rules draw through custom properties (an admonition's title, an external link)
+    for value in THEME_ICON.findall(css):
+        glyphs.update(_codepoints(value))
     options = subset.Options()
     options.flavor = "woff"  # zlib-compressed; WOFF2 would need brotli
     font = subset.load_font(str(ttf), options)
@@ -451,7 +463,7 @@ def _slim_icons(static: pathlib.Path, used: set[str]) -> None:
 
 def _slim_scripts(static: pathlib.Path) -> None:
     """Our scripts as served: without their comment lines and indentation (the sources keep both)."""
-    for name in ("ae-explorers.js", "ae-site.js", "ae-lab-math.js", "ae-lab-worker.js", "ae-lab.js"):
+    for name in ("ae-explorers.js", "ae-site.js", "ae-search.js", "ae-lab-math.js", "ae-lab-worker.js", "ae-lab.js"):
         path = static / name
         if not path.exists():
             continue
@@ -503,6 +515,7 @@ def setup(app):
     app.connect("doctree-resolved", _typeset_page)
     app.connect("html-page-context", _add_explorers)  # priority 500: before _tidy_scripts
     app.connect("html-page-context", _math_css)
+    app.connect("html-page-context", _search_page)
     app.connect("html-page-context", _extract_images)
     app.connect("html-page-context", _tidy_scripts, priority=900)
     app.connect("build-finished", _finish)

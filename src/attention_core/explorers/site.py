@@ -314,6 +314,22 @@ PAGE = Messages(
             "own sentence and see its alignment, step through the decoder, replay how the committed run learned where "
             "to look, or train the model yourself, with no alignment label, in a background thread."
         ),
+        # the book as a PDF (scripts/build_pdf.py): the link on every page, and what the PDF writes itself
+        "pdf_link": "This book as a PDF",
+        "pdf_contents": "Contents",
+        "pdf_about": (
+            "Printed from the book’s website, where the lessons’ live explorers run in your browser. The lessons "
+            "also run as notebooks on your own machine: <code>make lab</code>."
+        ),
+        "pdf_explorer": (
+            "<strong>Live explorer.</strong> On the book’s website, this place holds a live explorer that recomputes "
+            "as you move its controls: {url}."
+        ),
+        "pdf_widget": (
+            "<strong>Notebook explorer.</strong> In the notebook this cell shows controls that recompute with Python "
+            "(run <code>make lab</code> and open this lesson); on the book’s website, this lesson’s page has a live "
+            "explorer that computes the same read in your browser: {url}."
+        ),
     },
 )
 

@@ -1,0 +1,75 @@
+// Loaded on the search page only, by book/_ext/ae_site.py: two changes to the results of Sphinx's search page
+// (searchtools.js, which fetches each page found and shows a summary of its text around the query).
+// - The summary skips what the website writes around a page's text: the language switch and the PDF link, the
+//   theme's print-only contents ("Contents", 目录) and the line an explorer shows without JavaScript.
+// - A hit on a glossary term (an index entry that links to the term) is titled with the term and its page, and
+//   its summary is the term's definition; otherwise every such hit is titled with the page and summarised by the
+//   term alone.
+(function () {
+  "use strict";
+  // searchtools.js declares Search with const: a global binding, not a property of window
+  if (typeof Search === "undefined" || !Search.htmlToText || !Search._performSearch) return;
+  var SKIP = ".ae-lang-switch-bar, #jb-print-docs-body, .ae-explorer";
+
+  function byId(doc, anchor) {
+    var id = anchor.slice(1);
+    try {
+      id = decodeURIComponent(id);
+    } catch (e) {
+      // an id with a literal "%": use it as it is
+    }
+    return doc.getElementById(id);
+  }
+
+  var htmlToText = Search.htmlToText;
+  Search.htmlToText = function (htmlString, anchor) {
+    var doc = new DOMParser().parseFromString(htmlString, "text/html");
+    doc.querySelectorAll(SKIP + ", .headerlink, script, style").forEach(function (el) {
+      el.remove();
+    });
+    var term = anchor ? byId(doc, anchor) : null;
+    if (term && term.tagName === "DT") {
+      var definition = term.nextElementSibling;
+      while (definition && definition.tagName === "DT") definition = definition.nextElementSibling;
+      return term.textContent + " " + (definition ? definition.textContent : "");
+    }
+    return htmlToText(doc.documentElement.outerHTML, anchor);
+  };
+
+  function escape(text) {
+    var span = document.createElement("span");
+    span.textContent = text;
+    return span.innerHTML;
+  }
+
+  var entries = null; // "file id" -> the index entry's text (a glossary term)
+  function entryOf(file, anchor) {
+    if (entries === null) {
+      entries = {};
+      var index = (Search._index && Search._index.indexentries) || {};
+      Object.keys(index).forEach(function (entry) {
+        index[entry].forEach(function (found) {
+          entries[found[0] + " " + found[1]] = entry;
+        });
+      });
+    }
+    var files = Search._index.filenames;
+    for (var i = 0; i < files.length; i++) {
+      if (files[i] === file) return entries[i + " " + anchor.slice(1)];
+    }
+    return undefined;
+  }
+
+  var performSearch = Search._performSearch;
+  Search._performSearch = function () {
+    var results = performSearch.apply(this, arguments);
+    results.forEach(function (result) {
+      // [docname, title, anchor, description, score, filename]
+      if (!result[3] && /^#term-/.test(result[2] || "")) {
+        var entry = entryOf(result[5], result[2]);
+        if (entry) result[1] = escape(entry) + " (" + result[1] + ")";
+      }
+    });
+    return results;
+  };
+})();

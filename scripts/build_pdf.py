@@ -1,0 +1,552 @@
+"""Print each edition of the built website to one PDF, offline, with Chromium: ``attention-executable.pdf``
+(English) and ``attention-executable-<language>.pdf`` (``-zh``: 中文) in OUT/_build/pdf, and a copy of each in its
+edition's folder of the website, where every page links to it (``book/_ext/ae_lang.py``).
+
+    .venv/bin/python scripts/build_pdf.py [OUT] [--site-url URL]   # OUT defaults to the repository
+
+`make book` runs it after ``scripts/build_book.py``, which it reads from: OUT/_build/html (English) and
+OUT/_build/html/<language>. Every page of ``_toc.yml``, in its order, becomes a chapter: the page's article as the
+website shows it (math typeset at build time, figures, code and outputs, exercise solutions opened), after a title
+page and a table of contents with page numbers. Links between pages, sections and equations become links inside
+the PDF; the outline (bookmarks) follows the headings. A live explorer, which needs a browser, becomes a note
+naming the website page that holds it: its path in the site (``notebooks/06_same_content_different_state.html``),
+or a full address when ``--site-url`` (or the environment variable ``AE_SITE_URL``) gives the site's base URL.
+
+How: one HTML file per edition (``_pdf/print.html`` inside the edition's folder, so the site's stylesheets,
+MathJax fonts and figures resolve; deleted afterwards) printed by Chromium (Playwright's ``page.pdf``, with
+``outline`` and ``tagged``), twice: the first print tells on which page each chapter and section starts
+(``pypdf`` reads the PDF's link destinations), the second writes those numbers into the contents.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import html as html_lib
+import os
+import pathlib
+import posixpath
+import re
+import shutil
+import subprocess
+import time
+from typing import NamedTuple
+from urllib.parse import unquote, urlsplit
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+PRINT_CSS = ROOT / "book" / "_pdf" / "ae-print.css"
+PAGE_FOLDER = "_pdf"  # the print file's folder inside an edition's site folder: one level down, like every page
+ENGLISH = "en"
+
+
+class Chapter(NamedTuple):
+    """One page of the table of contents, ready to print."""
+
+    docname: str  # book/intro, notebooks/06_same_content_different_state
+    key: str  # its id in the print file: book-intro, notebooks-06_same_content_different_state
+    part: str | None  # the caption of the part it opens (None inside a part, or before the first)
+    title: str  # its first heading
+    sections: list[tuple[str, str]]  # (id in the print file, title) of its second-level headings
+    body: str  # the article's HTML, with ids, links and image paths rewritten for the print file
+    math_css: str  # MathJax's stylesheet for the glyphs of the page
+
+
+def toc(edition_root: pathlib.Path) -> list[tuple[str | None, str]]:
+    """(part caption, docname) for every page of ``_toc.yml`` in order; the caption only on a part's first page."""
+    import yaml
+
+    data = yaml.safe_load((edition_root / "_toc.yml").read_text(encoding="utf-8"))
+    pages: list[tuple[str | None, str]] = [(None, data["root"])]
+    for part in data.get("parts", []):
+        for i, chapter in enumerate(part.get("chapters", [])):
+            pages.append((part.get("caption") if i == 0 else None, chapter["file"]))
+    return pages
+
+
+def key_of(docname: str) -> str:
+    return docname.replace("/", "-")
+
+
+def _page_text(key: str, edition: str) -> str:
+    from attention_core.explorers.site import PAGE
+
+    return PAGE.text(key, edition)
+
+
+def explorer_note(edition: str, docname: str, site_url: str, key: str = "pdf_explorer") -> str:
+    """The note that stands for a live explorer (``pdf_explorer``) or for a notebook widget (``pdf_widget``): it
+    names the website page that holds the live explorer."""
+    path = ("" if edition == ENGLISH else f"{edition}/") + f"{docname}.html"
+    if site_url:
+        url = site_url.rstrip("/") + "/" + path
+        where = f'<a href="{html_lib.escape(url)}">{html_lib.escape(url)}</a>'
+    else:
+        where = f"<code>{html_lib.escape(path)}</code>"
+    return f'<div class="ae-pdf-explorer" role="note"><p>{_page_text(key, edition).format(url=where)}</p></div>'
+
+
+def _has_class(element, name: str) -> bool:
+    return element is not None and name in (element.get("class") or [])
+
+
+def chapter(site: pathlib.Path, docname: str, part: str | None, docnames: set[str], edition: str, site_url: str):
+    """The article of one built page, made part of one document: every id prefixed by the page's key, links to
+    pages of the book turned into links inside the document, figures loaded eagerly from the print file's
+    folder, explorers replaced by a note, folded code and solutions opened, the website's controls removed."""
+    from bs4 import BeautifulSoup
+
+    page = BeautifulSoup((site / f"{docname}.html").read_text(encoding="utf-8"), "html.parser")
+    article = page.find("article", class_="bd-article")
+    if article is None:
+        raise RuntimeError(f"{docname}.html has no <article class='bd-article'>: was the site built?")
+    style = page.find("style", id="ae-math-css")
+    key, folder = key_of(docname), posixpath.dirname(docname)
+
+    for gone in article.select("p.ae-lang-switch-bar, a.headerlink, script"):
+        gone.decompose()
+    # explorers: a notebook widget's note names the website page; the live twin the build put just after that note
+    # goes with it; any other live explorer (written in a lesson, or added after a cell with its introduction)
+    # becomes a note of its own
+    for live in article.select("div.ae-explorer"):
+        before = live.find_previous_sibling()
+        if _has_class(before, "ae-notebook-note"):
+            live.decompose()
+            continue
+        if _has_class(before, "ae-explorer-intro"):
+            before.decompose()
+        live.replace_with(BeautifulSoup(explorer_note(edition, docname, site_url), "html.parser"))
+    for old in article.select("div.ae-notebook-note"):
+        old.replace_with(BeautifulSoup(explorer_note(edition, docname, site_url, "pdf_widget"), "html.parser"))
+    # folded content: a hidden cell's code is shown; a dropdown (an exercise's solution) is opened
+    for details in article.find_all("details"):
+        classes = details.get("class") or []
+        if "hide" in classes and "above-input" in classes:
+            summary = details.find("summary")
+            if summary is not None:
+                summary.decompose()
+            details.name = "div"
+            details["class"] = ["ae-pdf-unfolded"]
+        else:
+            details["open"] = ""
+
+    for element in article.find_all(id=True):
+        element["id"] = f"{key}--{element['id']}"
+    for link in article.find_all("a", href=True):
+        link["href"] = _link(link["href"], key, folder, docnames, edition, site_url)
+        if not link["href"]:  # a page outside the PDF (the index, the search page) and no site address
+            link.unwrap()
+    for img in article.find_all("img", src=True):
+        src = img["src"]
+        if not urlsplit(src).scheme:
+            img["src"] = posixpath.relpath(posixpath.normpath(posixpath.join(folder, src)), PAGE_FOLDER)
+        for lazy in ("loading", "decoding"):
+            img.attrs.pop(lazy, None)
+
+    title_tag = article.find("h1")
+    title = title_tag.get_text(" ", strip=True) if title_tag else docname
+    sections = [(h.parent["id"], h.get_text(" ", strip=True)) for h in article.find_all("h2") if h.parent.get("id")]
+    return Chapter(docname, key, part, title, sections, article.decode_contents(), style.string if style else "")
+
+
+def _link(href: str, key: str, folder: str, docnames: set[str], edition: str, site_url: str) -> str:
+    """``href`` (relative to the page ``key`` in ``folder``) as a link in the print file: ``#<key>--<id>`` inside the
+    book, unchanged outside the site, the page's web address for a page of the site that is not in the PDF (or ""
+    when no site address is set)."""
+    parts = urlsplit(href)
+    if parts.scheme or parts.netloc:
+        return href  # another site, or mailto:
+    if not parts.path:
+        return f"#{key}--{parts.fragment}" if parts.fragment else f"#{key}"
+    target = posixpath.normpath(posixpath.join(folder, unquote(parts.path)))
+    name = target.removesuffix(".html")
+    if target.endswith(".html") and name in docnames:
+        other = key_of(name)
+        return f"#{other}--{parts.fragment}" if parts.fragment else f"#{other}"
+    if site_url and not target.startswith(".."):
+        prefix = "" if edition == ENGLISH else f"{edition}/"
+        return site_url.rstrip("/") + "/" + prefix + target + (f"#{parts.fragment}" if parts.fragment else "")
+    return ""
+
+
+def _stylesheets(site: pathlib.Path, docname: str) -> list[str]:
+    """The site's stylesheets, as the root page links them, relative to the print file's folder."""
+    from bs4 import BeautifulSoup
+
+    page = BeautifulSoup((site / f"{docname}.html").read_text(encoding="utf-8"), "html.parser")
+    folder = posixpath.dirname(docname)
+    found = []
+    for link in page.find_all("link", rel="stylesheet"):
+        path = posixpath.normpath(posixpath.join(folder, link["href"].split("?")[0]))
+        found.append(posixpath.relpath(path, PAGE_FOLDER))
+    return found
+
+
+def document(
+    edition: str, config: dict, chapters: list[Chapter], css: list[str], styles: str, numbers: dict[str, int]
+) -> str:
+    """The print file: a title page, the contents (with ``numbers``, the page of each chapter and section, once
+    known), then every chapter on a new page. ``css``: the site's stylesheets; ``styles``: the fonts and MathJax's
+    rules, before the print style."""
+    lang = str(config.get("sphinx", {}).get("config", {}).get("language", edition)).replace("_", "-")
+    title, _, subtitle = str(config["title"]).partition(" · ")
+    esc = html_lib.escape
+
+    def number(anchor: str) -> str:
+        return str(numbers[anchor]) if anchor in numbers else "000"  # the same width on the first print
+
+    contents = []
+    for ch in chapters:
+        if ch.part:
+            contents.append(f'<li class="ae-pdf-toc-part">{esc(ch.part)}</li>')
+        sub = "".join(
+            f'<li><a href="#{sid}"><span>{esc(text)}</span><span class="ae-pdf-page">{number(sid)}</span></a></li>'
+            for sid, text in ch.sections
+        )
+        contents.append(
+            f'<li class="ae-pdf-toc-chapter"><a href="#{ch.key}"><span>{esc(ch.title)}</span>'
+            f'<span class="ae-pdf-page">{number(ch.key)}</span></a>' + (f"<ul>{sub}</ul>" if sub else "") + "</li>"
+        )
+    body = []
+    for ch in chapters:
+        kicker = f'<p class="ae-pdf-part">{esc(ch.part)}</p>' if ch.part else ""
+        body.append(f'<section class="ae-pdf-chapter" id="{ch.key}">{kicker}{ch.body}</section>')
+    links = "".join(f'<link rel="stylesheet" href="{esc(path)}">' for path in css)
+    return (
+        f'<!DOCTYPE html>\n<html lang="{esc(lang)}" data-theme="light"><head><meta charset="utf-8">'
+        f"<title>{esc(str(config['title']))}</title>{links}"
+        f"<style>{styles}</style><style>{PRINT_CSS.read_text(encoding='utf-8')}</style></head>"
+        '<body><main class="bd-main"><div class="bd-content"><div class="bd-article-container">'
+        '<article class="bd-article">'
+        f'<section class="ae-pdf-title"><h1>{esc(title)}</h1>'
+        + (f'<p class="ae-pdf-subtitle">{esc(subtitle)}</p>' if subtitle else "")
+        + f'<p class="ae-pdf-author">{esc(str(config.get("author", "")))}</p>'
+        f'<p class="ae-pdf-about">{_page_text("pdf_about", edition)}</p>'
+        f'<p class="ae-pdf-copyright">© {esc(str(config.get("copyright", "")))}</p></section>'
+        f'<nav class="ae-pdf-toc" id="ae-pdf-contents"><h1>{esc(_page_text("pdf_contents", edition))}</h1>'
+        f"<ul>{''.join(contents)}</ul></nav>" + "".join(body) + "</article></div></div></main></body></html>"
+    )
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Fonts: Chromium's PDF backend embeds a font with TrueType outlines as a named, subset CID font, but draws the
+# glyphs of a font with CFF outlines (MathJax's fonts, Noto Sans CJK) as anonymous Type 3 procedures, which some
+# readers render without anti-aliasing. So the print file gets TrueType copies: MathJax's fonts converted, and
+# Noto Sans CJK SC (Debian's fonts-noto-cjk) subset to the characters the edition uses, then converted.
+
+CJK_FAMILY = "AE Noto Sans CJK SC"  # the name the print style asks for (book/_pdf/ae-print.css)
+FONT_URL = re.compile(r'url\("([^"]+\.woff)"\)')
+
+
+def truetype(font):
+    """``font`` (a fontTools TTFont with CFF outlines) rewritten with TrueType outlines: each cubic curve
+    approximated by quadratic ones within 1 font unit (fontTools' cu2qu)."""
+    from fontTools.pens.cu2quPen import Cu2QuPen
+    from fontTools.pens.ttGlyphPen import TTGlyphPen
+    from fontTools.ttLib import newTable
+
+    order = font.getGlyphOrder()
+    outlines = font.getGlyphSet()
+    glyphs = {}
+    for name in order:
+        pen = TTGlyphPen(None)
+        outlines[name].draw(Cu2QuPen(pen, max_err=1.0, reverse_direction=True))
+        glyphs[name] = pen.glyph()
+    font["loca"] = newTable("loca")
+    font["glyf"] = glyf = newTable("glyf")
+    glyf.glyphOrder, glyf.glyphs = order, glyphs
+    for table in ("CFF ", "VORG"):
+        if table in font:
+            del font[table]
+    for name in order:  # the left side bearing of a TrueType glyph is its xMin
+        glyf[name].recalcBounds(glyf)
+        font["hmtx"][name] = (font["hmtx"][name][0], getattr(glyf[name], "xMin", 0))
+    maxp = font["maxp"] = newTable("maxp")  # version 1.0; its counts are recomputed when the font is saved
+    maxp.tableVersion, maxp.numGlyphs, maxp.maxZones = 0x00010000, len(order), 1
+    for field in (
+        "maxPoints maxContours maxCompositePoints maxCompositeContours maxTwilightPoints maxStorage maxFunctionDefs "
+        "maxInstructionDefs maxStackElements maxSizeOfInstructions maxComponentElements maxComponentDepth"
+    ).split():
+        setattr(maxp, field, 0)
+    post = font["post"]
+    post.formatType, post.extraNames, post.mapping = 2.0, [], {}
+    font["head"].glyphDataFormat = 0
+    font.sfntVersion, font.flavor = "\x00\x01\x00\x00", None
+    return font
+
+
+def math_fonts(math_css: str, folder: pathlib.Path) -> str:
+    """``math_css`` with each MathJax font it loads (``../_static/mathjax-fonts/*.woff``, relative to the print
+    file) replaced by a TrueType copy in ``folder``."""
+    from fontTools.ttLib import TTFont
+
+    def convert(match):
+        source = (folder / match.group(1)).resolve()
+        target = folder / (source.stem + ".ttf")
+        if not target.exists():
+            truetype(TTFont(str(source))).save(str(target))
+        return f'url("{target.name}")'
+
+    return FONT_URL.sub(convert, math_css)
+
+
+def _cjk_font_file(style: str) -> tuple[str, int] | None:
+    """Noto Sans CJK SC's file and index in its collection, as fontconfig finds it (None if missing)."""
+    try:
+        found = subprocess.run(
+            ["fc-match", "--format=%{family}|%{file}|%{index}", f"Noto Sans CJK SC:style={style}"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    family, file, index = found.split("|")
+    return (file, int(index)) if "Noto Sans CJK SC" in family else None
+
+
+def _cjk(text: str, style: str):
+    """Noto Sans CJK SC (``style`` Regular or Bold) subset to the characters of ``text`` from U+2E80 on (CJK, its
+    punctuation and full-width forms), with TrueType outlines; None if ``text`` has none."""
+    from fontTools import subset
+
+    wanted = sorted({ord(c) for c in text if ord(c) >= 0x2E80})
+    if not wanted:
+        return None
+    found = _cjk_font_file(style)
+    if found is None:
+        raise RuntimeError("Noto Sans CJK SC is missing (apt-get install fonts-noto-cjk)")
+    options = subset.Options()
+    options.font_number, options.layout_features, options.name_IDs = found[1], ["*"], ["*"]
+    font = subset.load_font(found[0], options)
+    subsetter = subset.Subsetter(options)
+    subsetter.populate(unicodes=wanted)
+    subsetter.subset(font)
+    return truetype(font)
+
+
+def cjk_fonts(text: str, folder: pathlib.Path) -> str:
+    """@font-face rules of Noto Sans CJK SC, regular and bold, for the CJK characters of ``text``: TrueType files
+    written into ``folder``; "" without CJK text."""
+    rules = []
+    for style, weight in (("Regular", 400), ("Bold", 700)):
+        font = _cjk(text, style)
+        if font is None:
+            return ""
+        name = f"noto-sans-cjk-sc-{weight}.ttf"
+        font.save(str(folder / name))
+        rules.append(f'@font-face{{font-family:"{CJK_FAMILY}";font-weight:{weight};src:url("{name}")}}')
+    return "\n".join(rules)
+
+
+FOOTER_FAMILY = "AE Footer"
+
+
+def footer_font(title: str) -> str:
+    """An @font-face rule of the few CJK glyphs of the running title, inside the rule (a data: URL); "" for a title
+    without CJK. Chromium's footer is its own document that waits for no font: it draws with a web font only if
+    the page has loaded the very same one, so the print file declares it too and loads it before printing."""
+    import base64
+    import io
+
+    font = _cjk(title, "Regular")
+    if font is None:
+        return ""
+    data = io.BytesIO()
+    font.save(data)
+    encoded = base64.b64encode(data.getvalue()).decode("ascii")
+    return f'@font-face{{font-family:"{FOOTER_FAMILY}";src:url(data:font/ttf;base64,{encoded})}}'
+
+
+def _footer(title: str, face: str) -> str:
+    """Chromium's footer template: the book's title and the page number."""
+    family = f"'Liberation Sans','{FOOTER_FAMILY}',sans-serif"
+    return (
+        f"<style>{face}</style>"
+        f'<div style="font-family:{family};font-size:7.5pt;color:#555;width:100%;margin:0 17mm;'
+        'display:flex;justify-content:space-between">'
+        f'<span>{html_lib.escape(title)}</span><span class="pageNumber"></span></div>'
+    )
+
+
+# Boxes that scroll sideways on the website; on paper a box wider than the column is scaled down to fit.
+FIT_WIDE = """
+() => {
+  const fitted = [];
+  const boxes = [
+    ['div.math > mjx-container[display="true"]', 'mjx-math'],
+    ['.pst-scrollable-table-container', 'table'],
+    ['.cell_output .output.text_html', 'table'],
+    ['.cell_output .output.text_html', 'figure'],
+    ['mjx-container:not([display="true"])', 'mjx-math'],
+  ];
+  for (const [box, inner] of boxes) {
+    for (const el of document.querySelectorAll(box)) {
+      const child = el.querySelector(':scope > ' + inner) || el.querySelector(inner);
+      if (!child) continue;
+      const room = el.closest('td, th, li, dd, p, div.math, .cell_output, .pst-scrollable-table-container') || el;
+      const width = Math.max(room.clientWidth, 1);
+      if (child.scrollWidth > width + 1) {
+        child.style.zoom = (width / child.scrollWidth * 0.98).toFixed(3);
+        fitted.push(box);
+      }
+    }
+  }
+  return fitted.length;
+}
+"""
+READY = """
+async () => {
+  await document.fonts.ready;
+  await Promise.all([...document.images].map((img) => img.complete ? null : new Promise((ok) => {
+    img.addEventListener('load', ok); img.addEventListener('error', ok);
+  })));
+  return [...document.images].filter((img) => !img.naturalWidth).map((img) => img.getAttribute('src'));
+}
+"""
+
+
+def _print(browser, html_file: pathlib.Path, pdf: pathlib.Path, footer: str) -> None:
+    page = browser.new_page()
+    failed: list[str] = []  # a stylesheet, a font (MathJax's glyphs) or a figure that did not load
+    page.on("requestfailed", lambda request: failed.append(request.url))
+    try:
+        page.goto(html_file.as_uri(), wait_until="load")
+        missing = page.evaluate(READY)
+        if missing or failed:
+            raise RuntimeError(f"{html_file}: not loaded: {sorted(set(failed + missing))[:8]}")
+        page.evaluate(FIT_WIDE)
+        page.evaluate(f"document.fonts.load('10px \\'{FOOTER_FAMILY}\\'', document.title)")
+        page.pdf(
+            path=str(pdf),
+            prefer_css_page_size=True,
+            print_background=True,
+            display_header_footer=True,
+            header_template="<span></span>",
+            footer_template=footer,
+            outline=True,
+            tagged=True,
+        )
+    finally:
+        page.close()
+
+
+def destinations(pdf: pathlib.Path) -> dict[str, int]:
+    """The page (1-based) of every link destination of ``pdf``, by name (an element's id)."""
+    import pypdf
+
+    reader = pypdf.PdfReader(str(pdf))
+    return {
+        name.lstrip("/"): reader.get_destination_page_number(d) + 1 for name, d in reader.named_destinations.items()
+    }
+
+
+def compact(pdf: pathlib.Path) -> None:
+    """Rewrite ``pdf`` with its objects in compressed object streams (Debian's qpdf): Chromium writes every
+    structure element of the tagged PDF (the outline and screen readers need them) as a plain object, and these
+    are about a third of the file. Skipped, with a note, where qpdf is missing."""
+    qpdf = shutil.which("qpdf")
+    if qpdf is None:
+        print(f"{pdf.name}: qpdf not found (apt-get install qpdf): the PDF is left uncompacted, about 40% larger")
+        return
+    tmp = pdf.with_suffix(".tmp.pdf")
+    subprocess.run(
+        [qpdf, "--object-streams=generate", "--recompress-flate", "--compression-level=9", str(pdf), str(tmp)],
+        check=True,
+    )
+    tmp.replace(pdf)
+
+
+def build_edition(browser, out: pathlib.Path, edition: str, site_url: str = "") -> pathlib.Path:
+    """Print one edition from its built site folder; return the PDF's path (in OUT/_build/pdf)."""
+    import yaml
+
+    source = ROOT if edition == ENGLISH else ROOT / edition
+    html_root = out / "_build" / "html"
+    site = html_root if edition == ENGLISH else html_root / edition
+    config = yaml.safe_load((source / "_config.yml").read_text(encoding="utf-8"))
+    pages = toc(source)
+    docnames = {d for _, d in pages}
+    chapters = [chapter(site, d, part, docnames, edition, site_url) for part, d in pages]
+    css = _stylesheets(site, pages[0][1])
+    folder = site / PAGE_FOLDER
+    folder.mkdir(exist_ok=True)
+    print_file = folder / "print.html"
+    pdf_dir = out / "_build" / "pdf"
+    pdf_dir.mkdir(parents=True, exist_ok=True)
+    pdf = pdf_dir / _lang().pdf_name(edition)
+    title = str(config["title"]).split(" · ")[0]
+    face = footer_font(title)
+    footer = _footer(title, face)
+    try:
+        math_css = "\n".join(dict.fromkeys(ch.math_css for ch in chapters if ch.math_css))
+        styles = cjk_fonts(document(edition, config, chapters, css, "", {}), folder)
+        styles += "\n" + math_fonts(math_css, folder) + "\n" + face
+        numbers: dict[str, int] = {}
+        for _ in range(3):  # the numbers settle on the second print (their placeholders have the same width)
+            print_file.write_text(document(edition, config, chapters, css, styles, numbers), encoding="utf-8")
+            _print(browser, print_file, pdf, footer)
+            found = destinations(pdf)
+            wanted = {ch.key for ch in chapters} | {sid for ch in chapters for sid, _ in ch.sections}
+            if wanted - set(found):
+                raise RuntimeError(f"{pdf.name}: no destination for {sorted(wanted - set(found))[:5]}")
+            known = {k: found[k] for k in wanted}
+            if known == numbers:
+                break
+            numbers = known
+        else:
+            raise RuntimeError(f"{pdf.name}: the page numbers of the contents did not settle")
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    compact(pdf)
+    shutil.copyfile(pdf, site / pdf.name)  # the website links to it from every page
+    return pdf
+
+
+def _module(name: str, path: pathlib.Path):
+    """A module imported from its file (the scripts, the tests' fixtures and the extension are not a package)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@functools.cache
+def _lang():
+    """book/_ext/ae_lang.py: the editions (English first) and the name of each one's PDF, as the website has them."""
+    return _module("ae_pdf_lang", ROOT / "book" / "_ext" / "ae_lang.py")
+
+
+def build(out: pathlib.Path, site_url: str = "", browser=None) -> list[pathlib.Path]:
+    """Print every edition built under ``out`` (by ``scripts/build_book.py``); return the PDFs' paths. ``browser``:
+    a Playwright Chromium to print with (the tests pass theirs), else Chromium is started here."""
+    if browser is not None:
+        return [build_edition(browser, out, edition, site_url) for edition in _lang().editions()]
+    from playwright.sync_api import sync_playwright
+
+    browsers = _module("ae_pdf_browser", ROOT / "tests" / "conftest.py")  # how the tests run Chromium: one place
+    chromium = browsers.find_chromium()
+    if chromium is None:
+        raise RuntimeError("no Chromium found (apt-get install chromium, or set CHROMIUM=/path/to/chromium)")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, args=browsers.CHROMIUM_ARGS)
+        try:
+            return build(out, site_url, browser)
+        finally:
+            browser.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("out", nargs="?", default=str(ROOT), help="the folder holding _build/html (default: repo)")
+    parser.add_argument("--site-url", default=os.environ.get("AE_SITE_URL", ""), help="the website's base URL")
+    args = parser.parse_args()
+    start = time.perf_counter()
+    for pdf in build(pathlib.Path(args.out).resolve(), args.site_url):
+        print(f"{pdf.relative_to(pathlib.Path(args.out).resolve())}: {pdf.stat().st_size / 1e6:.1f} MB")
+    print(f"printed in {time.perf_counter() - start:.0f} s")
+
+
+if __name__ == "__main__":
+    main()

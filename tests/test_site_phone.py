@@ -1,0 +1,215 @@
+"""Reading the website on a phone, 390 px wide, in both editions (issue 20, item 5).
+
+- A long inline formula (an exercise's solution in lessons 04 and 06) scrolls inside its own box to its last digit
+  instead of being cut off; a formula that fits gets no scroll bar (its glyphs overhang their box by a few pixels).
+- A Chinese table keeps room for a few characters in every cell (lesson 08's labels were one character per line).
+- The notation table fits the screen: each row is the symbol and its shape, then the meaning across the width.
+- The search field's text starts after its magnifier, on the search page and in the search dialog.
+- Search results summarise a page's text without the language switch, the PDF link, the print-only contents or
+  an explorer's no-JavaScript line; a glossary hit is titled with its term and summarised by its definition.
+
+Screenshots of each case go to ``_build/screenshots/phone/`` (kept by CI with the other screenshots).
+"""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import re
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+SHOTS = pathlib.Path(os.environ.get("AE_SCREENSHOTS", ROOT / "_build" / "screenshots")) / "phone"
+PHONE = 390
+EDITIONS = ("", "zh/")
+
+# Formulas in the exercise solutions that are wider than a phone's column, by a number only their end shows.
+LONG_FORMULAS = {
+    "notebooks/04_from_scores_to_weights.html": ["(1.25,−0.75)"],
+    "notebooks/06_same_content_different_state.html": ["0.5245", "1.3673"],
+}
+
+
+def _shot(page, name: str, locator=None) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    (locator or page).screenshot(path=str(SHOTS / f"{name}.png"))
+
+
+def _open(visit, path: str, width: int = PHONE):
+    v = visit.make(width=width, height=844)
+    page = v.open(path, settle_ms=300)
+    return v, page
+
+
+# The inline formulas of a page: [text, box width, formula width, overflow-x, tabindex, class ae-scrolls].
+FORMULAS = """
+(root) => [...(root || document).querySelectorAll('span.math')].map((box) => [
+  box.textContent, box.clientWidth, box.querySelector('mjx-math').getBoundingClientRect().width,
+  getComputedStyle(box).overflowX, box.getAttribute('tabindex'), box.classList.contains('ae-scrolls'),
+])
+"""
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+@pytest.mark.parametrize("path", sorted(LONG_FORMULAS))
+def test_a_long_inline_formula_scrolls_to_its_end(visit, edition, path):
+    v, page = _open(visit, edition + path)
+    page.evaluate("document.querySelectorAll('details.sd-dropdown').forEach((d) => { d.open = true; })")
+    page.wait_for_timeout(300)  # the opened solutions are laid out, and ae-site.js marks what scrolls
+    solutions = page.locator("details.sd-dropdown").first
+    found = {number: False for number in LONG_FORMULAS[path]}
+    for index, (text, width, formula, overflow, tabindex, scrolls) in enumerate(page.evaluate(FORMULAS, None)):
+        if formula <= width + 2:  # fits (a glyph's overhang of a few pixels is not a formula cut off)
+            assert overflow == "hidden" and not scrolls and tabindex is None, f"{text!r} fits but can scroll"
+            continue
+        assert overflow in ("auto", "scroll") and scrolls and tabindex == "0", f"{text!r} is cut off, no scroll"
+        box = page.locator("span.math").nth(index)
+        box.focus()
+        for _ in range(3):
+            page.keyboard.press("ArrowRight")  # the focused formula scrolls with the keyboard
+        page.wait_for_timeout(300)  # (scrolling may be animated)
+        assert box.evaluate("(e) => e.scrollLeft") > 0, f"{text!r} does not scroll with the keyboard"
+        box.evaluate("(e) => { e.scrollLeft = e.scrollWidth; }")
+        right = box.evaluate(
+            "(e) => e.querySelector('mjx-math').getBoundingClientRect().right - e.getBoundingClientRect().right"
+        )
+        assert right <= 1.5, f"{text!r}: its end stays {right:.0f} px out of view"
+        for number in found:
+            found[number] = found[number] or number in text
+    assert all(found.values()), f"expected formulas wider than a phone showing {found} in {path}"
+    _shot(page, f"{edition.strip('/') or 'en'}-{path.split('/')[1][:2]}-solution-scrolled", solutions)
+    v.close()
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_no_inline_formula_scrolls_on_a_wide_screen(visit, edition):
+    v, page = _open(visit, edition + "notebooks/06_same_content_different_state.html", width=1280)
+    page.evaluate("document.querySelectorAll('details.sd-dropdown').forEach((d) => { d.open = true; })")
+    page.wait_for_timeout(300)
+    formulas = page.evaluate(FORMULAS, None)
+    assert len(formulas) > 20
+    assert [f[0] for f in formulas if f[3] != "hidden" or f[5]] == [], "formulas with a scroll bar at 1280 px"
+    v.close()
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_every_table_cell_has_room_for_a_few_characters(visit, edition):
+    v, page = _open(visit, edition + "notebooks/08_toward_the_next_structure.html")
+    cells = page.evaluate(
+        """() => [...document.querySelectorAll('article table :is(td, th)')].map((c) => {
+          const s = getComputedStyle(c);
+          return [c.textContent.trim(), c.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight),
+                  parseFloat(s.fontSize)];
+        })"""
+    )
+    assert len(cells) >= 9
+    narrow = [(text, round(width)) for text, width, font in cells if len(text) >= 3 and width < 3 * font]
+    assert not narrow, f"cells narrower than three characters: {narrow}"
+    table = page.locator("article table").first
+    table.scroll_into_view_if_needed()
+    _shot(page, f"{edition.strip('/') or 'en'}-08-table", table)
+    v.close()
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_the_notation_table_fits_a_phone(visit, edition):
+    v, page = _open(visit, edition + "book/notation.html")
+    box = page.locator(".pst-scrollable-table-container").first
+    assert box.evaluate("(e) => e.scrollWidth <= e.clientWidth + 1"), "the notation table scrolls sideways"
+    rows = page.evaluate(
+        """() => [...document.querySelectorAll('article table tr')].map((tr) => {
+          const [symbol, shape, meaning] = [...tr.children].map((c) => c.getBoundingClientRect());
+          return [tr.textContent.trim().slice(0, 30), symbol.top, shape.top, meaning.top, meaning.width];
+        })"""
+    )
+    assert len(rows) >= 20
+    column = box.evaluate("(e) => e.clientWidth")
+    for text, symbol_top, shape_top, meaning_top, meaning_width in rows:
+        assert abs(symbol_top - shape_top) < 1, f"{text}: the symbol and its shape share a line"
+        assert meaning_top > symbol_top and meaning_width >= column - 2, f"{text}: the meaning spans the width"
+    clipped = page.evaluate(FORMULAS, None)
+    assert not [f[0] for f in clipped if f[5]], "a formula in the notation needs scrolling"
+    _shot(page, f"{edition.strip('/') or 'en'}-notation", page)
+    v.close()
+    # a wide screen keeps the table: three columns, one row per symbol
+    v, page = _open(visit, edition + "book/notation.html", width=1280)
+    tops = page.evaluate("() => [...document.querySelector('article tbody tr').children].map((c) => c.offsetTop)")
+    assert len(set(tops)) == 1 and len(tops) == 3
+    v.close()
+
+
+SEARCH_ICON = """
+(form) => {
+  const input = form.querySelector('input[name="q"]');
+  const icon = form.querySelector('.fa-magnifying-glass');
+  const s = getComputedStyle(input);
+  const textStart = input.getBoundingClientRect().left + parseFloat(s.borderLeftWidth) + parseFloat(s.paddingLeft);
+  return [icon.getBoundingClientRect().right, textStart];
+}
+"""
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_search_text_starts_after_the_magnifier(visit, edition):
+    v, page = _open(visit, edition + "search.html")
+    form = page.locator("form.bd-search").filter(has=page.locator("input:visible")).first
+    form.locator("input").fill("attention")
+    icon_right, text_start = form.evaluate(SEARCH_ICON)
+    assert icon_right <= text_start, f"the magnifier ends at {icon_right} px, the text starts at {text_start} px"
+    _shot(page, f"{edition.strip('/') or 'en'}-search-field", form)
+    v.close()
+    v, page = _open(visit, edition + "notebooks/04_from_scores_to_weights.html")
+    page.locator("button.search-button").first.click()  # the search dialog of every page
+    dialog = page.locator("#pst-search-dialog form.bd-search")
+    dialog.locator("input").wait_for(state="visible")
+    icon_right, text_start = dialog.evaluate(SEARCH_ICON)
+    assert icon_right <= text_start, "in the search dialog, the magnifier covers the text"
+    v.close()
+
+
+# What the website writes around a page's text, which a search summary must not quote.
+CONTROLS = {
+    "": ["This book as a PDF", "needs JavaScript", "Contents"],
+    "zh/": ["本书的 PDF 版", "需要浏览器启用 JavaScript", "目录"],
+}
+QUERIES = {"": ["context vector", "softmax"], "zh/": ["上下文向量", "注意力"]}
+
+
+def _results(page, timeout_ms: int = 15000) -> list[tuple[str, str, str]]:
+    """(title, link, summary) of every result, once each page's summary has been fetched."""
+    page.locator("#search-results li").first.wait_for(timeout=timeout_ms)
+    page.wait_for_function(
+        """() => { const items = [...document.querySelectorAll('#search-results li')];
+                   const status = document.querySelector('#search-results p.search-summary');
+                   return status && status.textContent !== '' && items.length > 0
+                     && items.every((li) => li.querySelector('p.context') || li.querySelector('span')); }""",
+        timeout=timeout_ms,
+    )
+    return page.evaluate(
+        """() => [...document.querySelectorAll('#search-results li')].map((li) => [
+          li.querySelector('a').textContent, li.querySelector('a').getAttribute('href'),
+          (li.querySelector('p.context') || {textContent: ''}).textContent])"""
+    )
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_search_summaries_quote_only_the_page_text(visit, edition):
+    v = visit.make(width=PHONE, height=844)
+    for query in QUERIES[edition]:
+        page = v.open(f"{edition}search.html?q={query}", settle_ms=200)
+        results = _results(page)
+        assert len(results) >= 8, f"{query}: {len(results)} results"
+        for title, link, summary in results:
+            quoted = [c for c in CONTROLS[edition] if c in summary]
+            assert not quoted, f"{query}: the summary of {title} ({link}) quotes {quoted}: {summary[:200]!r}"
+        glossary = [(title, link, summary) for title, link, summary in results if "#term-" in link]
+        assert glossary, f"{query}: no glossary hit"
+        titles = [title for title, _, _ in glossary]
+        assert len(set(titles)) == len(titles), f"{query}: glossary hits share a title: {titles}"
+        for title, _, summary in glossary:
+            term = re.sub(r"\s*\(.*\)$", "", title)
+            assert term and term.lower() in summary.lower(), f"{title}: not titled with its term"
+            assert len(summary) > len(term) + 20, f"{title}: the summary is not the term's definition: {summary!r}"
+    _shot(page, f"{edition.strip('/') or 'en'}-search-results", page)
+    v.close()
