@@ -39,7 +39,8 @@ book: $(BIN)/.installed assets editions
 	@echo "The PDFs: _build/pdf/attention-executable.pdf, _build/pdf/attention-executable-zh.pdf"
 
 test: $(BIN)/.installed assets
-	$(BIN)/python -m pytest tests book notebooks zh/book zh/notebooks --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg
+	$(BIN)/python -m pytest tests book notebooks zh/book zh/notebooks --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg \
+		-n auto --dist loadfile --durations=30
 
 check: $(BIN)/.installed
 	$(BIN)/python -m pytest tests -m "not slow and not site" -q

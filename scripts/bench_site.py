@@ -2,7 +2,7 @@
 
 Per page of the built site, served from 127.0.0.1 and opened in Debian's Chromium with an empty cache: the
 bytes transferred (sum of the responses' encoded sizes, until the network is idle) against the page budget
-(1.5 MiB, or 2 MiB on a page with a live explorer; tests/test_site_budget.py enforces it) and the time to first
+(1.5 MiB, or 2 MiB on a page with a live explorer; tests/site/test_site_budget.py enforces it) and the time to first
 render (first-contentful-paint, median of RUNS cold loads; target: the median over pages <= 500 ms). The size
 of the built site (target <= 12 MB). For the live explorers: the size of their script and the time from an
 input event to the repaint, median and 90th percentile (target: 90th percentile <= 16 ms), for the question
@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import functools
 import http.server
-import os
 import pathlib
 import socketserver
 import statistics
@@ -31,8 +30,10 @@ import threading
 from playwright.sync_api import sync_playwright
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
+from chromium import CHROMIUM_ARGS as ARGS  # noqa: E402  (how the book drives Chromium: scripts/chromium.py)
+from chromium import find_chromium  # noqa: E402
+
+CHROMIUM = find_chromium() or "/usr/bin/chromium"
 SAMPLES = 60
 RUNS = 3  # cold loads per page for the first-paint median
 MiB = 1024 * 1024

@@ -525,7 +525,7 @@ def build(out: pathlib.Path, site_url: str = "", browser=None) -> list[pathlib.P
         return [build_edition(browser, out, edition, site_url) for edition in _lang().editions()]
     from playwright.sync_api import sync_playwright
 
-    browsers = _module("ae_pdf_browser", ROOT / "tests" / "conftest.py")  # how the tests run Chromium: one place
+    browsers = _module("ae_pdf_browser", ROOT / "scripts" / "chromium.py")  # how the book runs Chromium: one place
     chromium = browsers.find_chromium()
     if chromium is None:
         raise RuntimeError("no Chromium found (apt-get install chromium, or set CHROMIUM=/path/to/chromium)")

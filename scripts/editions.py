@@ -22,9 +22,10 @@ edition's language. Everything else an edition says differently is a string lite
     .venv/bin/python scripts/editions.py status     # list missing, stale and unused entries per file and cell
     .venv/bin/python scripts/editions.py generate   # write zh/ from the English and the PO files
 
-``make editions`` runs all three and executes the Chinese notebooks whose code changed. ``tests/test_editions.py``
-regenerates every edition in memory and compares it with what is committed; ``tests/test_translations.py``
-fails on any missing, stale or unused entry, and on English that escapes a pseudo-translated edition.
+``make editions`` runs all three and executes the Chinese notebooks whose code changed.
+``tests/lessons/test_editions.py`` regenerates every edition in memory and compares it with what is committed;
+``tests/lessons/test_translations.py`` fails on any missing, stale or unused entry, and on English that escapes a
+pseudo-translated edition.
 """
 
 from __future__ import annotations

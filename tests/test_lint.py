@@ -7,7 +7,8 @@ import sys
 
 import pytest
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+from tests.helpers import ROOT
+
 # zh/ is generated from the English sources (scripts/editions.py): its code is the English code, its strings translated.
 TARGETS = [p for p in ("src", "tests", "notebooks", "scripts", "book/_ext") if (ROOT / p).exists()]
 

@@ -6,12 +6,12 @@ binary from GitHub at install time, so it cannot be installed offline. These che
 
 from __future__ import annotations
 
-import pathlib
 import re
 
 import yaml
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+from tests.helpers import ROOT
+
 WORKFLOW = ROOT / ".github" / "workflows" / "book.yml"
 PINNED = re.compile(r"^[\w.-]+/[\w.-]+@(v\d+\.\d+\.\d+|[0-9a-f]{40})$")  # an exact release or a commit
 

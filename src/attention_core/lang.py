@@ -10,7 +10,7 @@ package), whose entries are keyed by the sentence's name (``msgctxt``) and its E
     ax.set_title(TEXT("title", s=s))
 
 When the English of an entry changes, its translation no longer matches and the tests report it as stale
-(``tests/test_translations.py``). The language is one plain, process-wide setting: ``set_language("zh")``; the
+(``tests/lessons/test_translations.py``). The language is one plain, process-wide setting: ``set_language("zh")``; the
 math never reads it (the import contract in ``pyproject.toml`` forbids this module in the math layer). Code
 identifiers, numbers and array shapes never change with the language, and error messages for programmers
 (``ValueError``, ``TypeError``) stay English.

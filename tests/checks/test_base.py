@@ -6,6 +6,7 @@ import numpy as np
 
 from attention_core.checks.base import CheckResult, run_reader, verdict
 from attention_core.lang import language
+from tests.helpers import has_cjk
 
 
 def test_a_function_not_written_yet_is_reported_as_such():
@@ -46,10 +47,6 @@ def test_verdict_lists_every_problem_or_passes():
     assert repr(CheckResult(False, "x")) == "✗ x" and "Not yet" in CheckResult(False, "x")._repr_html_()
 
 
-def _cjk(text: str) -> bool:
-    return any("\u4e00" <= ch <= "\u9fff" for ch in text)
-
-
 def test_in_chinese_every_message_and_verdict_word_is_chinese():
     def my_answer(x):
         raise NotImplementedError
@@ -58,8 +55,8 @@ def test_in_chinese_every_message_and_verdict_word_is_chinese():
         crash = run_reader(lambda x: 1 / 0, 1.0, case="算例")[1]
         assert crash == "算例：你的函数抛出了 ZeroDivisionError：division by zero"
         problem = run_reader(my_answer, 1.0)[1]
-        assert _cjk(problem) and "my_answer" in problem and "NotImplementedError" in problem
-        assert _cjk(run_reader(3.0)[1]) and _cjk(run_reader(lambda: {"a": 1}, numeric=True)[1])
+        assert has_cjk(problem) and "my_answer" in problem and "NotImplementedError" in problem
+        assert has_cjk(run_reader(3.0)[1]) and has_cjk(run_reader(lambda: {"a": 1}, numeric=True)[1])
         assert verdict(["甲", "乙"], "好").message == "2 个问题：\n- 甲\n- 乙"
         assert "还不对" in CheckResult(False, "x")._repr_html_() and "正确" in CheckResult(True, "x")._repr_html_()
     assert "Correct" in CheckResult(True, "x")._repr_html_()  # and back in English after the block

@@ -5,7 +5,7 @@ import pytest
 
 from attention_core.checks.luong import check_gaussian, check_local_m_window
 from attention_core.lang import language
-from tests.helpers import NUMBER
+from tests.helpers import NUMBER, has_cjk
 
 
 def _gauss(p, T, D, sigma=None, start=1, sign=-1.0, two=2.0):
@@ -61,10 +61,6 @@ def test_local_m_window_right_and_wrong():
         check_local_m_window("three")
 
 
-def _cjk(text: str) -> bool:
-    return any("\u4e00" <= ch <= "\u9fff" for ch in text)
-
-
 def _todo(p, T, D):
     raise NotImplementedError
 
@@ -92,13 +88,13 @@ def test_in_chinese_wrong_answers_get_chinese_messages_with_the_same_numbers(che
     with language("zh"):
         chinese = check(*args)
     assert not english.ok and not chinese.ok
-    assert not _cjk(english.message) and _cjk(chinese.message), chinese.message
+    assert not has_cjk(english.message) and has_cjk(chinese.message), chinese.message
     assert NUMBER.findall(english.message) == NUMBER.findall(chinese.message), (english, chinese)
 
 
 def test_in_chinese_right_answers_pass_and_english_is_unchanged():
     with language("zh"):
-        assert check_gaussian(_gauss).ok and _cjk(check_gaussian(_gauss).message)
+        assert check_gaussian(_gauss).ok and has_cjk(check_gaussian(_gauss).message)
         window = check_local_m_window([1, 2, 3, 4, 5])
         assert (
             window.ok

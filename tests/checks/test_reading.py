@@ -14,7 +14,7 @@ from attention_core.checks.reading import (
 )
 from attention_core.lang import language
 from attention_core.toy_sentences import feature_vector
-from tests.helpers import NUMBER
+from tests.helpers import NUMBER, has_cjk
 
 
 def good_softmax(e):
@@ -140,10 +140,6 @@ def test_moved_halves_right_and_wrong():
     assert not off_by_one.ok and "moves too" in off_by_one.message and "forward" in off_by_one.message
 
 
-def _cjk(text: str) -> bool:
-    return any("\u4e00" <= ch <= "\u9fff" for ch in text)
-
-
 def _both(check, *args, **kwargs):
     """The check's result in English and in Chinese."""
     english = check(*args, **kwargs)
@@ -198,8 +194,8 @@ def test_in_chinese_wrong_answers_get_chinese_messages_with_the_same_numbers():
     for check, args in _wrong_answers():
         english, chinese = _both(check, *args)
         assert not english.ok and not chinese.ok, (check.__name__, english)
-        assert not _cjk(english.message), english.message
-        assert _cjk(chinese.message), chinese.message
+        assert not has_cjk(english.message), english.message
+        assert has_cjk(chinese.message), chinese.message
         assert NUMBER.findall(english.message) == NUMBER.findall(chinese.message), (english, chinese)
 
 
@@ -216,7 +212,7 @@ def test_right_answers_pass_in_chinese_too_with_the_same_numbers():
         (check_moved_halves, ([5, 6], [1, 2, 3, 4, 5], 5, 6)),
     ]:
         english, chinese = _both(check, *args)
-        assert english.ok and chinese.ok and _cjk(chinese.message), chinese.message
+        assert english.ok and chinese.ok and has_cjk(chinese.message), chinese.message
         assert NUMBER.findall(english.message) == NUMBER.findall(chinese.message), (english, chinese)
 
 
@@ -268,5 +264,5 @@ def test_negation_focus_tokens_can_be_named_and_are_checked():
     no_negation = check_negation_focus(query, FELIX)  # the plain sentence has no negation token
     assert not no_negation.ok and "has the feature 'negation'" in no_negation.message
     with language("zh"):
-        assert _cjk(check_negation_focus(query, FELIX).message)
-        assert _cjk(check_query_focus(query, token="tomorrow").message)
+        assert has_cjk(check_negation_focus(query, FELIX).message)
+        assert has_cjk(check_query_focus(query, token="tomorrow").message)

@@ -5,7 +5,7 @@ import pytest
 
 from attention_core.checks.scoring import check_additive_score, check_causal_mask, check_linear_ablation
 from attention_core.lang import language
-from tests.helpers import NUMBER
+from tests.helpers import NUMBER, has_cjk
 
 
 def right_score(s, h, W_s, W_h, v, b):
@@ -75,10 +75,6 @@ def test_causal_mask_right_and_wrong():
     _assert_rejected(check_causal_mask, lambda T: np.ones((T, T + 1), dtype=bool), "shape")
 
 
-def _cjk(text: str) -> bool:
-    return any("\u4e00" <= ch <= "\u9fff" for ch in text)
-
-
 def _todo(*args):
     raise NotImplementedError
 
@@ -117,7 +113,7 @@ def test_in_chinese_wrong_answers_get_chinese_messages_with_the_same_numbers(che
         chinese = check(fn)
         assert "还不对" in chinese._repr_html_()
     assert not english.ok and not chinese.ok
-    assert not _cjk(english.message) and _cjk(chinese.message), chinese.message
+    assert not has_cjk(english.message) and has_cjk(chinese.message), chinese.message
     assert NUMBER.findall(english.message) == NUMBER.findall(chinese.message), (english, chinese)
 
 
@@ -135,7 +131,7 @@ def test_in_chinese_right_answers_pass_and_cases_keep_their_lower_case_symbols()
             (check_causal_mask, lambda T: np.tril(np.ones((T, T), dtype=bool))),
         ]:
             result = check(fn)
-            assert result.ok and _cjk(result.message), result.message
+            assert result.ok and has_cjk(result.message), result.message
         # a message that starts with a case such as "d_a = 1 ..." is not capitalised in Chinese
         no_tanh_on_one_unit = check_additive_score(wrong_only_with_one_hidden_unit)
         assert no_tanh_on_one_unit.message.startswith("d_a = 1 的例子：你返回了 "), no_tanh_on_one_unit.message

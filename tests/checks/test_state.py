@@ -6,7 +6,7 @@ import pytest
 from attention_core import worked_example
 from attention_core.checks.state import check_example_read, check_peak_state
 from attention_core.lang import language
-from tests.helpers import NUMBER
+from tests.helpers import NUMBER, has_cjk
 
 
 def test_right_answer_passes():
@@ -53,10 +53,6 @@ def test_peak_state():
     assert "✓" in repr(check_peak_state(s_best))
 
 
-def _cjk(text: str) -> bool:
-    return any("\u4e00" <= ch <= "\u9fff" for ch in text)
-
-
 def _both(check, *args, **kwargs):
     english = check(*args, **kwargs)
     with language("zh"):
@@ -84,7 +80,7 @@ def test_in_chinese_every_verdict_is_chinese_with_the_same_numbers():
     for check, args, ok in cases:
         english, chinese = _both(check, *args)
         assert english.ok is ok and chinese.ok is ok, english
-        assert not _cjk(english.message) and _cjk(chinese.message), chinese.message
+        assert not has_cjk(english.message) and has_cjk(chinese.message), chinese.message
         assert NUMBER.findall(english.message) == NUMBER.findall(chinese.message), (english, chinese)
 
 

@@ -8,7 +8,7 @@ import pytest
 from attention_core.checks.training import check_score_gradient, check_steepest_push, steepest_push_answer
 from attention_core.gradients import score_gradient
 from attention_core.lang import language
-from tests.helpers import NUMBER
+from tests.helpers import NUMBER, has_cjk
 
 
 def right(w, H, g):
@@ -58,10 +58,6 @@ def test_steepest_push_check():
         assert not result.ok and message in result.message, result.message
 
 
-def _cjk(text: str) -> bool:
-    return any("\u4e00" <= ch <= "\u9fff" for ch in text)
-
-
 def _todo(w, H, g):
     raise NotImplementedError
 
@@ -90,14 +86,14 @@ def test_in_chinese_wrong_answers_get_chinese_messages_with_the_same_numbers(che
     with language("zh"):
         chinese = check(*args)
     assert not english.ok and not chinese.ok
-    assert not _cjk(english.message) and _cjk(chinese.message), chinese.message
+    assert not has_cjk(english.message) and has_cjk(chinese.message), chinese.message
     assert NUMBER.findall(english.message) == NUMBER.findall(chinese.message), (english, chinese)
 
 
 def test_in_chinese_right_answers_pass_and_english_is_unchanged():
     j, amount = steepest_push_answer()
     with language("zh"):
-        assert check_score_gradient(right).ok and _cjk(check_score_gradient(right).message)
+        assert check_score_gradient(right).ok and has_cjk(check_score_gradient(right).message)
         push = check_steepest_push(j, round(amount, 4))
         assert push.ok and push.message == f"梯度下降的一步使位置 3 的分数上升得最多，上升了 {amount:.4f}"
         assert check_score_gradient(lambda w, H, g: np.zeros_like(w)).message == (

@@ -98,24 +98,6 @@ def test_question_section_reproduces_read_with_query():
             np.testing.assert_allclose(np.array(z) / sum(z), ref.weights, atol=1e-12)
 
 
-def test_alignment_section_is_the_trained_models_greedy_reads():
-    from attention_core.models import data
-    from attention_core.models.trained import load_trained
-
-    al = site_parameters(("alignment",))["alignment"]
-    model = load_trained(al["model"])
-    test = data.make_splits(seed=0).test
-    assert len(al["examples"]) >= 3
-    for ex in al["examples"]:
-        T = len(ex["source"])
-        pair = next(p for p in test if len(p.src) == T)
-        tokens, weights = model.greedy(pair.src[None])  # (1, U), (1, U, T)
-        assert ex["output"] == [data.TGT_WORDS[k] for k in tokens[0]] and ex["output"][-1] == data.EOS
-        np.testing.assert_array_equal(np.array(ex["weights"]), weights[0].astype(float))
-        np.testing.assert_allclose(np.array(ex["weights"]).sum(axis=1), 1.0, atol=1e-5)
-        assert ex["true_source"] == [int(j) for j in pair.align] and all(0 <= j < T for j in ex["true_source"])
-
-
 def test_labels_follow_the_edition_and_the_numbers_do_not():
     from attention_core.explorers.reading import question
     from attention_core.explorers.site import LABELS, labels
@@ -131,8 +113,7 @@ def test_labels_follow_the_edition_and_the_numbers_do_not():
     assert set(en["labels"]) - set(translated) == {"token", "lab_token_exact"}
     assert zh["labels"]["state_slider"] == "读取状态 s" and zh["labels"]["reset"] == "重置"
     assert en["labels"]["state_slider"] == "Reading state s"
-    for section in ("state", "alignment"):
-        assert en[section] == zh[section]
+    assert en["state"] == zh["state"]
     assert [a["H"] for a in en["score"]["annotations"]] == [a["H"] for a in zh["score"]["annotations"]]
     assert [s["text"] for s in zh["question"]["sentences"]] == [FELIX_ZH.text, FELIX_NEGATED_ZH.text]
     assert [q["id"] for q in zh["question"]["queries"]] == [q["id"] for q in en["question"]["queries"]] == list(QUERIES)
@@ -144,25 +125,11 @@ def test_labels_follow_the_edition_and_the_numbers_do_not():
 
 
 def test_a_callers_edit_does_not_change_later_exports():
-    from attention_core.explorers.site import alignment_examples
+    from attention_core.explorers.site import lab_data
 
-    first = alignment_examples()
+    first = lab_data()
     want = json.dumps(first)
-    first["examples"][0]["weights"][0][0] = 99.0
-    first["examples"].clear()
-    first["model"] = "edited"
-    assert json.dumps(alignment_examples()) == want
-    assert json.dumps(site_parameters(("alignment",))["alignment"]) == want
-
-
-@pytest.mark.parametrize(
-    "lengths, error, words",
-    [((31,), ValueError, ["31", "6", "27"]), ((6, 0), ValueError, ["lengths", "0"]), (("6",), TypeError, ["lengths"])],
-)
-def test_a_length_without_a_test_sentence_is_a_clear_error(lengths, error, words):
-    from attention_core.explorers.site import alignment_examples
-
-    with pytest.raises(error) as info:
-        alignment_examples(lengths)
-    for word in words:
-        assert word in str(info.value)
+    first["examples"][0][0] = "edited"
+    first["model"]["arrays"].clear()
+    first["snapshots"]["steps"].append(-1)
+    assert json.dumps(lab_data()) == want

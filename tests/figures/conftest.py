@@ -10,15 +10,12 @@ import pytest
 from matplotlib.text import Text
 
 from attention_core.figures.display import figure_png
+from tests.helpers import has_cjk
 
 
 def _texts(fig) -> list[str]:
     """Every string the figure draws: titles, axis labels, tick labels, legends, annotations."""
     return [t.get_text() for t in fig.findobj(Text) if t.get_text()]
-
-
-def _has_cjk(text: str) -> bool:
-    return any("\u4e00" <= ch <= "\u9fff" for ch in text)
 
 
 @pytest.fixture
@@ -34,4 +31,4 @@ def figtext(caplog):
         assert "does not have a glyph" not in caplog.text  # mathtext ($...$) has no CJK glyphs
         return png
 
-    return SimpleNamespace(texts=_texts, has_cjk=_has_cjk, render_every_glyph=render_every_glyph)
+    return SimpleNamespace(texts=_texts, has_cjk=has_cjk, render_every_glyph=render_every_glyph)

@@ -1,16 +1,16 @@
-"""Figures are sharp on phones and high-density screens, and their text stays readable at 390 px.
+"""Figures are sharp on phones and high-density screens, and their text stays readable on a 390 px phone.
 
 A figure is rendered at ``DPI`` (200: two device pixels per CSS pixel) and its ``<img>`` states the CSS size
-(the figure's inches x 100) in ``width``/``height``, keeping ``max-width:100%;height:auto`` so it still shrinks to
-the column. On a 390 CSS px phone a figure wider than 390 px is scaled by 390 / width; every text must stay
->= 9 CSS px there. The worst figures (lesson 07's 28 x 27 alignment grid, lesson 01's bar panels, lesson 03's
-sketch) are drawn so by design (stacked panels, larger fonts); show_figure enlarges what any other figure lacks.
+(the figure's inches x 100) in ``width``/``height``, keeping ``max-width:100%;height:auto`` so it still shrinks
+to the column. On a 390 CSS px phone the column is 342 px wide, and a figure wider than that is scaled by
+342 / width; every text must stay >= 9 CSS px there. The worst figures (lesson 07's 28 x 27 alignment grid,
+lesson 01's bar panels, lesson 03's sketch) are drawn so by design (stacked panels, larger fonts); show_figure
+enlarges what any other figure lacks.
 """
 
 from __future__ import annotations
 
 import configparser
-import pathlib
 import re
 
 import numpy as np
@@ -22,9 +22,9 @@ from attention_core.figures.display import CSS_DPI, DPI, figure_png, img_tag, mi
 from attention_core.figures.reading import plot_architecture_sketch, plot_perturbation_trace, plot_weight_panels
 from attention_core.figures.training import alignment_heatmap
 from attention_core.lang import language
+from tests.helpers import ROOT
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-PHONE = 390  # CSS px
+PHONE = 342  # CSS px: the content column of a 390 px phone (figures.display.PHONE_WIDTH)
 MIN_TEXT = 9.0  # CSS px
 
 
@@ -73,11 +73,12 @@ def test_the_notebook_sanitizer_blanks_the_whole_data_uri():
 
 
 def smallest_text_on_a_phone(fig: Figure) -> tuple[float, str]:
-    """The smallest text of ``fig`` in CSS px when the figure is shown on a 390 px wide screen, and its text."""
+    """The smallest text of ``fig`` in CSS px when the figure is shown in a 390 px phone's column, and its text."""
     figure_png(fig)  # lay the figure out, so every text artist exists
     css_width = fig.get_figwidth() * CSS_DPI
     scale = min(1.0, PHONE / css_width)
-    texts = [t for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip()]
+    hidden = {id(t) for ax in fig.axes if not ax.axison for t in ax.get_xticklabels() + ax.get_yticklabels()}
+    texts = [t for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip() and id(t) not in hidden]
     smallest = min(texts, key=lambda t: t.get_fontsize())
     return smallest.get_fontsize() * CSS_DPI / 72 * scale, smallest.get_text()
 
@@ -117,7 +118,7 @@ def test_bar_panels_are_stacked():
 
 def test_show_figure_enlarges_text_too_small_for_a_phone():
     """Any figure shown with show_figure, however it was drawn, keeps its text >= 9 CSS px at 390 px."""
-    fig = Figure(figsize=(8.0, 3.0), layout="constrained")  # 800 CSS px: shrunk by 390 / 800 on a phone
+    fig = Figure(figsize=(8.0, 3.0), layout="constrained")  # 800 CSS px: shrunk by 342 / 800 on a phone
     ax = fig.add_subplot()
     ax.plot([1, 10, 100], [1, 2, 3], label="a curve")
     ax.set_xscale("log")
@@ -128,7 +129,7 @@ def test_show_figure_enlarges_text_too_small_for_a_phone():
     show_figure(fig, alt="a curve", caption="Fixed: x. Varies: y.")
     size, text = smallest_text_on_a_phone(fig)
     assert size >= MIN_TEXT - 1e-9, f"{text!r} is {size:.2f} CSS px"
-    assert min_font_points(fig) == pytest.approx(9 * 0.72 * 800 / 390)
+    assert min_font_points(fig) == pytest.approx(9 * 0.72 * 800 / PHONE)
 
 
 def test_text_in_a_figure_narrower_than_a_phone_needs_9_px_only():

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 import importlib.util
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -38,8 +37,8 @@ from attention_core.models.trained import (
     trained_config,
     trained_record,
 )
+from tests.helpers import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 STUDY = load_seed_study()
 LANGUAGES = tuple(data.LANGUAGES)
 ATTENTION = [d for d in DESIGNS if DESIGNS[d]["attention"]]

@@ -31,8 +31,9 @@ from attention_core.models.trained import (
     trained_config,
     trained_record,
 )
+from tests.helpers import ROOT
 
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "train_committed.py"
+SCRIPT = ROOT / "scripts" / "train_committed.py"
 
 
 def committed_runs() -> dict[str, TrainConfig]:

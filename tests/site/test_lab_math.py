@@ -34,8 +34,8 @@ from attention_core.models import data
 from attention_core.models.seq2seq import ModelConfig, Seq2Seq
 from attention_core.models.train import Adam, TrainConfig, clip_global_norm, evaluate, learning_rate
 from attention_core.models.trained import load_trained
+from tests.helpers import ROOT
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
 MATH = ROOT / "book" / "_assets" / "ae-lab-math.js"
 DRIVER = pathlib.Path(__file__).with_name("lab_node.js")
 GRAD_RTOL = 1e-10  # float64 on both sides: measured about 1e-13

@@ -2,6 +2,8 @@
 
 import pytest
 
+from tests.site.conftest import reader_pages
+
 LESSON_06 = "notebooks/06_same_content_different_state.html"
 # Pages whose notebook shows an ipywidgets explorer: the site shows a note and a live twin instead.
 NOTEBOOK_EXPLORERS = {
@@ -10,12 +12,6 @@ NOTEBOOK_EXPLORERS = {
     "notebooks/05_additive_score.html": "state",
     "notebooks/06_same_content_different_state.html": "state",
 }
-
-
-def _pages(site):
-    """Every reader-facing page (not the theme's template fragments under _static/)."""
-    pages = (p.relative_to(site) for p in site.rglob("*.html"))
-    return sorted(str(p) for p in pages if not {"_static", "_sources"} & set(p.parts))
 
 
 def test_lesson_06_math_is_typeset_in_the_page(visit):
@@ -47,13 +43,13 @@ def test_no_stored_widget_only_a_note_and_the_live_twin(visit, path, kind):
 
 
 def test_no_page_shows_a_stored_widget(site, visit):
-    for path in _pages(site):
+    for path in reader_pages(site):
         text = (site / path).read_text()
         assert "application/vnd.jupyter.widget" not in text, f"{path} holds stored widget state or views"
 
 
 def test_pages_load_no_font_awesome_script_and_no_source_map(site, visit):
-    for path in _pages(site):
+    for path in reader_pages(site):
         assert "fontawesome.js" not in (site / path).read_text(), path
     assert not list(site.rglob("*.map")), "source maps are copied into the site"
     page = visit.open("notebooks/05_additive_score.html")
@@ -67,21 +63,6 @@ def test_search_page_finds_a_lesson(visit):
     page.locator("#search-results li").first.wait_for(timeout=10000)
     assert page.locator("#search-results li").count() >= 3
     assert visit.console_errors() == []
-
-
-def test_every_page_is_local_and_error_free(site, visit):
-    problems = []
-    for path in _pages(site):
-        v = visit.make()
-        v.open(path, settle_ms=300)
-        if v.outside_requests():
-            problems.append(f"{path}: requests {v.outside_requests()}")
-        if v.console_errors():
-            problems.append(f"{path}: console errors {v.console_errors()}")
-        if v.failed:
-            problems.append(f"{path}: failed requests {v.failed}")
-        v.close()
-    assert not problems, "\n".join(problems)
 
 
 @pytest.mark.parametrize("path", ["book/intro.html", LESSON_06])

@@ -7,7 +7,7 @@ title and section headings, which the book cites by name, and the example senten
 
 The article is not part of the repository, so ``tests/data/article_runs.txt`` holds a fingerprint of it: a short
 hash of every run of 16 characters. The check reads the fingerprint; where the article itself is present, a test
-confirms the fingerprint is the article's (``.venv/bin/python -m tests.test_own_words`` writes it again).
+confirms the fingerprint is the article's (``.venv/bin/python -m tests.lessons.test_own_words`` writes it again).
 """
 
 from __future__ import annotations
@@ -85,7 +85,8 @@ def grams():
 def test_the_fingerprint_is_the_articles(grams):
     if not ARTICLE.exists():
         return  # a clone without the sources beside it: the committed fingerprint is the reference
-    assert grams == article_grams(ARTICLE.read_text(encoding="utf-8")), "run `.venv/bin/python -m tests.test_own_words`"
+    again = "run `.venv/bin/python -m tests.lessons.test_own_words`"
+    assert grams == article_grams(ARTICLE.read_text(encoding="utf-8")), again
     assert len(grams) > 2000
 
 
@@ -106,5 +107,6 @@ def test_the_check_finds_a_copied_run_and_allows_a_marked_quotation(grams):
 if __name__ == "__main__":  # write the fingerprint of the article
     sys.path.insert(0, str(ROOT))
     FINGERPRINT.parent.mkdir(exist_ok=True)
-    header = f"# sha256[:12] of every run of {RUN} Chinese characters of {ARTICLE.name} (tests/test_own_words.py)\n"
+    header = f"# sha256[:12] of every run of {RUN} Chinese characters of {ARTICLE.name} "
+    header += "(tests/lessons/test_own_words.py)\n"
     FINGERPRINT.write_text(header + "".join(f"{g}\n" for g in sorted(article_grams(ARTICLE.read_text("utf-8")))))

@@ -22,8 +22,9 @@ import attention_core as ac
 from attention_core.example import H_TRIANGLE
 from attention_core.lang import language
 from attention_core.toy_sentences import FELIX_NEGATED_ZH, FELIX_ZH, QUERIES, read_with_query
+from tests.helpers import ROOT
+from tests.site.conftest import reader_pages
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
 SHOTS = pathlib.Path(os.environ.get("AE_SCREENSHOTS", ROOT / "_build" / "screenshots"))
 ZH_01 = "zh/notebooks/01_reading_on_demand.html"
 ZH_04 = "zh/notebooks/04_from_scores_to_weights.html"
@@ -35,14 +36,8 @@ SEARCH_TERMS = ("注意力", "上下文向量", "评分函数")
 LATIN_OK = {"like", "cats", "tanh", "softmax", "token", "H_TRIANGLE", "H_EXAMPLE", "Felix"}
 
 
-def _pages(site):
-    """Every reader-facing page of both editions (not the redirecting index.html, _static/ or _sources/)."""
-    pages = (p.relative_to(site) for p in pathlib.Path(site).rglob("*.html"))
-    return sorted(str(p) for p in pages if not {"_static", "_sources"} & set(p.parts) and p.name != "index.html")
-
-
 def _chinese_pages(site):
-    return [p for p in _pages(site) if p.startswith("zh/")]
+    return [p for p in reader_pages(site) if p.startswith("zh/")]
 
 
 def _counterpart(path: str) -> str:
@@ -59,7 +54,7 @@ def _english_words(text: str) -> set[str]:
 
 
 def test_every_page_declares_its_language(site):
-    pages = _pages(site)
+    pages = reader_pages(site)
     assert len(_chinese_pages(site)) >= 14 and len(pages) >= 2 * 14, f"expected both editions, found {pages}"
     wrong = []
     for path in pages:
@@ -69,35 +64,6 @@ def test_every_page_declares_its_language(site):
         if not lang or lang.group(1) != want:
             wrong.append(f"{path}: <html lang={lang.group(1) if lang else None!r}>, expected {want!r}")
     assert not wrong, "\n".join(wrong)
-
-
-def test_every_page_has_a_named_focusable_switch_to_its_counterpart(site, visit):
-    problems = []
-    for path in _pages(site):
-        v = visit.make()
-        page = v.open(path, settle_ms=100)
-        zh = path.startswith("zh/")
-        name = "Read this page in English" if zh else "阅读本页的中文版"
-        link = page.get_by_role("link", name=name, exact=True)
-        if link.count() != 1:
-            problems.append(f"{path}: {link.count()} links named {name!r}")
-            v.close()
-            continue
-        link.focus()  # an <a href> in the tab order: the keyboard reaches it
-        focused = page.evaluate("document.activeElement.classList.contains('ae-lang-switch')")
-        tab_index = link.evaluate("a => a.tabIndex")
-        if not focused or tab_index < 0 or not link.is_visible():
-            problems.append(f"{path}: the switch is not keyboard-focusable and visible")
-        if link.get_attribute("lang") != ("en" if zh else "zh-CN"):
-            problems.append(f"{path}: the switch is not marked with the other language")
-        target = link.evaluate("a => a.href")
-        rel = urllib.parse.unquote(urllib.parse.urlparse(target).path).lstrip("/")
-        if rel != _counterpart(path):
-            problems.append(f"{path}: the switch goes to {rel}, expected {_counterpart(path)}")
-        elif not (pathlib.Path(site) / rel).is_file():
-            problems.append(f"{path}: the switch goes to {rel}, which does not exist")
-        v.close()
-    assert not problems, "\n".join(problems)
 
 
 @pytest.mark.parametrize(
@@ -231,16 +197,6 @@ def test_chinese_question_explorer_reads_the_chinese_sentence(visit, live):
     assert visit.console_errors() == []
 
 
-def test_chinese_alignment_explorer_speaks_chinese(visit, live):
-    page, root = live.open_explorer(visit, ZH_07, "alignment")
-    menu = root.get_by_label("测试句子", exact=True)
-    assert menu.count() == 1 and menu.locator("option").first.inner_text().split("：")[0].endswith("个源词")
-    root.locator(".ae-x-word").nth(1).click()
-    assert root.locator(".ae-x-top").inner_text().startswith("第 2 个输出词")
-    assert "模型生成的词" in root.inner_text()
-    assert visit.console_errors() == []
-
-
 @pytest.mark.parametrize("path,kind", [(ZH_01, "question"), (ZH_04, "score"), (ZH_05, "state"), (ZH_06, "state")])
 def test_chinese_notes_replace_the_stored_widgets(visit, path, kind):
     page = visit.open(path)
@@ -255,23 +211,6 @@ def test_chinese_notes_replace_the_stored_widgets(visit, path, kind):
 
 # ---------------------------------------------------------------------------------------------------------
 # Every Chinese page: local, error-free; screenshots of a Chinese lesson
-
-
-def test_every_chinese_page_is_local_and_error_free(site, visit):
-    problems = []
-    pages = _chinese_pages(site)
-    assert len(pages) >= 14
-    for path in pages:
-        v = visit.make()
-        v.open(path, settle_ms=300)
-        if v.outside_requests():
-            problems.append(f"{path}: requests {v.outside_requests()}")
-        if v.console_errors():
-            problems.append(f"{path}: console errors {v.console_errors()}")
-        if v.failed:
-            problems.append(f"{path}: failed requests {v.failed}")
-        v.close()
-    assert not problems, "\n".join(problems)
 
 
 @pytest.mark.parametrize("width", [390, 1280])

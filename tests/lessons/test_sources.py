@@ -8,12 +8,12 @@ both directions, and every citation must resolve to an entry.
 from __future__ import annotations
 
 import json
-import pathlib
 import re
 
 import pytest
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+from tests.helpers import ROOT
+
 NOTEBOOKS = ROOT / "notebooks"
 REFERENCES = ROOT / "book" / "references.md"
 INTRO = ROOT / "book" / "intro.md"

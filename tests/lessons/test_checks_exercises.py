@@ -7,12 +7,12 @@ printed verdict is a ✗; a ✓ printed in a lesson would mean the lesson ran th
 from __future__ import annotations
 
 import json
-import pathlib
 import re
 
 import pytest
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+from tests.helpers import ROOT
+
 LESSONS = sorted((ROOT / "notebooks").glob("0*.ipynb"))
 CHECK_CALL = re.compile(r"\b(check_\w+)\(")
 

@@ -1,10 +1,10 @@
 """The book builds with warnings as errors, lists every lesson, and serves its third-party scripts itself."""
 
 import json
-import pathlib
 import re
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+from tests.helpers import ROOT
+
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 
 

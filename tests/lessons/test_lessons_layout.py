@@ -14,7 +14,8 @@ import pathlib
 
 import pytest
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+from tests.helpers import ROOT
+
 LESSONS = sorted((ROOT / "notebooks").glob("*.ipynb")) + sorted((ROOT / "zh" / "notebooks").glob("*.ipynb"))
 
 # (lesson file name, a line of the cell) -> why the figure's code stays visible. Empty today: every figure cell

@@ -22,8 +22,8 @@ import pytest
 
 from attention_core.models import data
 from attention_core.models.trained import load_snapshots, load_trained
+from tests.helpers import ROOT
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
 SHOTS = pathlib.Path(os.environ.get("AE_SCREENSHOTS", ROOT / "_build" / "screenshots"))
 LESSON_07 = "notebooks/07_learning_without_labels.html"
 EDITIONS = [LESSON_07, f"zh/{LESSON_07}"]

@@ -11,7 +11,8 @@ import sys
 
 import grimp
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+from tests.helpers import ROOT
+
 LINT = pathlib.Path(sys.executable).parent / "lint-imports"
 
 

@@ -8,16 +8,14 @@ The numbers a reader sees must be the core's: the state explorer of lessons 05 a
 
 from __future__ import annotations
 
-import pathlib
-
 import numpy as np
 import pytest
 
 import attention_core as ac
 from attention_core.example import H_TRIANGLE
 from attention_core.toy_sentences import FELIX, FELIX_NEGATED, QUERIES, read_with_query
+from tests.helpers import ROOT
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "test-artifacts"
 LESSON_01 = "notebooks/01_reading_on_demand.html"
 LESSON_04 = "notebooks/04_from_scores_to_weights.html"
@@ -194,50 +192,6 @@ def test_question_explorer_matches_read_with_query(visit, live):
     colour.check()
     _question_shown(root, FELIX, QUERIES[names[1]], live)
     assert "meeting room" not in root.locator('[data-ae-text="top"]').inner_text().split(",")[0]
-    assert visit.outside_requests() == []
-    assert visit.console_errors() == []
-
-
-LESSON_07 = "notebooks/07_learning_without_labels.html"
-
-
-def test_alignment_explorer_shows_the_trained_models_reads(visit, live):
-    from attention_core.models import data
-    from attention_core.models.trained import load_trained
-
-    page, root = live.open_explorer(visit, LESSON_07, "alignment")
-    model = load_trained()
-    test = data.make_splits(seed=0).test
-    menu = root.get_by_label("Test sentence")
-    options = menu.locator("option").all_inner_texts()
-    assert len(options) >= 3
-    for i, label in enumerate(options[:3]):
-        menu.select_option(str(i))
-        length = int(label.split()[0])
-        pair = next(p for p in test if len(p.src) == length)  # the first test sentence of that length
-        tokens, weights = model.greedy(pair.src[None])  # (1, U), (1, U, T)
-        words = root.locator(".ae-x-word")
-        assert words.count() == tokens.shape[1]
-        assert [w.split(" ", 1)[1] for w in words.all_inner_texts()] == [data.TGT_WORDS[k] for k in tokens[0]]
-        for t in (0, tokens.shape[1] // 2, tokens.shape[1] - 1):
-            if t == tokens.shape[1] // 2:
-                words.nth(t).hover()  # pointer: hovering an output word shows its read
-            else:
-                words.nth(t).click()  # a click or a tap
-            assert words.nth(t).get_attribute("aria-pressed") == "true"
-            got = [live.shown(root)[f"align-{j}"] for j in range(len(pair.src))]
-            np.testing.assert_allclose(got, np.round(weights[0, t], 4), atol=1e-9)
-    menu.select_option("0")
-    words = root.locator(".ae-x-word")
-    words.first.focus()
-    page.keyboard.press("ArrowRight")  # keyboard: the arrow keys move through the output words
-    page.keyboard.press("ArrowRight")
-    assert words.nth(2).get_attribute("aria-pressed") == "true"
-    assert page.evaluate("document.activeElement.getAttribute('aria-pressed')") == "true"
-    page.keyboard.press("End")
-    assert words.last.get_attribute("aria-pressed") == "true"
-    assert "reads most from source word" in root.locator(".ae-x-top").inner_text()
-    assert root.locator(".ae-x-src.ae-x-true").count() <= 1
     assert visit.outside_requests() == []
     assert visit.console_errors() == []
 

@@ -13,12 +13,12 @@ nbval-ignore-output (widgets and wall-clock timings, which differ between runs).
 from __future__ import annotations
 
 import json
-import pathlib
 import re
 
 import pytest
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+from tests.helpers import ROOT
+
 NOTEBOOKS = sorted(
     [
         *ROOT.glob("book/*.ipynb"),

@@ -106,5 +106,6 @@ def test_the_check_catches_a_name_that_does_not_exist(names):
     )
     assert missing(text, names) == ["tests/test_models.py", "attention_core.models.luong_decoder"]
     assert missing("`read_with_query(felix, q)` and `no_such_function(x)`", names) == ["no_such_function(x)"]
-    assert missing("`tests/test_lang.py::test_pad_counts_display_columns`", names) == []
-    assert missing("`tests/test_lang.py::test_nothing_here`", names) == ["tests/test_lang.py::test_nothing_here"]
+    assert missing("`tests/core/test_lang.py::test_pad_counts_display_columns`", names) == []
+    nothing = "tests/core/test_lang.py::test_nothing_here"
+    assert missing(f"`{nothing}`", names) == [nothing]

@@ -1,0 +1,381 @@
+"""Fixtures of the website's tests: the built site (built once per run and shared by pytest-xdist's processes),
+a local server, Debian's Chromium, and one sweep of every page at each of four settings.
+
+The sweep (:class:`Sweep`) opens each reader-facing page of both editions once per setting (1280 px and 390 px,
+light and dark) and collects everything the whole-site checks need from that one load: the theme it shows,
+what reaches past the right edge, a full-page screenshot, the requests it made and the errors it logged; at
+1280 px light also the bytes it transferred with a cold cache, an axe scan, the alt text of its figures and its
+language switch; at 1280 px dark an axe scan of the pages with explorers. The tests in ``test_site_sweep.py``
+assert on what it collected, so no page is loaded twice for the same setting.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import http.server
+import json
+import os
+import pathlib
+import socketserver
+import threading
+import urllib.parse
+
+import numpy as np
+import pytest
+
+from tests.helpers import ROOT, script
+
+SHOTS = pathlib.Path(os.environ.get("AE_SCREENSHOTS", ROOT / "_build" / "screenshots"))
+SETTINGS = ((1280, "light"), (1280, "dark"), (390, "light"), (390, "dark"))
+FIRST = (1280, "light")  # the setting that also measures bytes, runs axe, reads alt text and the language switch
+EXPLORER_LESSONS = (
+    "notebooks/01_reading_on_demand.html",
+    "notebooks/04_from_scores_to_weights.html",
+    "notebooks/05_additive_score.html",
+    "notebooks/06_same_content_different_state.html",
+    "notebooks/07_learning_without_labels.html",
+)
+EXPLORER_PAGES = EXPLORER_LESSONS + tuple(f"zh/{path}" for path in EXPLORER_LESSONS)  # axe in the dark too
+AXE_IMPACTS = ("serious", "critical")
+
+
+@pytest.fixture(scope="session")
+def book_build(tmp_path_factory):
+    """Both editions built with warnings as errors (``scripts/build_book.py``'s ``build``): English in ``html``,
+    Chinese in ``html/zh``. Returns (exit code, log, html dir).
+
+    Built once per run: under pytest-xdist every process asks for it, the first builds it into a folder all of
+    them share (the run's temporary root) while the others wait on a lock, then read the same result."""
+    from filelock import FileLock
+
+    if not (ROOT / "_vendor" / ".versions").exists():
+        pytest.fail("the site's third-party scripts are missing: run `make assets` (make test does it)")
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base  # the run's root under xdist
+    out, done = shared / "book", shared / "book.json"
+    with FileLock(str(shared / "book.lock")):
+        if not done.exists():
+            out.mkdir(exist_ok=True)
+            code, log = script("build_book").build(out)
+            done.write_text(json.dumps([code, log]), encoding="utf-8")
+    code, log = json.loads(done.read_text(encoding="utf-8"))
+    return code, log, out / "_build" / "html"
+
+
+@pytest.fixture(scope="session")
+def site(request):
+    """The built site's folder; fails (once) if the build did not pass.
+
+    For quick iteration on the browser tests, ``AE_SITE=_build/html`` uses an existing build instead.
+    """
+    if os.environ.get("AE_SITE"):
+        return pathlib.Path(os.environ["AE_SITE"]).resolve()
+    code, log, html = request.getfixturevalue("book_build")
+    if code != 0:
+        pytest.fail("the book build failed:\n" + log[-6000:])
+    return html
+
+
+@pytest.fixture(scope="session")
+def server(site):
+    """Serve the built site on 127.0.0.1 at a free port; yield its base URL."""
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    handler = functools.partial(Quiet, directory=str(site))
+    httpd = socketserver.ThreadingTCPServer(("127.0.0.1", 0), handler)
+    httpd.daemon_threads = True
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+@pytest.fixture(scope="session")
+def chromium_browser():
+    """Debian's Chromium driven by Playwright. Skips where Chromium is missing, except under CI=true."""
+    chromium = script("chromium").find_chromium()
+    if chromium is None:
+        where = os.environ.get("CHROMIUM") or "/usr/bin/chromium or on PATH"
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI=true but no Chromium found at {where}; .ci/run installs Debian's chromium")
+        pytest.skip(f"no Chromium found at {where} (apt-get install chromium, or set CHROMIUM=/path/to/chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, args=script("chromium").CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+class PageVisit:
+    """A page opened in the browser with its console messages, page errors and requests recorded."""
+
+    def __init__(self, browser, base_url: str, width: int = 1280, height: int = 900):
+        self.base_url = base_url
+        self.context = browser.new_context(viewport={"width": width, "height": height})
+        self.page = self.context.new_page()
+        self.console, self.errors, self.requests, self.failed = [], [], [], []
+        self.page.on("console", lambda m: self.console.append((m.type, m.text)))
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.on("request", lambda r: self.requests.append(r.url))
+        self.page.on("requestfailed", lambda r: self.failed.append(r.url))
+
+    def open(self, path: str, settle_ms: int = 500):
+        self.page.goto(f"{self.base_url}/{path}", wait_until="load")
+        self.page.wait_for_timeout(settle_ms)
+        return self.page
+
+    def outside_requests(self) -> list[str]:
+        """Requests to anything but this server (data: and same-origin blob: URLs are local)."""
+        local = (self.base_url, "data:", f"blob:{self.base_url}")
+        return [url for url in self.requests if not url.startswith(local)]
+
+    def console_errors(self) -> list[str]:
+        return [text for kind, text in self.console if kind == "error"] + self.errors
+
+    def close(self):
+        self.context.close()
+
+
+@pytest.fixture
+def visit(chromium_browser, server):
+    """Open pages of the built site: ``page = visit.open("notebooks/06_....html")``."""
+    opened = []
+
+    def make(width: int = 1280, height: int = 900) -> PageVisit:
+        v = PageVisit(chromium_browser, server, width, height)
+        opened.append(v)
+        return v
+
+    default = make()
+    default.make = make
+    yield default
+    for v in opened:
+        v.close()
+
+
+class LiveExplorer:
+    """Driving a live explorer of the website: open its page, move a range input, read the numbers it shows."""
+
+    @staticmethod
+    def open_explorer(visit, path: str, kind: str):
+        page = visit.open(path)
+        root = page.locator(f'.ae-explorer.ae-x-ready[data-explorer="{kind}"]')
+        root.first.wait_for(timeout=10000)
+        assert root.count() == 1, f"{path}: expected one {kind} explorer"
+        return page, root
+
+    @staticmethod
+    def set_range(slider, value: float) -> None:
+        """What dragging does: set the native range input's value and fire 'input'."""
+        slider.evaluate(
+            "(el, v) => { el.value = String(v); el.dispatchEvent(new Event('input', {bubbles: true})) }", value
+        )
+
+    @staticmethod
+    def shown(root) -> dict[str, float]:
+        """The numbers the explorer shows as text (its table), keyed by their data-ae-out name."""
+        cells = root.locator("[data-ae-out]")
+        return {
+            cells.nth(i).get_attribute("data-ae-out"): float(cells.nth(i).inner_text()) for i in range(cells.count())
+        }
+
+    @staticmethod
+    def assert_read_matches(root, weights, context, scores=None) -> None:
+        numbers = LiveExplorer.shown(root)
+        got_w = [numbers[f"weight-{j}"] for j in range(3)]
+        got_c = [numbers["context-0"], numbers["context-1"]]
+        # shown to 4 decimals: equal to the core's value rounded to 4 decimals
+        np.testing.assert_allclose(got_w, np.round(weights, 4), atol=1e-9)
+        np.testing.assert_allclose(got_c, np.round(context, 4), atol=1e-9)
+        if scores is not None:
+            np.testing.assert_allclose([numbers[f"score-{j}"] for j in range(3)], np.round(scores, 4), atol=1e-9)
+        assert numbers["weight-sum"] == 1.0
+
+
+@pytest.fixture
+def live():
+    """The :class:`LiveExplorer` helpers (tests/site/test_explorers.py and tests/site/test_site_chinese.py)."""
+    return LiveExplorer
+
+
+def reader_pages(site) -> list[str]:
+    """Every reader-facing page of both editions: not the theme's fragments under ``_static/``, the sources, or
+    the root ``index.html`` (it only redirects to the intro)."""
+    pages = (p.relative_to(site) for p in pathlib.Path(site).rglob("*.html"))
+    return sorted(str(p) for p in pages if not {"_static", "_sources"} & set(p.parts) and str(p) != "index.html")
+
+
+# Elements whose right edge passes the viewport, unless an ancestor that scrolls or clips (and itself fits)
+# contains them. Skipped: elements not shown (an empty box, hidden) and fixed-position layers such as the
+# theme's closed side drawers, which never widen the page.
+OVERFLOW = """
+() => {
+  const vw = document.documentElement.clientWidth;
+  const found = [];
+  for (const el of document.body.querySelectorAll("*")) {
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0 || r.right <= vw + 1) continue;
+    if (!el.checkVisibility({ visibilityProperty: true, opacityProperty: true })) continue;
+    let fixed = false;
+    for (let f = el; f && f !== document.body; f = f.parentElement) {
+      if (getComputedStyle(f).position === "fixed") { fixed = true; break; }
+    }
+    if (fixed) continue;
+    let a = el.parentElement, contained = false;
+    while (a && a !== document.body) {
+      const st = getComputedStyle(a);
+      if (/(auto|scroll|hidden|clip)/.test(st.overflowX) && a.getBoundingClientRect().right <= vw + 1) {
+        contained = true;
+        break;
+      }
+      a = a.parentElement;
+    }
+    if (contained) continue;
+    const name = el.tagName.toLowerCase() + (el.id ? "#" + el.id : "") +
+      (el.className && typeof el.className === "string" ? "." + el.className.trim().split(/\\s+/).join(".") : "");
+    found.push(`${name} (right edge ${Math.round(r.right)} px)`);
+    if (found.length >= 8) break;
+  }
+  const s = document.scrollingElement;
+  return { page: [s.scrollWidth, s.clientWidth], elements: found };
+}
+"""
+TRANSFERRED = """
+() => {
+  const nav = performance.getEntriesByType("navigation")[0];
+  const resources = performance.getEntriesByType("resource");
+  return [nav, ...resources].map((e) => [e.name, e.encodedBodySize || 0]);
+}
+"""
+IMAGES = "() => [...document.images].map((i) => i.src)"
+
+
+@dataclasses.dataclass
+class Load:
+    """What one load of one page at one setting showed."""
+
+    path: str
+    theme: str | None  # the colour scheme the theme chose
+    scroll: tuple[int, int]  # the page's scroll width and client width
+    overflow: list[str]  # elements reaching past the right edge outside a box that scrolls
+    outside: list[str]  # requests to anything but the local server
+    errors: list[str]  # console errors and uncaught page errors
+    failed: list[str]  # requests that failed
+    bytes: list[tuple[str, int]] | None = None  # (url, bytes) transferred with a cold cache, lazy figures included
+    explorer: bool = False  # the page holds a live explorer (a larger budget)
+    axe: list[str] | None = None  # serious or critical axe violations
+    axe_dark: list[str] | None = None
+    alt: list[str] | None = None  # figures without meaningful alt text
+    switch: list[str] | None = None  # problems of the language switch
+
+
+def _axe(page) -> list[str]:
+    from axe_playwright_python.sync_playwright import Axe
+
+    found = []
+    for x in Axe().run(page).response["violations"]:
+        if x["impact"] in AXE_IMPACTS:
+            targets = [", ".join(node["target"]) for node in x["nodes"][:3]]
+            found.append(f"{x['id']} ({x['impact']}, {len(x['nodes'])} nodes: {targets}): {x['help']}")
+    return found
+
+
+def _bad_alt(page) -> list[str]:
+    bad = []
+    for img in page.locator("main img").all():
+        alt = (img.get_attribute("alt") or "").strip()
+        if len(alt) < 20 or alt.startswith("<Figure") or alt.lower() in ("image", "png", "figure"):
+            bad.append(f"image {(img.get_attribute('src') or '')[:50]!r} has alt text {alt!r}")
+    return bad
+
+
+def _lazy_bytes(site, server: str, loaded: set[str], sources: list[str]) -> list[tuple[str, int]]:
+    """The images of a page not fetched yet (loading="lazy", below the fold), with their size on disk."""
+    local = [src for src in dict.fromkeys(sources) if src.startswith(server) and src not in loaded]
+    files = [(src, pathlib.Path(site) / src.removeprefix(server + "/").split("?")[0]) for src in local]
+    return [(src, path.stat().st_size) for src, path in files if path.is_file()]
+
+
+def _switch(page, site, path: str) -> list[str]:
+    """The language switch: one link, named in the other language, reached by the keyboard, to the same page."""
+    zh = path.startswith("zh/")
+    name = "Read this page in English" if zh else "阅读本页的中文版"
+    link = page.get_by_role("link", name=name, exact=True)
+    if link.count() != 1:
+        return [f"{link.count()} links named {name!r}"]
+    problems = []
+    link.focus()  # an <a href> in the tab order: the keyboard reaches it
+    focused = page.evaluate("document.activeElement.classList.contains('ae-lang-switch')")
+    if not focused or link.evaluate("a => a.tabIndex") < 0 or not link.is_visible():
+        problems.append("the switch is not keyboard-focusable and visible")
+    if link.get_attribute("lang") != ("en" if zh else "zh-CN"):
+        problems.append("the switch is not marked with the other language")
+    rel = urllib.parse.unquote(urllib.parse.urlparse(link.evaluate("a => a.href")).path).lstrip("/")
+    other = path.removeprefix("zh/") if zh else f"zh/{path}"
+    if rel != other or not (pathlib.Path(site) / rel).is_file():
+        problems.append(f"the switch goes to {rel}, expected the existing page {other}")
+    return problems
+
+
+class Sweep:
+    """Every reader-facing page, loaded once per setting; ``sweep.at(width, scheme)`` -> ``{path: Load}``."""
+
+    def __init__(self, site, browser, server: str):
+        self.site, self.browser, self.server = site, browser, server
+        self.pages = reader_pages(site)
+        self.loads: dict[tuple[int, str], dict[str, Load]] = {}
+
+    def at(self, width: int, scheme: str) -> dict[str, Load]:
+        if (width, scheme) not in self.loads:
+            SHOTS.mkdir(parents=True, exist_ok=True)
+            self.loads[width, scheme] = {path: self._load(path, width, scheme) for path in self.pages}
+        return self.loads[width, scheme]
+
+    def _load(self, path: str, width: int, scheme: str) -> Load:
+        context = self.browser.new_context(viewport={"width": width, "height": 900}, color_scheme=scheme)
+        page = context.new_page()  # a new context: an empty cache, so the bytes are a first visit's
+        console, requests, failed = [], [], []
+        page.on("console", lambda m: console.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: console.append(str(e)))
+        page.on("request", lambda r: requests.append(r.url))
+        page.on("requestfailed", lambda r: failed.append(r.url))
+        page.goto(f"{self.server}/{path}", wait_until="load")
+        first = (width, scheme) == FIRST
+        if first or path in EXPLORER_PAGES:
+            page.wait_for_load_state("networkidle")
+        page.wait_for_timeout(250)  # fonts requested by the first layout; the explorers draw after load
+        found = page.evaluate(OVERFLOW)
+        local = (self.server, "data:", f"blob:{self.server}")
+        load = Load(
+            path=path,
+            theme=page.evaluate("document.documentElement.dataset.theme"),
+            scroll=tuple(found["page"]),
+            overflow=found["elements"],
+            outside=[url for url in requests if not url.startswith(local)],
+            errors=console,
+            failed=failed,
+            explorer=page.locator(".ae-explorer").count() > 0,
+        )
+        if first:
+            entries = [tuple(e) for e in page.evaluate(TRANSFERRED)]
+            load.bytes = entries + _lazy_bytes(self.site, self.server, {n for n, _ in entries}, page.evaluate(IMAGES))
+            load.axe, load.alt = _axe(page), _bad_alt(page)
+            load.switch = _switch(page, self.site, path)
+        if (width, scheme) == (1280, "dark") and path in EXPLORER_PAGES:
+            load.axe_dark = _axe(page)
+        stem = path.removesuffix(".html").replace("/", "__")
+        page.screenshot(path=str(SHOTS / f"{stem}-{width}-{scheme}.png"), full_page=True)
+        context.close()
+        return load
+
+
+@pytest.fixture(scope="session")
+def sweep(site, chromium_browser, server) -> Sweep:
+    """The one pass over every page at each setting (:class:`Sweep`); each setting is loaded when first asked."""
+    return Sweep(site, chromium_browser, server)

@@ -1,0 +1,42 @@
+"""The website's weight on disk: each edition of the built site (English in ``_build/html``, Chinese in
+``_build/html/zh``) stays under 12 MB, and no page loads the heavy scripts the site used to ship.
+
+What each page transfers in a browser with an empty cache (1.5 MiB, or 2 MiB with a live explorer) is measured
+by the sweep (tests/site/test_site_sweep.py). ``make bench`` prints the same figures with first paint and
+input-to-repaint times (timings are not tested: shared machines are noisy).
+"""
+
+from __future__ import annotations
+
+import pathlib
+
+from tests.site.conftest import reader_pages
+
+SITE_BUDGET = 12_000_000  # bytes on disk of one edition: _build/html without zh/, and _build/html/zh
+
+
+def test_built_site_is_small(site):
+    """Each edition within the budget the issue set for the (then English-only) site."""
+    root = pathlib.Path(site)
+    files = [p for p in root.rglob("*") if p.is_file()]
+    editions = {
+        "English (_build/html without zh/)": [p for p in files if p.relative_to(root).parts[0] != "zh"],
+        "Chinese (_build/html/zh)": [p for p in files if p.relative_to(root).parts[0] == "zh"],
+    }
+    assert editions["Chinese (_build/html/zh)"], "the Chinese edition is missing from the site"
+    for name, chosen in editions.items():
+        total = sum(p.stat().st_size for p in chosen)
+        largest = sorted(chosen, key=lambda p: -p.stat().st_size)[:5]
+        names = ", ".join(f"{p.relative_to(root)} {p.stat().st_size / 1e6:.1f} MB" for p in largest)
+        assert total <= SITE_BUDGET, (
+            f"the {name} edition holds {total / 1e6:.1f} MB > {SITE_BUDGET / 1e6:.0f} MB; {names}"
+        )
+    assert not list(root.rglob("*.map")), "source maps are never loaded by a page"
+
+
+def test_no_page_loads_a_heavy_script(site):
+    """The scripts that made pages heavy stay out: Font Awesome's, MathJax's and the widget manager's."""
+    for path in reader_pages(site):
+        html = (pathlib.Path(site) / path).read_text()
+        for name in ("fontawesome.js", "tex-chtml.js", "embed-amd.js", "require.min.js"):
+            assert name not in html, f"{path} loads {name}"

@@ -1,0 +1,73 @@
+"""Every page of both editions, loaded once per setting (``sweep`` in tests/site/conftest.py), checked for
+everything a whole-site pass checks: axe and alt text, nothing wider than the screen, the weight budget, no
+outside request, no console error, and a language switch that leads to the same page in the other edition.
+
+Settings: 1280 px and 390 px (a phone), light and dark (the theme follows the reader's setting). Full-page
+screenshots of every page at every setting go to ``_build/screenshots/`` (the CI keeps them): look at them.
+No axe rule is disabled.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.site.conftest import EXPLORER_PAGES, FIRST, SETTINGS
+
+MiB = 1024 * 1024
+PAGE_BUDGET = 1.5 * MiB  # bytes a page transfers with a cold cache (uncompressed, as a plain server sends them)
+EXPLORER_PAGE_BUDGET = 2 * MiB  # ... on a page with a live explorer
+
+
+def test_the_sweep_covers_both_editions(sweep):
+    pages = sweep.pages
+    chinese = [p for p in pages if p.startswith("zh/")]
+    assert set(EXPLORER_PAGES) <= set(pages) and len(chinese) >= 14 and len(pages) >= 28, pages
+
+
+def test_every_page_passes_axe_and_has_alt_text(sweep):
+    problems = []
+    for path, load in sweep.at(*FIRST).items():
+        problems += [f"{path}: {p}" for p in load.axe + load.alt]
+    for path, load in sweep.at(1280, "dark").items():
+        problems += [f"{path} (dark): {p}" for p in load.axe_dark or []]
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("width,scheme", SETTINGS)
+def test_no_page_overflows_and_screenshots_are_saved(sweep, width, scheme):
+    problems = []
+    for path, load in sweep.at(width, scheme).items():
+        if load.theme != scheme:
+            problems.append(f"{path}: the theme did not follow the {scheme} colour scheme ({load.theme})")
+        scroll, client = load.scroll
+        if scroll > client + 1:
+            problems.append(f"{path} at {width}px {scheme}: the page scrolls sideways ({scroll} > {client})")
+        problems += [f"{path} at {width}px {scheme}: {e}" for e in load.overflow]
+    assert not problems, "\n".join(problems)
+
+
+def test_every_page_fits_its_budget_with_a_cold_cache(sweep):
+    over = []
+    for path, load in sweep.at(*FIRST).items():
+        total = sum(size for _, size in load.bytes)
+        budget = EXPLORER_PAGE_BUDGET if load.explorer else PAGE_BUDGET
+        if total > budget:
+            largest = sorted(load.bytes, key=lambda e: -e[1])[:5]
+            names = ", ".join(f"{name.rsplit('/', 1)[-1]} {size / 1024:.0f} KiB" for name, size in largest)
+            over.append(f"{path}: {total / MiB:.2f} MiB > {budget / MiB:.1f} MiB; largest: {names}")
+    assert not over, "\n".join(over)
+
+
+@pytest.mark.parametrize("width,scheme", SETTINGS)
+def test_every_page_is_local_and_error_free(sweep, width, scheme):
+    problems = []
+    for path, load in sweep.at(width, scheme).items():
+        for what, found in (("requests", load.outside), ("console errors", load.errors), ("failed", load.failed)):
+            if found:
+                problems.append(f"{path} at {width}px {scheme}: {what} {found}")
+    assert not problems, "\n".join(problems)
+
+
+def test_every_page_has_a_named_focusable_switch_to_its_counterpart(sweep):
+    problems = [f"{path}: {p}" for path, load in sweep.at(*FIRST).items() for p in load.switch]
+    assert not problems, "\n".join(problems)
