@@ -1,20 +1,21 @@
 // Live explorers for the static website of "Attention, executable".
 //
-// A page that holds <div class="ae-explorer" data-explorer="state|score|question|alignment"> gets this script and an inline
-// <script type="application/json" id="ae-params"> written at build time by book/_ext/ae_site.py from
-// attention_core.export.site_parameters(): the worked example's H, W_s, W_h, v, b, the sliders' ranges and
-// the token labels. Nothing here is fetched or hard-coded; the numbers have one source, the Python core.
+// A page that holds <div class="ae-explorer" data-explorer="state|score|question" data-args="{...}"> gets this
+// script and an inline <script type="application/json" id="ae-params"> written at build time by
+// book/_ext/ae_site.py from attention_core.explorers.site.site_parameters(): the worked example's H, W_s, W_h,
+// v, b, the sliders' ranges and the token labels. data-args is what the notebook explorer this one stands for
+// declared (attention_core.explorers.twin): where it starts (its state, annotations, scores, sentence,
+// question) and whether it has the tanh switch. Nothing here is fetched or hard-coded; the numbers have one
+// source, the Python core.
 // This script only redoes, in the browser, the three small computations of lessons 04 to 06:
 //
 //   score    e_j(s) = v^T tanh(W_s s + W_h h_j + b)      (lesson 05; without tanh: the linear ablation)
 //   weights  alpha_j = exp(e_j) / sum_k exp(e_k)          (lesson 04)
 //   context  c = sum_j alpha_j h_j                        (lesson 04)
 //   question e_j = q^T x_j over hand-made token features    (lesson 01: the same tokens, two questions)
-//   alignment: lesson 07's trained model, whose reads (one weight row per output word) were computed at build
-//   time from the committed parameters; the page only shows them, row by row.
 //
 // and draws the result with inline SVG and HTML text. No library, no network request. The browser tests
-// (tests/test_explorers.py) check that the numbers shown equal the core's to 4 decimals.
+// (tests/site/test_explorers.py) check that the numbers shown equal the core's to 4 decimals.
 (function () {
   "use strict";
 
@@ -23,6 +24,9 @@
   // Every word the explorers show comes from the page's edition (params.labels, exported from
   // attention_core.explorers.site.LABELS in English or Chinese); only the numbers are computed here.
   var LABELS = {};
+  // The layout version of the parameters this script reads; the build writes attention_core.explorers.site.SCHEMA
+  // here, so a page and a script from different builds refuse to start instead of showing wrong numbers.
+  var SCHEMA = Number("__AE_SCHEMA__");
 
   // A label with its {placeholders} filled from vals (strings or numbers).
   function t(key, vals) {
@@ -381,12 +385,13 @@
   // ---------------------------------------------------------------------------------------------------
   // Lessons 05 and 06: the state explorer.
 
-  function stateExplorer(root, params) {
+  function stateExplorer(root, params, args) {
     var st = params.state;
     var tokens = params.tokens;
     var n = ++counter;
     var P = { H: st.H, W_s: st.W_s, W_h: st.W_h, v: st.v, b: st.b };
-    var hasSwitch = root.getAttribute("data-tanh-switch") === "true";
+    var hasSwitch = args.tanh_switch === true;
+    var start = typeof args.s === "number" ? Math.min(st.s_range[1], Math.max(st.s_range[0], args.s)) : st.s_start;
 
     // weight curves over s for both scorers, computed once
     var grid = [];
@@ -398,7 +403,7 @@
     }
     var curves = { true: curvesFor(true), false: hasSwitch ? curvesFor(false) : null };
 
-    var s = slider("ae-s-" + n, t("state_slider"), st.s_range, st.s_step, st.s_start, 2);
+    var s = slider("ae-s-" + n, t("state_slider"), st.s_range, st.s_step, start, 2);
     var controls = append(html("div", { class: "ae-x-controls" }), [s.row]);
     var tanhBox = null;
     if (hasSwitch) {
@@ -417,7 +422,7 @@
         [
           [t("state_button", { name: "A", s: fmt(st.marks.A, 0).replace("-", "−") }), snap(st.marks.A)],
           [t("state_button", { name: "B", s: fmt(st.marks.B, 0).replace("-", "−") }), snap(st.marks.B)],
-          [t("reset"), snap(st.s_start, true)],
+          [t("reset"), snap(start, true)],
         ],
         t("jump")
       )
@@ -463,19 +468,30 @@
   // ---------------------------------------------------------------------------------------------------
   // Lesson 04: the score explorer. Three scores in, weights and the context inside the triangle out.
 
-  function scoreExplorer(root, params) {
+  function scoreExplorer(root, params, args) {
     var sc = params.score;
-    var tokens = params.tokens;
+    var tokens = args.tokens || params.tokens;
+    var eStart = args.start || sc.e_start;
     var n = ++counter;
     var sliders = tokens.map(function (token, j) {
-      return slider("ae-e-" + n + "-" + j, t("score_slider", { j: j + 1, token: token }), sc.e_range, sc.e_step, sc.e_start[j], 1);
+      return slider("ae-e-" + n + "-" + j, t("score_slider", { j: j + 1, token: token }), sc.e_range, sc.e_step, eStart[j], 1);
     });
-    var sets = sc.annotations || [{ name: "H_TRIANGLE", H: sc.H }];
-    var H = sets[0].H;
+    var sets = (sc.annotations || [{ name: "H_TRIANGLE", H: sc.H }]).slice();
+    var first = 0;
+    if (args.H) {
+      // the notebook explorer's annotations: one of the menu's sets, or a set of its own at the top
+      first = sets.map(function (set) { return JSON.stringify(set.H); }).indexOf(JSON.stringify(args.H));
+      if (first < 0) {
+        sets.unshift({ name: "H", H: args.H });
+        first = 0;
+      }
+    }
+    var H = sets[first].H;
     var choose = html("select", { id: "ae-h-" + n });
     sets.forEach(function (set, i) {
       choose.appendChild(html("option", { value: String(i) }, set.name));
     });
+    choose.value = String(first);
     var rows = sliders.map(function (x) {
       return x.row;
     });
@@ -490,7 +506,7 @@
             t("reset"),
             function () {
               sliders.forEach(function (x, j) {
-                x.input.value = String(sc.e_start[j]);
+                x.input.value = String(eStart[j]);
               });
               render();
             },
@@ -560,8 +576,16 @@
     return { scores: scores, weights: softmax(scores) };
   }
 
-  function questionExplorer(root, params) {
-    var qp = params.question;
+  function questionExplorer(root, params, args) {
+    var qp = {
+      sentences: args.sentences || params.question.sentences,
+      queries: args.queries || params.question.queries,
+      top: params.question.top,
+    };
+    var firstQuery = Math.max(
+      0,
+      qp.queries.map(function (query) { return query.id; }).indexOf(args.question)
+    );
     var n = ++counter;
     var sentenceSel = html("select", { id: "ae-sent-" + n });
     qp.sentences.forEach(function (s, i) {
@@ -572,10 +596,11 @@
     var radios = qp.queries.map(function (query, i) {
       var id = "ae-q-" + n + "-" + i;
       var input = html("input", { type: "radio", name: "ae-q-" + n, id: id, value: String(i) });
-      if (i === 0) input.checked = true;
+      if (i === firstQuery) input.checked = true;
       questionSet.appendChild(append(html("span", { class: "ae-x-radio" }), [input, html("label", { for: id }, query.name)]));
       return input;
     });
+    if (typeof args.sentence === "number" && args.sentence < qp.sentences.length) sentenceSel.value = String(args.sentence);
     var controls = append(html("div", { class: "ae-x-controls" }), [sentenceRow, questionSet]);
 
     var pBars = panel("ae-qbars-" + n, t("question_bars"));
@@ -665,109 +690,6 @@
   }
 
   // ---------------------------------------------------------------------------------------------------
-  // Lesson 07: the alignment explorer. Move through the words the trained model produced; each lights up the
-  // source positions it read (alpha_t over the source), with the weights as numbers.
-
-  function alignmentExplorer(root, params) {
-    var al = params.alignment;
-    var n = ++counter;
-    var select = html("select", { id: "ae-al-sent-" + n });
-    al.examples.forEach(function (ex, i) {
-      select.appendChild(html("option", { value: String(i) }, t("al_option", { n: ex.source.length, words: ex.source.join(" ") })));
-    });
-    var controls = append(html("div", { class: "ae-x-controls" }), [
-      append(html("div", { class: "ae-x-select" }), [html("label", { for: "ae-al-sent-" + n }, t("al_select")), select]),
-    ]);
-    var outLabel = html("p", { class: "ae-x-rowlabel", id: "ae-al-out-" + n }, t("al_outputs"));
-    var outputs = html("div", { class: "ae-x-words", role: "toolbar", "aria-labelledby": "ae-al-out-" + n });
-    var srcLabel = html("p", { class: "ae-x-rowlabel", id: "ae-al-src-" + n });
-    var sources = html("div", { class: "ae-x-words ae-x-sources", role: "list", "aria-labelledby": "ae-al-src-" + n });
-    var summary = html("p", { class: "ae-x-top", "aria-live": "polite" });
-    root.textContent = "";
-    append(root, [controls, outLabel, outputs, srcLabel, sources, summary]);
-
-    var ex = null;
-    var current = 0;
-    var outButtons = [];
-    var cells = [];
-
-    function build() {
-      ex = al.examples[parseInt(select.value, 10) || 0];
-      outputs.textContent = "";
-      sources.textContent = "";
-      outButtons = ex.output.map(function (word, step) {
-        var b = html("button", { type: "button", class: "ae-x-word", "aria-pressed": "false", tabindex: "-1" });
-        append(b, [html("span", { class: "ae-x-idx" }, String(step + 1)), document.createTextNode(" " + word)]);
-        b.addEventListener("click", function () {
-          show(step);
-        });
-        b.addEventListener("mouseenter", function () {
-          show(step);
-        });
-        b.addEventListener("keydown", onKey);
-        outputs.appendChild(b);
-        return b;
-      });
-      cells = ex.source.map(function (word, j) {
-        var fill = html("span", { class: "ae-x-fill ae-c0" });
-        var value = html("span", { class: "ae-x-barval", "data-ae-out": "align-" + j });
-        var cell = append(html("div", { class: "ae-x-src", role: "listitem" }), [
-          html("span", { class: "ae-x-srcword" }, (j + 1) + " " + word),
-          append(html("span", { class: "ae-x-track" }), [fill]),
-          value,
-        ]);
-        sources.appendChild(cell);
-        return { cell: cell, fill: fill, value: value };
-      });
-      show(Math.min(current, ex.output.length - 1), false);
-    }
-
-    function onKey(event) {
-      var moves = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 };
-      var next = null;
-      if (event.key in moves) next = current + moves[event.key];
-      else if (event.key === "Home") next = 0;
-      else if (event.key === "End") next = ex.output.length - 1;
-      if (next === null) return;
-      event.preventDefault();
-      next = Math.max(0, Math.min(ex.output.length - 1, next));
-      show(next, true);
-    }
-
-    function show(step, focus) {
-      current = step;
-      var row = ex.weights[step];
-      outButtons.forEach(function (b, i) {
-        b.setAttribute("aria-pressed", i === step ? "true" : "false");
-        b.setAttribute("tabindex", i === step ? "0" : "-1");
-      });
-      if (focus) outButtons[step].focus();
-      var best = 0;
-      row.forEach(function (w, j) {
-        if (w > row[best]) best = j;
-      });
-      var truth = step < ex.true_source.length ? ex.true_source[step] : -1;
-      cells.forEach(function (c, j) {
-        c.fill.style.width = (100 * row[j]).toFixed(2) + "%";
-        c.value.textContent = fmt(row[j]);
-        c.cell.classList.toggle("ae-x-true", j === truth);
-        c.cell.classList.toggle("ae-x-best", j === best);
-      });
-      var word = ex.output[step];
-      srcLabel.textContent = t("al_sources", { t: step + 1, word: word });
-      summary.textContent =
-        t("al_summary", { t: step + 1, word: word, j: best + 1, src: ex.source[best], w: fmt(row[best]) }) +
-        (truth >= 0 ? t("al_truth", { k: truth + 1, ks: ex.source[truth] }) : t("al_end"));
-    }
-
-    select.addEventListener("change", function () {
-      current = 0;
-      build();
-    });
-    build();
-  }
-
-  // ---------------------------------------------------------------------------------------------------
   // Start: find the placeholders, read the parameters, build each explorer.
 
   function start() {
@@ -776,16 +698,22 @@
     var source = document.getElementById("ae-params");
     var params = source ? JSON.parse(source.textContent) : null;
     if (params && params.labels) LABELS = params.labels;
-    var builders = { state: stateExplorer, score: scoreExplorer, question: questionExplorer, alignment: alignmentExplorer };
+    var builders = { state: stateExplorer, score: scoreExplorer, question: questionExplorer };
     Array.prototype.forEach.call(roots, function (root) {
       var build = builders[root.getAttribute("data-explorer")];
       if (!build && root.getAttribute("data-explorer") === "lab") return; // lesson 07's lab: ae-lab.js builds it
-      if (!params || params.schema !== 3 || !build) {
+      var args = null;
+      try {
+        args = JSON.parse(root.getAttribute("data-args") || "{}");
+      } catch (err) {
+        args = null;
+      }
+      if (!params || params.schema !== SCHEMA || !build || !args) {
         root.textContent = params && params.labels ? params.labels.missing : "This live explorer could not start: its parameters are missing from the page.";
         return;
       }
       root.classList.add("ae-x-ready");
-      build(root, params);
+      build(root, params, args);
     });
   }
 

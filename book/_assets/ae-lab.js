@@ -478,7 +478,7 @@
   // ---------------------------------------------------------------------------------------------------------
   // The laboratory
 
-  function Lab(root, data) {
+  function Lab(root, data, args) {
     this.root = root;
     this.D = data;
     this.G = data.grammar;
@@ -496,7 +496,13 @@
     this.buildWatch();
     this.buildTrain();
     this.select(0, false);
-    this.setSentence(data.examples[1].join(" "));
+    // where the notebook's lab explorers start (data-args, attention_core.explorers.twin): their sentence and the
+    // snapshot sentence of the replay
+    this.setSentence(typeof args.sentence === "string" ? args.sentence : data.examples[1].join(" "));
+    if (typeof args.snapshot_sentence === "number" && args.snapshot_sentence < data.snapshots.sentences.length) {
+      this.watchSel.value = String(args.snapshot_sentence);
+      this.showWatch(true);
+    }
     var self = this;
     if (window.ResizeObserver) {
       var width = root.clientWidth;
@@ -1472,7 +1478,7 @@
       }
       root.classList.add("ae-lab");
       try {
-        root.aeLab = new Lab(root, self.AELabData);
+        root.aeLab = new Lab(root, self.AELabData, JSON.parse(root.getAttribute("data-args") || "{}"));
         root.classList.add("ae-x-ready");
       } catch (err) {
         root.textContent = t("missing");

@@ -5,13 +5,15 @@
   small stylesheet for the glyphs it uses and the font files it needs, but no MathJax script (1.1 MiB).
 - **No stored ipywidget on the site.** A widget view saved in a notebook cannot move without a kernel, so each
   is replaced at build time: an explorer by a note saying that the notebook version needs a running kernel
-  (``make lab``) and pointing to the live twin on the page (inserted there when the page has none); any
-  other widget (a finished progress bar) by its text. No widget manager or require.js is loaded.
-- **Live explorers.** On pages holding ``<div class="ae-explorer" data-explorer="...">``, adds our explorer
-  script and style and, as an inline JSON script, the parameters exported by
+  (``make lab``) and by the live twin the explorer declared in its stored output
+  (:mod:`attention_core.explorers.twin`: kind and arguments, read from the executed notebook); any other
+  widget (a finished progress bar) by its text. No widget manager or require.js is loaded.
+- **Live explorers.** On pages holding ``<div class="ae-explorer" data-explorer="..." data-args="...">``, adds
+  our explorer script and style and, as an inline JSON script, the parameters exported by
   :func:`attention_core.explorers.site.site_parameters` (one source for the numbers; works from ``file://`` too).
-  Lesson 07's laboratory (``data-explorer="lab"``, after the alignment explorer) also gets ``ae-lab*.js`` and
-  ``ae-lab.css``, and its numbers (:func:`attention_core.explorers.site.lab_data`) as ``_static/ae-lab-data.js``.
+  Lesson 07's laboratory (``data-explorer="lab"``) also gets ``ae-lab*.js`` and ``ae-lab.css``, and its numbers
+  (:func:`attention_core.explorers.site.lab_data`) as ``_static/ae-lab-data.js``. The served
+  ``ae-explorers.js`` gets the parameters' schema version stamped in (``SCHEMA``, one home in Python).
 - **Light pages.** Drops sphinx-thebe's scripts (no live-kernel button) and duplicated inline scripts, the
   theme's Font Awesome script (1.45 MiB; the icons come from the Font Awesome webfont the theme's stylesheet
   already declares), source maps and assets that no page loads.
@@ -147,34 +149,6 @@ def _math_css(app, pagename, templatename, context, doctree):
 # ---------------------------------------------------------------------------------------------------------
 # Stored ipywidgets: a note and the live twin instead of a control that cannot move
 
-# The notebook explorers and the live twin of each on the website (ae-explorers.js): a call in the cell's
-# source -> (data-explorer kind, extra attributes of the twin's placeholder).
-TWINS = {  # the first call found in the cell decides
-    "question_explorer(": ("question", ""),
-    "score_triangle_explorer(": ("score", ""),
-    "tanh_switch=True": ("state", ' data-tanh-switch="true"'),  # lesson 05: state_explorer(..., tanh_switch=True)
-    "state_explorer(": ("state", ""),
-    "decoder_stepper(": ("lab", ""),  # lesson 07 (explorers/training.py): the lab's "Step through" panel
-    "learning_snapshots(": ("lab", ""),  # lesson 07: the lab's "Watch it learn" panel
-}
-
-
-def _cell_source(node) -> str:
-    cell = node.parent
-    while cell is not None and "cell" not in cell.get("classes", []):
-        cell = cell.parent
-    if cell is None:
-        return ""
-    return "".join(n.astext() for n in cell.findall(nodes.literal_block) if "cell_output" not in _classes_up(n))
-
-
-def _classes_up(node) -> set:
-    found = set()
-    while node is not None:
-        found.update(node.get("classes", []) if isinstance(node, nodes.Element) else [])
-        node = node.parent
-    return found
-
 
 def _widget_state(app, docname: str) -> dict:
     cache = app.env._ae_widget_state = getattr(app.env, "_ae_widget_state", {})
@@ -206,9 +180,30 @@ def _widget_text(state: dict, model_id: str) -> str:
     return ""
 
 
-def _note(kind: str, here: bool, edition: str = "en") -> str:
+def _declarations(app, docname: str) -> dict:
+    """The live twins the notebook's explorers declared in their stored outputs (``attention_core.explorers.twin``):
+    widget model id -> ``{"kind": ..., "args": {...}}``. Read from the executed notebook, never from cell sources."""
+    from attention_core.explorers.twin import TWIN_MIME
+
+    cache = app.env._ae_twins = getattr(app.env, "_ae_twins", {})
+    if docname not in cache:
+        found = {}
+        try:
+            nb = json.loads(pathlib.Path(app.env.doc2path(docname)).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            nb = {}
+        for cell in nb.get("cells", []):
+            for out in cell.get("outputs", []):
+                data = out.get("data", {})
+                if WIDGET_VIEW in data and TWIN_MIME in data:
+                    found[data[WIDGET_VIEW]["model_id"]] = data[TWIN_MIME]
+        cache[docname] = found
+    return cache[docname]
+
+
+def _note(target: str, here: bool, edition: str = "en") -> str:
     where = _page_text("below" if here else "above", edition)
-    note = _page_text("note", edition).format(kind=kind, where=where)
+    note = _page_text("note", edition).format(target=target, where=where)
     return f'<div class="ae-notebook-note" role="note"><p>{note}</p></div>'
 
 
@@ -216,61 +211,51 @@ def _needs_js(edition: str) -> str:
     return f"<p>{_page_text('needs_js', edition)}</p>"
 
 
-# Live explorers without a notebook widget: inserted after the output of the first cell calling ...
-AFTER_CELL = {  # -> ((kind, its introduction in PAGE), ...), in page order
-    "alignment_heatmap(": (("alignment", "alignment_intro"), ("lab", "lab_intro")),  # lesson 07; the lab: ae-lab.js
-}
+INTROS = {"lab": "lab_intro"}  # twins introduced by a paragraph of their own (PAGE); the others by the lesson
+ONE_PER_PAGE = ("lab",)  # one twin serves every explorer of this kind on a page, started from all their args
+
+
+def _twin_markup(twin: dict, placed: dict, edition: str) -> str:
+    """The note that replaces a notebook explorer and, the first time its twin is needed, the twin itself.
+
+    Each declaration gets its own twin, started from its ``args`` (``data-args``), except the kinds of
+    ``ONE_PER_PAGE``: placed once, where the first explorer of the kind was, and started from the arguments of
+    all of them; later ones point back to it. ``placed`` counts the twins of each kind on the page."""
+    kind, args = twin["kind"], twin.get("args", {})
+    if kind in ONE_PER_PAGE and placed.get(kind):
+        return _note(f"ae-live-{kind}", False, edition)
+    placed[kind] = placed.get(kind, 0) + 1
+    target = f"ae-live-{kind}" if placed[kind] == 1 else f"ae-live-{kind}-{placed[kind]}"
+    data = html.escape(json.dumps(args, separators=(",", ":"), allow_nan=False), quote=True)
+    intro = f'<p class="ae-explorer-intro">{_page_text(INTROS[kind], edition)}</p>' if kind in INTROS else ""
+    div = f'<div class="ae-explorer" id="{target}" data-explorer="{kind}" data-args="{data}">{_needs_js(edition)}</div>'
+    return _note(target, True, edition) + intro + div
 
 
 def _replace_widgets(app, doctree, docname):
-    """Replace every stored widget view, and add the live explorers a page lacks (doctree-resolved)."""
+    """Replace every stored widget view: an explorer by a note and its declared live twin, any other widget (a
+    finished progress bar) by its text (doctree-resolved)."""
     edition = _edition(app)
-    body_has = {k: False for k, _ in TWINS.values()}
-    body_has.update({kind: False for pairs in AFTER_CELL.values() for kind, _ in pairs})
-    for raw in doctree.findall(nodes.raw):
-        for kind in body_has:
-            if f'data-explorer="{kind}"' in raw.astext():
-                body_has[kind] = True
+    twins, placed = _declarations(app, docname), {}
+    merged = {}  # kind -> the arguments of all its explorers on the page, in page order
+    for twin in twins.values():
+        if twin["kind"] in ONE_PER_PAGE:
+            merged.setdefault(twin["kind"], {}).update(twin.get("args", {}))
+    twins = {m: {**t, "args": merged.get(t["kind"], t.get("args", {}))} for m, t in twins.items()}
     for raw in list(doctree.findall(nodes.raw)):
         text = raw.astext()
         if not text.startswith(f'<script type="{WIDGET_VIEW}">'):
             continue
-        source = _cell_source(raw)
-        twin = next((v for call, v in TWINS.items() if call in source), None)
-        if twin is not None:
-            kind, attrs = twin
-            markup = _note(kind, not body_has[kind], edition)
-            if not body_has[kind]:
-                markup += (
-                    f'<div class="ae-explorer" id="ae-live-{kind}" data-explorer="{kind}"{attrs}>'
-                    f"{_needs_js(edition)}</div>"
-                )
-                body_has[kind] = True
+        try:
+            model_id = json.loads(text.split(">", 1)[1].rsplit("<", 1)[0])["model_id"]
+        except (ValueError, KeyError, IndexError):
+            model_id = ""
+        if model_id in twins:
+            markup = _twin_markup(twins[model_id], placed, edition)
         else:
-            try:
-                model_id = json.loads(text.split(">", 1)[1].rsplit("<", 1)[0])["model_id"]
-            except (ValueError, KeyError, IndexError):
-                model_id = ""
             shown = _widget_text(_widget_state(app, docname), model_id)
             markup = f'<pre class="ae-widget-text">{html.escape(shown)}</pre>' if shown else ""
         raw.replace_self(nodes.raw("", markup, format="html"))
-    for call, pairs in AFTER_CELL.items():
-        missing = [(kind, intro) for kind, intro in pairs if not body_has[kind]]
-        if not missing:
-            continue
-        for block in doctree.findall(nodes.literal_block):
-            cell = block.parent
-            while cell is not None and "cell" not in cell.get("classes", []):
-                cell = cell.parent
-            if cell is None or call not in block.astext() or "cell_output" in _classes_up(block):
-                continue
-            markup = ""
-            for kind, intro in missing:
-                twin = f'<div class="ae-explorer" id="ae-live-{kind}" data-explorer="{kind}">{_needs_js(edition)}</div>'
-                markup += f'<p class="ae-explorer-intro">{_page_text(intro, edition)}</p>' + twin
-                body_has[kind] = True
-            cell.parent.insert(cell.parent.index(cell) + 1, nodes.raw("", markup, format="html"))
-            break
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -297,7 +282,7 @@ def _tidy_scripts(app, pagename, templatename, context, doctree):
     context["css_files"][:] = [c for c in context.get("css_files", []) if "sphinx-thebe" not in str(c)]
 
 
-EXPLORER_PARTS = {"state": "state", "score": "score", "question": "question", "alignment": "alignment"}
+EXPLORER_PARTS = {"state": "state", "score": "score", "question": "question"}
 
 
 def _add_explorers(app, pagename, templatename, context, doctree):
@@ -306,11 +291,6 @@ def _add_explorers(app, pagename, templatename, context, doctree):
         return
     from attention_core.explorers.site import site_parameters_json  # imported here: only explorer pages need it
 
-    def named(match):  # the notes link to the twin by id
-        tag, kind = match.group(0), match.group(1)
-        return tag if " id=" in tag else tag.replace('class="ae-explorer"', f'class="ae-explorer" id="ae-live-{kind}"')
-
-    context["body"] = re.sub(r'<div class="ae-explorer"[^>]*data-explorer="(\w+)"[^>]*>', named, body)
     kinds = set(re.findall(r'<div class="ae-explorer"[^>]*data-explorer="(\w+)"', body))
     parts = tuple(sorted({EXPLORER_PARTS[k] for k in kinds if k in EXPLORER_PARTS}))  # only what the page needs
     app.add_css_file("ae-explorers.css")
@@ -467,7 +447,12 @@ def _slim_scripts(static: pathlib.Path) -> None:
         path = static / name
         if not path.exists():
             continue
-        lines = path.read_text(encoding="utf-8").splitlines()
+        text = path.read_text(encoding="utf-8")
+        if name == "ae-explorers.js":  # the version of the parameters it reads: one home, in the package
+            from attention_core.explorers.site import SCHEMA
+
+            text = text.replace("__AE_SCHEMA__", str(SCHEMA))
+        lines = text.splitlines()
         kept = [line.strip() for line in lines if line.strip() and not line.strip().startswith("//")]
         head = f"// {name}: book/_assets/{name} in the book's repository (comments and indentation removed)"
         path.write_text("\n".join([head, *kept]) + "\n", encoding="utf-8")

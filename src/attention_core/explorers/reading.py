@@ -18,6 +18,7 @@ from ..figures.reading import TriangleRead, WeightBars
 from ..lang import Messages, get_language
 from ..reading import attend
 from ..toy_sentences import QUERIES, example_sentences, read_with_query
+from .twin import Twin
 
 TEXT = Messages(
     __name__,
@@ -68,12 +69,16 @@ def _table(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> str:
     return f"<table><tr>{head}</tr>{body}</table>"
 
 
-class QuestionExplorer(widgets.VBox):
+class QuestionExplorer(Twin, widgets.VBox):
     """Lesson 01: pick a question (and a sentence); the same tokens get different weights."""
 
+    twin_kind = "question"
+
     def __init__(self, sentences=None, queries=None):
+        self.lessons = sentences is None and queries is None  # the lesson's sentences and questions
         self.sentences = {s.text: s for s in (sentences or example_sentences(get_language()))}
         self.queries = {question(name): QUERIES[name] for name in QUERIES} if queries is None else dict(queries)
+        self.query_ids = {question(name): name for name in QUERIES} if queries is None else {k: k for k in queries}
         self.question = widgets.ToggleButtons(options=list(self.queries), description=TEXT("question"))
         self.sentence = widgets.Dropdown(
             options=list(self.sentences), description=TEXT("sentence"), layout=widgets.Layout(width="auto")
@@ -90,6 +95,23 @@ class QuestionExplorer(widgets.VBox):
     @property
     def sentence_obj(self):
         return self.sentences[self.sentence.value]
+
+    def twin_args(self) -> dict:
+        """The sentence and question shown; and the sentences and questions themselves if not the lesson's."""
+        args = {
+            "sentence": list(self.sentences).index(self.sentence.value),
+            "question": self.query_ids[self.question.value],
+        }
+        if not self.lessons:
+            args["sentences"] = [
+                {"text": s.text, "tokens": list(s.tokens), "X": np.asarray(s.X, dtype=float).tolist()}
+                for s in self.sentences.values()
+            ]
+            args["queries"] = [
+                {"id": self.query_ids[label], "name": label, "q": np.asarray(q, dtype=float).tolist()}
+                for label, q in self.queries.items()
+            ]
+        return args
 
     def _read(self):
         return read_with_query(self.sentence_obj, self.queries[self.question.value])
@@ -121,14 +143,17 @@ def question_explorer(sentences=None, queries=None) -> QuestionExplorer:
     return QuestionExplorer(sentences, queries)
 
 
-class ScoreTriangleExplorer(widgets.VBox):
+class ScoreTriangleExplorer(Twin, widgets.VBox):
     """Lesson 04: three score sliders; the weights as bars, the context as a point among the ``h_j``."""
+
+    twin_kind = "score"
 
     def __init__(self, H=None, tokens=None, start=(0.0, 0.0, 0.0)):
         self.H = np.asarray(H_TRIANGLE if H is None else H, dtype=float)  # (T, 2): the website's triangle too
         self.tokens = tuple(tokens or TOKENS)
         if len(self.tokens) != self.H.shape[0] or len(start) != self.H.shape[0]:
             raise ValueError(f"need one token and one start score per row of H {self.H.shape}")
+        self.start = tuple(float(e) for e in start)
         self.sliders = [
             widgets.FloatSlider(
                 value=float(e0),
@@ -154,6 +179,10 @@ class ScoreTriangleExplorer(widgets.VBox):
     @property
     def scores(self) -> np.ndarray:
         return np.array([s.value for s in self.sliders])  # (T,)
+
+    def twin_args(self) -> dict:
+        """The annotations ``H (T, 2)``, their tokens and the first scores: the twin starts where this one does."""
+        return {"H": self.H.tolist(), "tokens": list(self.tokens), "start": list(self.start)}
 
     def _read(self):
         return attend(self.scores, self.H)  # (T,), (2,)

@@ -20,7 +20,6 @@ import json
 
 import numpy as np
 
-from .._validate import integer, require
 from ..example import (
     B_EXAMPLE,
     H_EXAMPLE,
@@ -40,11 +39,11 @@ from ..lang import Messages, language, languages
 from ..toy_sentences import FEATURES, QUERIES, example_sentences
 from .reading import question
 
-SCHEMA = 3  # bumped when the dictionary's layout changes; the script checks it
+SCHEMA = 4  # the layout of the parameters: bumped when it changes; the build stamps it into ae-explorers.js
 SCORE_START = (0.0, 0.0, 0.0)  # the score explorer's first scores: equal, so equal weights
 CURVE_POINTS = 161  # states on each drawn weight curve over S_RANGE (a step of 0.05)
 QUESTION_TOP = 3  # lesson 01's explorer lists the three largest weights, as the notebook's does
-ALIGNMENT_LENGTHS = (6, 9, 12, 27)  # lesson 07's explorer: the first test sentence of each source length
+ALIGNMENT_LENGTHS = (6, 9, 12, 27)  # lesson 07's lab: its examples, the first test sentence of each length
 LAB_STEPS = 600  # lesson 07's laboratory: optimiser steps of a run in the reader's browser (the recipe has 1000)
 LAB_EVAL_EVERY = 50  # steps between two validation checks of a run in the browser
 LAB_N_TEST = 900  # held-out sentences the browser evaluates at the end of a run (by source length)
@@ -95,14 +94,6 @@ LABELS = Messages(
         "top_head": "Top {k} of {n} positions: ",
         "top_rest": "{list} (together {sum} of the weight)",
         "question_live": "Question “{question}”: the three largest weights are {list}.",
-        # lesson 07: the alignment explorer
-        "al_option": "{n} source words: {words}",
-        "al_select": "Test sentence",
-        "al_outputs": "Words the model produced (choose one):",
-        "al_sources": "Source words, with the weight output word {t} “{word}” puts on each:",
-        "al_summary": "Output word {t} “{word}” reads most from source word {j} “{src}” (weight {w})",
-        "al_truth": "; the reference word’s true source is word {k} “{ks}”.",
-        "al_end": "; it is the end symbol, past the reference.",
         # lesson 07: the laboratory (book/_assets/ae-lab.js)
         "lab_title": "Laboratory: the trained translation model",
         "lab_tab_compose": "Compose",
@@ -296,18 +287,11 @@ PAGE = Messages(
         "note": (
             "<strong>Notebook explorer.</strong> In the notebook this cell shows controls that recompute with "
             "Python, so they need a running kernel: run <code>make lab</code> and open this lesson. On this "
-            'page, use the <a href="#ae-live-{kind}">live explorer {where}</a>: it computes the same read in '
+            'page, use the <a href="#{target}">live explorer {where}</a>: it computes the same read in '
             "your browser."
         ),
         "below": "just below",
         "above": "earlier on this page",
-        "alignment_intro": (
-            "<strong>Live explorer: runs in your browser on this page.</strong> The trained model above, reading "
-            "four test sentences: move through the words it produces (hover, tap, or focus the list and use the "
-            "arrow keys) to light up the source positions each one reads, with the weights as numbers. The reads "
-            "were computed when the site was built, from the committed parameters; nothing on this page trains. "
-            "A square outline marks the true source position of the reference word."
-        ),
         "lab_intro": (
             "<strong>Laboratory: runs in your browser on this page.</strong> The same committed model, computed in the "
             "page by a second implementation of <code>attention_core.models</code> (tested against it): compose your "
@@ -354,8 +338,6 @@ def site_parameters(parts: tuple[str, ...] | None = None, lang: str = "en") -> d
     ``score``: lesson 04's read of three scores over the triangle ``H_TRIANGLE (T, d_h)``.
     ``question``: lesson 01's toy sentences (tokens and hand-made feature rows ``X (T, F)``) and the two
     questions as query vectors ``q (F,)``; the page computes ``e_j = q^T x_j`` and the softmax.
-    ``alignment``: lesson 07's committed trained model decoding test sentences greedily (see
-    :func:`alignment_examples`).
 
     ``parts`` names the sections a page needs (e.g. ``("state",)``); ``None`` gives all of them. ``lang`` is the
     page's edition: it chooses the ``labels`` (every word the explorers show) and lesson 01's sentences and
@@ -365,7 +347,6 @@ def site_parameters(parts: tuple[str, ...] | None = None, lang: str = "en") -> d
         "state": _state,
         "score": _score,
         "question": lambda: _question(lang),
-        "alignment": alignment_examples,
     }
     unknown = set(parts or ()) - set(sections)
     if unknown:
@@ -421,50 +402,6 @@ def _question(lang: str) -> dict:
     }
 
 
-def alignment_examples(lengths: tuple[int, ...] = ALIGNMENT_LENGTHS) -> dict:
-    """Lesson 07's alignments for the website: what the committed trained model reads at each output step.
-
-    For the first test sentence of each source length in ``lengths`` (seed-0 splits, as in the lesson), the
-    source words, the words the model produces greedily (ending with the end symbol), the weights ``alpha (U,
-    T)`` it read with at each of its ``U`` steps over the ``T`` source positions, and the true source position
-    of each target word of the reference translation. Nothing is trained here: the parameters are the
-    committed ones (:func:`attention_core.models.trained.load_trained`), and the page only looks rows up.
-    Computed once per ``lengths``; each call returns a fresh copy, so a caller's edit never reaches a later
-    export.
-    """
-    return copy.deepcopy(_alignment_examples(tuple(integer(n, "lengths entry") for n in lengths)))
-
-
-@functools.lru_cache(maxsize=1)
-def _alignment_examples(lengths: tuple[int, ...]) -> dict:
-    from ..models import data  # imported here: only the lesson-07 explorer needs the model
-    from ..models.trained import LESSON07, load_trained
-
-    splits = data.make_splits(seed=0)
-    by_length = {}
-    for p in splits.test:  # the first test sentence of each length
-        by_length.setdefault(len(p.src), p)
-    missing = sorted(set(lengths) - set(by_length))
-    require(not missing, lambda: f"lengths {missing} have no test sentence; the lengths are {sorted(by_length)}")
-    model = load_trained(LESSON07)
-    examples = []
-    for length in lengths:
-        pair = by_length[length]
-        tokens, weights = model.greedy(pair.src[None])  # (1, U), (1, U, T)
-        src_words, tgt_words = pair.words()
-        examples.append(
-            {
-                "source": list(src_words),  # T words
-                "output": [data.TGT_WORDS[i] for i in tokens[0]],  # U words, the last the end symbol
-                "weights": _floats(weights[0]),  # (U, T): row t = the read of output step t
-                "reference": list(tgt_words),
-                "true_source": [int(j) for j in pair.align],  # true source position of each reference word
-            }
-        )
-    return {"model": LESSON07, "examples": examples}
-
-
-@functools.lru_cache(maxsize=1)
 def lab_data() -> dict:
     """Lesson 07's laboratory on the website: everything its script computes with, from the package.
 
@@ -479,6 +416,11 @@ def lab_data() -> dict:
     ``LAB_EVAL_EVERY``, ``LAB_N_TEST`` held-out sentences). ``sweep``: lesson 07's length experiment, mean test
     accuracy by source-length bucket for both models over the seed study's runs (``results/seed_study.json``).
     """
+    return copy.deepcopy(_lab_data())  # computed once; each call gets its own copy, so an edit never leaks
+
+
+@functools.lru_cache(maxsize=1)
+def _lab_data() -> dict:
     from ..models import data  # imported here: only lesson 07's pages need the models
     from ..models.sweep import load_length_sweep
     from ..models.train import BUCKETS, TrainConfig

@@ -19,6 +19,7 @@ from ..example import S_RANGE, S_STEP, TOKENS, worked_example
 from ..figures.display import BlitRenderer, img_tag
 from ..figures.state import StateReadFigure
 from ..lang import Messages
+from .twin import Twin
 
 TEXT = Messages(
     __name__,
@@ -67,7 +68,7 @@ def _readout(read, with_tanh: bool) -> str:
     )
 
 
-class StateExplorer(widgets.VBox):
+class StateExplorer(Twin, widgets.VBox):
     """A slider for ``s`` (and, with ``tanh_switch``, a tanh on/off switch) over the worked example.
 
     Every change computes the read with the core and redraws the bars, the context point and the curve marker.
@@ -75,7 +76,10 @@ class StateExplorer(widgets.VBox):
     does; ``explorer.read`` is the last read drawn.
     """
 
+    twin_kind = "state"
+
     def __init__(self, s: float = -1.0, tanh_switch: bool = False):
+        self.start, self.tanh_switch = float(s), bool(tanh_switch)
         grid = np.linspace(*S_RANGE, _GRID_POINTS)  # (N,)
         self.curves = {True: worked_example(grid), False: worked_example(grid, nonlinearity=None)}  # one call each
         self.slider = state_slider(s, layout=widgets.Layout(width="28em"))
@@ -89,6 +93,10 @@ class StateExplorer(widgets.VBox):
         self.slider.observe(lambda change: self._draw(), names="value")
         self.switch.observe(lambda change: self._switch_curves(), names="value")
         self._draw()
+
+    def twin_args(self) -> dict:
+        """The first state and whether the tanh switch is shown: the twin starts where this one does."""
+        return {"s": self.start, "tanh_switch": self.tanh_switch}
 
     @property
     def with_tanh(self) -> bool:

@@ -25,6 +25,7 @@ from ..figures.training import TEXT as FIGURE_TEXT
 from ..figures.training import SnapshotFigure, decoder_step_figure
 from ..lang import Messages, get_language, language
 from .site import LABELS  # the laboratory's sentences (grammar messages, class names) in both languages
+from .twin import Twin
 
 TEXT = Messages(
     __name__,
@@ -82,7 +83,7 @@ def sentence_message(err, words: list[str]) -> str:
     return LABELS("lab_err_" + err.kind, **values)
 
 
-class DecoderStepper(widgets.VBox):
+class DecoderStepper(Twin, widgets.VBox):
     """Type a sentence of the toy language; step through the committed model's greedy decoding of it.
 
     ``stepper.set_sentence(text)`` does what typing does (it returns False and explains when the sentence is
@@ -90,7 +91,10 @@ class DecoderStepper(widgets.VBox):
     every quantity of every step (:meth:`Seq2Seq.greedy_trace`), ``stepper.pair`` the parsed sentence.
     """
 
+    twin_kind = "lab"  # the laboratory's "Step through the decoder" panel
+
     def __init__(self, sentence: str = DEFAULT_SENTENCE, model=None):
+        self.start = sentence
         from ..models.trained import load_trained
 
         self.lang = get_language()
@@ -142,6 +146,10 @@ class DecoderStepper(widgets.VBox):
             self._draw()
         return True
 
+    def twin_args(self) -> dict:
+        """The sentence the stepper starts from: the laboratory composes it."""
+        return {"sentence": self.start}
+
     def set_step(self, t: int) -> None:
         """Show step ``t`` (1-based; clipped to the decoded length)."""
         self.slider.value = int(np.clip(t, 1, self.slider.max))
@@ -183,7 +191,7 @@ def decoder_stepper(sentence: str = DEFAULT_SENTENCE) -> DecoderStepper:
     return DecoderStepper(sentence)
 
 
-class SnapshotExplorer(widgets.VBox):
+class SnapshotExplorer(Twin, widgets.VBox):
     """Scrub or play through the committed run's snapshots: the weights it reads, its loss and its accuracy.
 
     ``explorer.set_snapshot(k)`` does what the slider does (``k`` indexes the snapshots, every
@@ -192,7 +200,10 @@ class SnapshotExplorer(widgets.VBox):
 
     WINDOW = 20  # steps in the mean loss the readout prints
 
+    twin_kind = "lab"  # the laboratory's "Watch it learn" panel
+
     def __init__(self, sentence: int = 2, snaps: dict | None = None):
+        self.start = int(sentence)
         from ..models.trained import LESSON07, load_snapshots, trained_record
 
         self.lang = get_language()
@@ -255,6 +266,10 @@ class SnapshotExplorer(widgets.VBox):
                 text = TEXT("snapshot_start", words=words)
         self.step_label.value = str(step)
         self.readout.value = f"<p>{html.escape(text)}</p>"
+
+    def twin_args(self) -> dict:
+        """The snapshot sentence shown first (its index): the laboratory's replay starts on it."""
+        return {"snapshot_sentence": self.start}
 
     def set_snapshot(self, k: int) -> None:
         self.slider.value = int(np.clip(k, 0, self.slider.max))

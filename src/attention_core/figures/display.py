@@ -54,7 +54,7 @@ def figure_png(fig, dpi: int = CSS_DPI, palette: bool = False) -> bytes:
     return out.getvalue()
 
 
-PHONE_WIDTH = 390  # CSS px: the narrow screen a figure must stay readable on
+PHONE_WIDTH = 342  # CSS px: the content column of a 390 px phone screen, where a figure must stay readable
 MIN_TEXT_PX = 9.0  # CSS px: the smallest text a figure may show there
 
 

@@ -150,7 +150,7 @@ def _box(ax, xy, text, colour="#e8eef6", width=1.3, height=0.55):
     ax.add_patch(
         FancyBboxPatch((x - width / 2, y - height / 2), width, height, boxstyle="round,pad=0.05", fc=colour, ec="#333")
     )
-    ax.text(x, y, text, ha="center", va="center", fontsize=9)
+    ax.text(x, y, text, ha="center", va="center", fontsize=11)
 
 
 def _arrow(ax, start, end, colour="#333", style="-|>", lw=1.0):
@@ -164,17 +164,17 @@ def plot_architecture_sketch(source=("I", "like", "cats"), target=("我", "喜�
 
     Lesson 03. A drawing of data flow only: no numbers are computed, and it is not a trained alignment.
     """
-    fig = Figure(figsize=(5.4, 7.6), layout="constrained")  # stacked: 540 CSS px wide, 9 pt text >= 9 px at 390
+    fig = Figure(figsize=(5.4, 7.6), layout="constrained")  # stacked: 540 CSS px wide; 11 pt reads 9.3 px on a phone
     axes = fig.subplots(2, 1)
     T, U = len(source), len(target)
     for ax, title in zip(axes, (TEXT("sketch_fixed"), TEXT("sketch_reread")), strict=True):
         ax.set_xlim(-0.8, max(T, U) * 1.6 + 0.9)
         ax.set_ylim(-0.6, 4.4)
         ax.axis("off")
-        ax.set_title(title, fontsize=10)
+        ax.set_title(title, fontsize=11)
         for j, tok in enumerate(source):
             x = j * 1.6
-            ax.text(x, -0.3, tok, ha="center", fontsize=10)
+            ax.text(x, -0.3, tok, ha="center", fontsize=11)
             _box(ax, (x, 0.6), f"$h_{j + 1}$")
             _arrow(ax, (x, -0.1), (x, 0.3))
             if j:
@@ -182,7 +182,7 @@ def plot_architecture_sketch(source=("I", "like", "cats"), target=("我", "喜�
         for t, tok in enumerate(target):
             x = t * 1.6
             _box(ax, (x, 3.2), f"$s_{t + 1}$", colour="#f6e8e1")
-            ax.text(x, 4.0, tok, ha="center", fontsize=10)
+            ax.text(x, 4.0, tok, ha="center", fontsize=11)
             _arrow(ax, (x, 3.5), (x, 3.8))
             if t:
                 _arrow(ax, (x - 0.95, 3.2), (x - 0.65, 3.2))
@@ -192,7 +192,7 @@ def plot_architecture_sketch(source=("I", "like", "cats"), target=("我", "喜�
     _arrow(left, (last + 0.65, 0.75), (last + 1.3, 1.65))
     for t in range(U):
         _arrow(left, (last + 1.2, 2.05), (t * 1.6 + 0.2, 2.92), colour=GREY)
-    left.text(-0.6, 1.9, TEXT("sketch_fixed_note"), fontsize=9, va="center")
+    left.text(-0.6, 1.9, TEXT("sketch_fixed_note"), fontsize=11, va="center")
     for t in range(U):
         xt = t * 1.6
         _box(right, (xt + 0.55, 2.05), f"$c_{t + 1}$", colour="#fff4c2", width=0.7, height=0.45)
@@ -201,8 +201,8 @@ def plot_architecture_sketch(source=("I", "like", "cats"), target=("我", "喜�
             _arrow(right, (xt - 1.3, 2.92), (xt + 0.3, 2.3), colour=ACCENT, style="-|>", lw=0.8)
         for j in range(T):
             _arrow(right, (j * 1.6, 0.9), (xt + 0.5, 1.8), colour=GREY, style="-", lw=0.6)
-    right.text(last + 0.75, 1.25, TEXT("sketch_reread_note"), fontsize=9, color=ACCENT)
-    fig.suptitle(TEXT("sketch_title"), fontsize=10, color="#555")
+    right.text(last + 0.75, 1.25, TEXT("sketch_reread_note"), fontsize=11, color=ACCENT)
+    fig.suptitle(TEXT("sketch_title"), fontsize=11, color="#555")
     return fig
 
 

@@ -245,8 +245,9 @@ def alignment_heatmap(weights, src_words: Sequence[str], tgt_words: Sequence[str
     source position of each target token with an outlined square.
     """
     U, T = np.shape(weights)
-    # Cells of 0.2 in and 12 pt text: a 27-column grid is 7 in (700 CSS px) wide, so on a 390 px phone every
-    # label still reads at about 9.3 CSS px; the colour bar lies under the grid instead of widening it.
+    # Cells of 0.2 in: a 27-column grid is 7 in (672 CSS px) wide; shrunk into a phone's 342 px column its labels
+    # are raised to 9 CSS px (readable_on_phones) and still fit their rows. The colour bar lies under the grid
+    # instead of widening it.
     fig = Figure(figsize=(HEATMAP_CELL * T + 1.6, HEATMAP_CELL * U + 2.0), layout="constrained")
     ax = fig.add_subplot()
     im = _alignment_grid(ax, weights, src_words, tgt_words, true_align, title)
@@ -258,14 +259,16 @@ def language_heatmaps(src_words: Sequence[str], panels: dict[str, tuple]) -> Fig
     """One source sentence translated into each target language, its attention grids side by side (lesson 07).
 
     ``panels[language] = (weights (U, T), tgt_words (U,), true_align (T,) or None)`` for ``language`` in
-    ``("svo", "verb_final")`` (the keys of ``attention_core.models.data.LANGUAGES``), drawn left to right in
-    that order, titled with the language. Same source along x in every grid, so a reordering that stays near
-    the diagonal on the left and jumps across the sentence on the right shows at a glance.
+    ``("svo", "verb_final")`` (``attention_core.models.data.LANGUAGES``), drawn top to bottom in that order,
+    titled with the language. Same source along x in every grid, so a reordering that stays near the diagonal
+    in the first and jumps across the sentence in the second shows at a glance.
     """
     names = list(panels)
     U, T = np.shape(panels[names[0]][0])
-    fig = Figure(figsize=(len(names) * (HEATMAP_CELL * T + 1.4) + 0.4, HEATMAP_CELL * U + 2.2), layout="constrained")
-    axes = np.atleast_1d(fig.subplots(1, len(names)))
+    # One grid above the other: side by side, two 19-word grids would be shrunk on a phone until their labels
+    # could not stay readable without overlapping.
+    fig = Figure(figsize=(HEATMAP_CELL * T + 1.6, len(names) * (HEATMAP_CELL * U + 1.9) + 0.6), layout="constrained")
+    axes = np.atleast_1d(fig.subplots(len(names), 1))
     for ax, name in zip(axes, names, strict=True):
         weights, tgt_words, true_align = panels[name]
         im = _alignment_grid(ax, weights, src_words, tgt_words, true_align, TEXT(f"language_{name}"))
@@ -299,7 +302,7 @@ def _weight_bar(fig, im, ax) -> None:
 
 
 HEATMAP_CELL = 0.2  # inches per grid cell
-HEATMAP_FONT = 12  # points: every label of the alignment grid
+HEATMAP_FONT = 14  # points: every label of the alignment grid (9.1 CSS px when a 27-column grid fits a phone)
 
 
 def _square(j, i):

@@ -1,0 +1,44 @@
+"""A notebook explorer's live twin on the website, declared by the explorer in the output the notebook stores.
+
+The static website has no Python kernel, so each ipywidgets explorer of a lesson has a twin there: a builder in
+``book/_assets/ae-explorers.js`` (or the laboratory, ``ae-lab.js``) that computes the same read in the browser.
+An explorer says which twin it has and where that twin starts (its state, its annotations, its tanh switch...)
+by mixing in :class:`Twin`: displaying the widget then stores, beside the widget view, one more output of type
+:data:`TWIN_MIME` holding ``{"kind": ..., "args": {...}}``. The website's build (``book/_ext/ae_site.py``) reads
+that declaration from the executed notebook and puts the twin, started from ``args``, where the widget was; it
+never reads a cell's source. Adding an explorer is a class with ``twin_kind`` and ``twin_args``, a builder of
+that kind in the script, and their tests.
+"""
+
+from __future__ import annotations
+
+import json
+
+TWIN_MIME = "application/vnd.attention-core.twin+json"  # the declaration's output type in a stored notebook
+
+
+class Twin:
+    """Mixin for an ipywidgets explorer with a live twin on the website (put it before the widget class).
+
+    ``twin_kind`` names the twin's builder; :meth:`twin_args` returns what the twin starts from, as JSON-able
+    values (numbers, strings, booleans and lists of them), read when the explorer is displayed.
+    """
+
+    twin_kind = ""
+
+    def twin_args(self) -> dict:
+        return {}
+
+    def twin(self) -> dict:
+        """The declaration: ``{"kind": twin_kind, "args": twin_args()}`` (checked to be JSON)."""
+        if not self.twin_kind:
+            raise TypeError(f"{type(self).__name__} must set twin_kind, the name of its website twin's builder")
+        declaration = {"kind": self.twin_kind, "args": self.twin_args()}
+        json.dumps(declaration, allow_nan=False)  # a TypeError or ValueError here names what is not JSON
+        return declaration
+
+    def _repr_mimebundle_(self, **kwargs):
+        bundle = super()._repr_mimebundle_(**kwargs)
+        if bundle is not None:
+            bundle[TWIN_MIME] = self.twin()
+        return bundle
