@@ -562,7 +562,7 @@ class ConfigSource(Source):
     def units(self) -> list[Unit]:
         config, toc = self._english()
         sphinx = config["sphinx"]["config"]
-        units = [Unit("title", config["title"], "setting")]
+        units = [Unit("title", config["title"], "setting"), Unit("author", config["author"], "setting")]
         units += [Unit(f"sphinx:{key}", sphinx.get(key, english), "setting") for key, english in self.SETTINGS.items()]
         units += [Unit("toc:caption", part["caption"], "caption") for part in toc["parts"]]
         return _unique(units)
@@ -573,6 +573,7 @@ class ConfigSource(Source):
         translation = translation or self.translation(lang)
         config, _ = self._english()
         config["title"] = translation("title", config["title"]) or config["title"]
+        config["author"] = translation("author", config["author"]) or config["author"]
         config["exclude_patterns"] = ["_build/*", "**.ipynb_checkpoints"]
         sphinx = config["sphinx"]["config"]
         for key, english in self.SETTINGS.items():
@@ -923,12 +924,21 @@ def pseudo_inline(text: str) -> str:
 
 def pseudo_markdown(text: str) -> str:
     """A markdown cell or page section in the pseudo-language (see :func:`pseudo_inline`): code blocks, display
-    math, labels and directive options are kept as they are; a directive's argument and body are text."""
-    out, code, math, directives = [], None, False, []
+    math, labels and directive options are kept as they are; a directive's argument and body are text. The lines
+    of a paragraph are translated together, so inline math or code that wraps a line stays whole."""
+    out, code, math, directives, paragraph = [], None, False, [], []
     for line in text.splitlines(keepends=True):
         bare = line.rstrip("\n")
         end = line[len(bare) :]
         fence = re.match(r"^(\s*)(`{3,}|~{3,}|:{3,})(\{[\w-]+\})?(.*)$", bare)
+        display = bare.strip() == "$$" or (bare.strip().startswith("$$") and not bare.strip().endswith("$$"))
+        kept = re.match(r"^\(\S+\)=\s*$", bare) or re.match(r"^\s*:[\w-]+:", bare) or bare.startswith("    ")
+        if code is None and not math and not fence and not display and not kept and bare.strip():
+            paragraph.append(line)
+            continue
+        if paragraph:
+            out.append(pseudo_inline("".join(paragraph)))
+            paragraph = []
         if code is not None:
             out.append(line)
             if bare.strip() == code:
@@ -945,13 +955,13 @@ def pseudo_markdown(text: str) -> str:
         elif fence:
             code = fence.group(2)  # a code block
             out.append(line)
-        elif bare.strip() == "$$" or (bare.strip().startswith("$$") and not bare.strip().endswith("$$")):
+        elif display:
             math = True
             out.append(line)
-        elif re.match(r"^\(\S+\)=\s*$", bare) or re.match(r"^\s*:[\w-]+:", bare) or bare.startswith("    "):
-            out.append(line)  # a label, a directive option, an indented code block
         else:
-            out.append(pseudo_inline(bare) + end)
+            out.append(line)  # a label, a directive option, an indented code block, a blank line
+    if paragraph:
+        out.append(pseudo_inline("".join(paragraph)))
     return "".join(out)
 
 

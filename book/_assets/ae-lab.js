@@ -688,7 +688,7 @@
     var self = this;
     var parts = allowed.map(function (cls) {
       if (cls === AELabMath.END) return t("lab_end_of_sentence");
-      return t("lab_class_" + cls) + " (" + self.classWords(cls).join(t("list_sep")) + ")";
+      return t("lab_class_" + cls) + " (" + self.classWords(cls).join(", ") + ")"; // the toy language's words, Latin
     });
     return parts.join(t("lab_or"));
   };

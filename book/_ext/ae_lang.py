@@ -270,6 +270,12 @@ THEME_STRINGS = (
     "Back to top",
     "Contents",
     "© Copyright 2026.",
+    # the pydata theme's own words, which it has no Chinese catalog for (its search page's sentence differs from
+    # Sphinx's by a line break, so Sphinx's translation does not reach it either)
+    "Skip to main content",
+    "Site navigation",
+    "Version warning",
+    "Please activate JavaScript to enable the search functionality.",
 )
 
 

@@ -11,6 +11,7 @@ assert on what it collected, so no page is loaded twice for the same setting.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import functools
 import http.server
@@ -38,6 +39,8 @@ EXPLORER_LESSONS = (
 )
 EXPLORER_PAGES = EXPLORER_LESSONS + tuple(f"zh/{path}" for path in EXPLORER_LESSONS)  # axe in the dark too
 AXE_IMPACTS = ("serious", "critical")
+# Sphinx's search page shows its results one by one and writes its summary line after the last one.
+SEARCH_FINISHED = "() => (document.querySelector('#search-results p.search-summary') || {}).textContent"
 
 
 @pytest.fixture(scope="session")
@@ -206,9 +209,9 @@ def live():
 
 def reader_pages(site) -> list[str]:
     """Every reader-facing page of both editions: not the theme's fragments under ``_static/``, the sources, or
-    the root ``index.html`` (it only redirects to the intro)."""
+    an edition's ``index.html`` (it only redirects to the intro)."""
     pages = (p.relative_to(site) for p in pathlib.Path(site).rglob("*.html"))
-    return sorted(str(p) for p in pages if not {"_static", "_sources"} & set(p.parts) and str(p) != "index.html")
+    return sorted(str(p) for p in pages if not {"_static", "_sources"} & set(p.parts) and p.name != "index.html")
 
 
 # Elements whose right edge passes the viewport, unless an ancestor that scrolls or clips (and itself fits)
@@ -266,7 +269,7 @@ class Load:
     overflow: list[str]  # elements reaching past the right edge outside a box that scrolls
     outside: list[str]  # requests to anything but the local server
     errors: list[str]  # console errors and uncaught page errors
-    failed: list[str]  # requests that failed
+    failed: list[str]  # requests that failed or were answered with an error status
     bytes: list[tuple[str, int]] | None = None  # (url, bytes) transferred with a cold cache, lazy figures included
     explorer: bool = False  # the page holds a live explorer (a larger budget)
     axe: list[str] | None = None  # serious or critical axe violations
@@ -275,23 +278,23 @@ class Load:
     switch: list[str] | None = None  # problems of the language switch
 
 
-def _axe(page) -> list[str]:
-    from axe_playwright_python.sync_playwright import Axe
+async def _axe(page) -> list[str]:
+    from axe_playwright_python.async_playwright import Axe
 
     found = []
-    for x in Axe().run(page).response["violations"]:
+    for x in (await Axe().run(page)).response["violations"]:
         if x["impact"] in AXE_IMPACTS:
             targets = [", ".join(node["target"]) for node in x["nodes"][:3]]
             found.append(f"{x['id']} ({x['impact']}, {len(x['nodes'])} nodes: {targets}): {x['help']}")
     return found
 
 
-def _bad_alt(page) -> list[str]:
+async def _bad_alt(page) -> list[str]:
     bad = []
-    for img in page.locator("main img").all():
-        alt = (img.get_attribute("alt") or "").strip()
+    for src, alt in await page.locator("main img").evaluate_all("els => els.map(e => [e.src, e.alt || ''])"):
+        alt = alt.strip()
         if len(alt) < 20 or alt.startswith("<Figure") or alt.lower() in ("image", "png", "figure"):
-            bad.append(f"image {(img.get_attribute('src') or '')[:50]!r} has alt text {alt!r}")
+            bad.append(f"image {src[-50:]!r} has alt text {alt!r}")
     return bad
 
 
@@ -302,21 +305,21 @@ def _lazy_bytes(site, server: str, loaded: set[str], sources: list[str]) -> list
     return [(src, path.stat().st_size) for src, path in files if path.is_file()]
 
 
-def _switch(page, site, path: str) -> list[str]:
+async def _switch(page, site, path: str) -> list[str]:
     """The language switch: one link, named in the other language, reached by the keyboard, to the same page."""
     zh = path.startswith("zh/")
     name = "Read this page in English" if zh else "阅读本页的中文版"
     link = page.get_by_role("link", name=name, exact=True)
-    if link.count() != 1:
-        return [f"{link.count()} links named {name!r}"]
+    if await link.count() != 1:
+        return [f"{await link.count()} links named {name!r}"]
     problems = []
-    link.focus()  # an <a href> in the tab order: the keyboard reaches it
-    focused = page.evaluate("document.activeElement.classList.contains('ae-lang-switch')")
-    if not focused or link.evaluate("a => a.tabIndex") < 0 or not link.is_visible():
+    await link.focus()  # an <a href> in the tab order: the keyboard reaches it
+    focused = await page.evaluate("document.activeElement.classList.contains('ae-lang-switch')")
+    if not focused or await link.evaluate("a => a.tabIndex") < 0 or not await link.is_visible():
         problems.append("the switch is not keyboard-focusable and visible")
-    if link.get_attribute("lang") != ("en" if zh else "zh-CN"):
+    if await link.get_attribute("lang") != ("en" if zh else "zh-CN"):
         problems.append("the switch is not marked with the other language")
-    rel = urllib.parse.unquote(urllib.parse.urlparse(link.evaluate("a => a.href")).path).lstrip("/")
+    rel = urllib.parse.unquote(urllib.parse.urlparse(await link.evaluate("a => a.href")).path).lstrip("/")
     other = path.removeprefix("zh/") if zh else f"zh/{path}"
     if rel != other or not (pathlib.Path(site) / rel).is_file():
         problems.append(f"the switch goes to {rel}, expected the existing page {other}")
@@ -324,58 +327,95 @@ def _switch(page, site, path: str) -> list[str]:
 
 
 class Sweep:
-    """Every reader-facing page, loaded once per setting; ``sweep.at(width, scheme)`` -> ``{path: Load}``."""
+    """Every reader-facing page, loaded once per setting; ``sweep.at(width, scheme)`` -> ``{path: Load}``.
 
-    def __init__(self, site, browser, server: str):
-        self.site, self.browser, self.server = site, browser, server
+    The pages of one setting are loaded ``PARALLEL`` at a time, each in a fresh browser context (its own empty
+    cache), by Playwright's asynchronous API in a thread of its own: most of a page's time is spent waiting (for
+    the network to fall idle, for fonts, for the explorers to draw), and the waits overlap."""
+
+    PARALLEL = 4
+
+    def __init__(self, site, server: str):
+        self.site, self.server = site, server
         self.pages = reader_pages(site)
         self.loads: dict[tuple[int, str], dict[str, Load]] = {}
 
     def at(self, width: int, scheme: str) -> dict[str, Load]:
         if (width, scheme) not in self.loads:
             SHOTS.mkdir(parents=True, exist_ok=True)
-            self.loads[width, scheme] = {path: self._load(path, width, scheme) for path in self.pages}
+            outcome: dict = {}
+
+            def sweep():
+                try:
+                    outcome["loads"] = asyncio.run(self._sweep(width, scheme))
+                except BaseException as error:  # noqa: BLE001  (re-raised in the test's thread)
+                    outcome["error"] = error
+
+            thread = threading.Thread(target=sweep)  # Playwright's sync API runs in this thread's loop
+            thread.start()
+            thread.join()
+            if "error" in outcome:
+                raise outcome["error"]
+            self.loads[width, scheme] = outcome["loads"]
         return self.loads[width, scheme]
 
-    def _load(self, path: str, width: int, scheme: str) -> Load:
-        context = self.browser.new_context(viewport={"width": width, "height": 900}, color_scheme=scheme)
-        page = context.new_page()  # a new context: an empty cache, so the bytes are a first visit's
+    async def _sweep(self, width: int, scheme: str) -> dict[str, Load]:
+        from playwright.async_api import async_playwright
+
+        chromium = script("chromium")
+        async with async_playwright() as p:
+            browser = await p.chromium.launch(executable_path=chromium.find_chromium(), args=chromium.CHROMIUM_ARGS)
+            gate = asyncio.Semaphore(self.PARALLEL)
+
+            async def one(path: str) -> Load:
+                async with gate:
+                    return await self._load(browser, path, width, scheme)
+
+            loads = await asyncio.gather(*(one(path) for path in self.pages))
+            await browser.close()
+        return {load.path: load for load in loads}
+
+    async def _load(self, browser, path: str, width: int, scheme: str) -> Load:
+        context = await browser.new_context(viewport={"width": width, "height": 900}, color_scheme=scheme)
+        page = await context.new_page()  # a new context: an empty cache, so the bytes are a first visit's
         console, requests, failed = [], [], []
         page.on("console", lambda m: console.append(m.text) if m.type == "error" else None)
         page.on("pageerror", lambda e: console.append(str(e)))
         page.on("request", lambda r: requests.append(r.url))
         page.on("requestfailed", lambda r: failed.append(r.url))
-        page.goto(f"{self.server}/{path}", wait_until="load")
+        page.on("response", lambda r: failed.append(f"{r.url} ({r.status})") if r.status >= 400 else None)
+        await page.goto(f"{self.server}/{path}", wait_until="load")
         first = (width, scheme) == FIRST
         if first or path in EXPLORER_PAGES:
-            page.wait_for_load_state("networkidle")
-        page.wait_for_timeout(250)  # fonts requested by the first layout; the explorers draw after load
-        found = page.evaluate(OVERFLOW)
+            await page.wait_for_load_state("networkidle")
+        await page.wait_for_timeout(250)  # fonts requested by the first layout; the explorers draw after load
+        found = await page.evaluate(OVERFLOW)
         local = (self.server, "data:", f"blob:{self.server}")
         load = Load(
             path=path,
-            theme=page.evaluate("document.documentElement.dataset.theme"),
+            theme=await page.evaluate("document.documentElement.dataset.theme"),
             scroll=tuple(found["page"]),
             overflow=found["elements"],
             outside=[url for url in requests if not url.startswith(local)],
-            errors=console,
-            failed=failed,
-            explorer=page.locator(".ae-explorer").count() > 0,
+            errors=list(console),  # copies: what axe fetches later (it re-reads the stylesheets) is not the page's
+            failed=list(failed),
+            explorer=await page.locator(".ae-explorer").count() > 0,
         )
         if first:
-            entries = [tuple(e) for e in page.evaluate(TRANSFERRED)]
-            load.bytes = entries + _lazy_bytes(self.site, self.server, {n for n, _ in entries}, page.evaluate(IMAGES))
-            load.axe, load.alt = _axe(page), _bad_alt(page)
-            load.switch = _switch(page, self.site, path)
+            entries = [tuple(e) for e in await page.evaluate(TRANSFERRED)]
+            images = await page.evaluate(IMAGES)
+            load.bytes = entries + _lazy_bytes(self.site, self.server, {n for n, _ in entries}, images)
+            load.axe, load.alt = await _axe(page), await _bad_alt(page)
+            load.switch = await _switch(page, self.site, path)
         if (width, scheme) == (1280, "dark") and path in EXPLORER_PAGES:
-            load.axe_dark = _axe(page)
+            load.axe_dark = await _axe(page)
         stem = path.removesuffix(".html").replace("/", "__")
-        page.screenshot(path=str(SHOTS / f"{stem}-{width}-{scheme}.png"), full_page=True)
-        context.close()
+        await page.screenshot(path=str(SHOTS / f"{stem}-{width}-{scheme}.jpg"), full_page=True, quality=80)
+        await context.close()
         return load
 
 
 @pytest.fixture(scope="session")
-def sweep(site, chromium_browser, server) -> Sweep:
+def sweep(site, server, chromium_browser) -> Sweep:  # chromium_browser: skipped or failed as the other tests
     """The one pass over every page at each setting (:class:`Sweep`); each setting is loaded when first asked."""
-    return Sweep(site, chromium_browser, server)
+    return Sweep(site, server)

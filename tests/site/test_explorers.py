@@ -173,8 +173,10 @@ def _question_shown(root, sentence, query, live):
 
 def test_question_explorer_matches_read_with_query(visit, live):
     page, root = live.open_explorer(visit, LESSON_01, "question")
+    from attention_core.explorers.reading import question
+
     names = list(QUERIES)
-    where, colour = (root.get_by_label(n, exact=True) for n in names)
+    where, colour = (root.get_by_label(question(n), exact=True) for n in names)  # as the page asks them
     assert where.is_checked()
     _question_shown(root, FELIX, QUERIES[names[0]], live)
     colour.click()  # pointer

@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.site.conftest import reader_pages
+from tests.site.conftest import SEARCH_FINISHED, reader_pages
 
 LESSON_06 = "notebooks/06_same_content_different_state.html"
 # Pages whose notebook shows an ipywidgets explorer: the site shows a note and a live twin instead.
@@ -61,6 +61,7 @@ def test_pages_load_no_font_awesome_script_and_no_source_map(site, visit):
 def test_search_page_finds_a_lesson(visit):
     page = visit.open("search.html?q=softmax", settle_ms=200)
     page.locator("#search-results li").first.wait_for(timeout=10000)
+    page.wait_for_function(SEARCH_FINISHED, timeout=30000)  # results arrive one by one; count them once all are in
     assert page.locator("#search-results li").count() >= 3
     assert visit.console_errors() == []
 

@@ -23,7 +23,7 @@ from attention_core.example import H_TRIANGLE
 from attention_core.lang import language
 from attention_core.toy_sentences import FELIX_NEGATED_ZH, FELIX_ZH, QUERIES, read_with_query
 from tests.helpers import ROOT
-from tests.site.conftest import reader_pages
+from tests.site.conftest import SEARCH_FINISHED, reader_pages
 
 SHOTS = pathlib.Path(os.environ.get("AE_SCREENSHOTS", ROOT / "_build" / "screenshots"))
 ZH_01 = "zh/notebooks/01_reading_on_demand.html"
@@ -173,13 +173,16 @@ def test_chinese_score_explorer_equals_softmax(visit, live):
 
 def test_chinese_question_explorer_reads_the_chinese_sentence(visit, live):
     page, root = live.open_explorer(visit, ZH_01, "question")
+    from attention_core.explorers.reading import question
+
+    names = list(QUERIES)
     with language("zh"):
-        names = list(QUERIES)
+        labels = {name: question(name) for name in names}  # the questions as the Chinese page asks them
     sentence = root.get_by_label("句子", exact=True)
     assert sentence.locator("option").all_inner_texts() == [FELIX_ZH.text, FELIX_NEGATED_ZH.text]
     assert FELIX_ZH.text == "Felix昨天把蓝色笔记本留在会议室"
     for name in names:
-        root.get_by_label(name, exact=True).check()
+        root.get_by_label(labels[name], exact=True).check()
         ref = read_with_query(FELIX_ZH, QUERIES[name])
         numbers = live.shown(root)
         T = len(FELIX_ZH.tokens)
@@ -262,6 +265,7 @@ def test_chinese_search_page_lists_lessons(visit, term):
     page = visit.open(f"zh/search.html?q={urllib.parse.quote(term)}", settle_ms=200)
     results = page.locator("#search-results li")
     results.first.wait_for(timeout=10000)
+    page.wait_for_function(SEARCH_FINISHED, timeout=30000)  # results arrive one by one; count them once all are in
     links = page.locator("#search-results li a").evaluate_all("els => els.map(a => a.getAttribute('href'))")
     assert sum("notebooks/" in (h or "") for h in links) >= 3, links
     assert visit.outside_requests() == []

@@ -213,9 +213,16 @@ def test_step_through_shows_the_packages_decoder_step(visit, path, model):
 
 @pytest.mark.parametrize("path", EDITIONS)
 def test_snapshot_scrubber_replays_the_committed_run(visit, path):
+    import inspect
+
+    from attention_core.explorers.training import learning_snapshots
+
     snaps = load_snapshots()
     v, page, root = open_lab(visit, path)
     panel = tab(root, 2)
+    # the replay starts on the sentence the notebook's explorer starts on (the twin's declared arguments)
+    i = inspect.signature(learning_snapshots).parameters["sentence"].default
+    assert panel.locator("select").first.input_value() == str(i)
     scrub = panel.locator('input[type="range"]')
     assert int(scrub.get_attribute("max")) == len(snaps["steps"]) - 1
     scrub.focus()
@@ -227,16 +234,16 @@ def test_snapshot_scrubber_replays_the_committed_run(visit, path):
     figures = panel.locator(".ae-lab-figures").inner_text()
     assert str(step) in figures and f"{snaps['valid_token'][k]:.3f}" in figures
     assert f"{snaps['valid_alignment'][k]:.3f}" in figures
-    tokens = snaps["outputs"][k][0]
+    tokens = snaps["outputs"][k][i]
     tokens = tokens[: tokens.index(data.EOS_ID) + 1] if data.EOS_ID in tokens else tokens  # up to the end symbol
-    words = " ".join(data.TGT_WORDS[i] for i in tokens)
+    words = " ".join(data.TGT_WORDS[w] for w in tokens)
     assert words in panel.locator(".ae-lab-line-out").inner_text()
     grid = panel.locator(".ae-lab-grid")
     grid.focus()
     page.keyboard.press("ArrowDown")
     page.keyboard.press("ArrowRight")
-    T = len(snaps["sentences"][0]["source"])
-    want = snaps["weights"][k][0][1 * T + 1] / 10 ** snaps["digits"]
+    T = len(snaps["sentences"][i]["source"])
+    want = snaps["weights"][k][i][1 * T + 1] / 10 ** snaps["digits"]
     assert f"{want:.3f}" in panel.locator(".ae-lab-readout").inner_text()
     menu = panel.locator("select")
     menu.select_option("2")  # the 27-word sentence

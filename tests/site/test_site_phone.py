@@ -27,7 +27,7 @@ EDITIONS = ("", "zh/")
 
 # Formulas in the exercise solutions that are wider than a phone's column, by a number only their end shows.
 LONG_FORMULAS = {
-    "notebooks/04_from_scores_to_weights.html": ["(1.25,−0.75)"],
+    "notebooks/04_from_scores_to_weights.html": ["(5/4,−3/4)"],
     "notebooks/06_same_content_different_state.html": ["0.5245", "1.3673"],
 }
 
@@ -213,4 +213,21 @@ def test_search_summaries_quote_only_the_page_text(visit, edition):
             assert term and term.lower() in summary.lower(), f"{title}: not titled with its term"
             assert len(summary) > len(term) + 20, f"{title}: the summary is not the term's definition: {summary!r}"
     _shot(page, f"{edition.strip('/') or 'en'}-search-results", page)
+    v.close()
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_figures_get_the_column_their_text_is_sized_for(visit, edition):
+    """Figure text is sized so that it reads at 9 CSS px or more once a figure is shrunk into a phone's column
+    of ``PHONE_WIDTH`` px (attention_core/figures/display.py); on a 390 px screen every wide figure of lesson 07
+    (the grids with the smallest text) must be shown at least that wide."""
+    from attention_core.figures.display import PHONE_WIDTH
+
+    v, page = _open(visit, edition + "notebooks/07_learning_without_labels.html")
+    shown = page.locator("figure.ae-figure img").evaluate_all(
+        "els => els.map(e => [Number(e.getAttribute('width')), e.getBoundingClientRect().width])"
+    )
+    wide = [width for natural, width in shown if natural > PHONE]
+    assert len(wide) >= 4, shown
+    assert min(wide) >= PHONE_WIDTH - 1, f"figures shown {min(wide):.0f} px wide, their text is sized for {PHONE_WIDTH}"
     v.close()

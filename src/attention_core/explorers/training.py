@@ -73,7 +73,7 @@ def sentence_message(err, words: list[str]) -> str:
     parts = [
         LABELS("lab_end_of_sentence")
         if cls == data.END
-        else f"{LABELS('lab_class_' + cls)} ({LABELS('list_sep').join(s for s, _ in groups[cls])})"
+        else f"{LABELS('lab_class_' + cls)} ({', '.join(s for s, _ in groups[cls])})"  # the toy words, Latin
         for cls in err.allowed
     ]
     values = {"word": err.word, "k": err.position + 1, "allowed": LABELS("lab_or").join(parts)}
