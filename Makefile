@@ -40,7 +40,7 @@ book: $(BIN)/.installed assets editions
 
 test: $(BIN)/.installed assets
 	$(BIN)/python -m pytest tests book notebooks zh/book zh/notebooks --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg \
-		-n auto --dist loadfile --durations=30
+		-n auto --dist loadgroup --no-loadscope-reorder --durations=30
 
 check: $(BIN)/.installed
 	$(BIN)/python -m pytest tests -m "not slow and not site" -q

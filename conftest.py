@@ -4,11 +4,16 @@
 
 - ``site``: tests that need the built book, a browser or the site's fetched assets (every test in a
   ``tests/site/test_site_*.py`` file, and any test using the ``book_build``, ``site``, ``server``,
-  ``chromium_browser``, ``visit`` or ``sweep`` fixture, is marked automatically);
+  ``chromium_browser``, ``tabs``, ``visit`` or ``sweep`` fixture, is marked automatically);
 - ``slow``: tests that retrain a full model or scan the whole site (marked by hand with ``@pytest.mark.slow``).
 
-The notebooks are validated only by `make test` (`--nbval`), spread with the rest over the machine's cores
-(pytest-xdist, one notebook or test file per process). Lesson 07 trains its recipe live in every edition:
+The notebooks are validated only by `make test` (`--nbval`), spread with the rest over the machine's cores by
+pytest-xdist (``--dist loadgroup --no-loadscope-reorder``): a test file or notebook is one unit of work, run whole
+by one process (a notebook's cells share one kernel), except tests marked with an ``xdist_group``, which go with
+their group (the browser sweep: one group per setting, tests/site/test_site_sweep.py). The longest units are
+handed out first (``LONGEST_FIRST``, from the durations `make test` prints), so that none starts last.
+
+Lesson 07 trains its recipe live in every edition:
 ``AE_RUN_CACHE`` lets the notebooks' kernels (and the pseudo edition's execution) read back a run this machine
 already made from the same code and data instead of training it again (attention_core/models/run_cache.py);
 tests written in Python always train (tests/conftest.py).
@@ -21,8 +26,24 @@ import pathlib
 
 import pytest
 
-SITE_FIXTURES = {"book_build", "site", "server", "chromium_browser", "visit", "sweep"}
-RUN_CACHE = pathlib.Path(__file__).resolve().parent / "_build" / "run-cache"
+# Units of work measured to take longest (seconds on a 2-core machine, `make test --durations`), in the order
+# they are handed out; every other unit follows in the order collected. The first needs the book's build and the
+# second does not, so the second core works while the first builds.
+LONGEST_FIRST = (
+    "sweep-1280-light",  # axe on every page: about 80 s after the build
+    "tests/lessons/test_pseudo_edition.py",  # executes and builds the pseudo-language edition: about 60 s
+    "tests/site/test_site_lab.py",  # about 90 s
+    "tests/site/test_site_pdf.py",  # prints both PDFs: about 80 s
+    "sweep-1280-dark",
+    "sweep-390-light",
+    "sweep-390-dark",
+    "notebooks/07_learning_without_labels.ipynb",
+    "zh/notebooks/07_learning_without_labels.ipynb",
+    "tests/models/test_seed_study.py",
+)
+SITE_FIXTURES = {"book_build", "site", "server", "chromium_browser", "tabs", "visit", "sweep"}
+ROOT = pathlib.Path(__file__).resolve().parent
+RUN_CACHE = ROOT / "_build" / "run-cache"
 
 
 def pytest_configure(config):
@@ -36,3 +57,28 @@ def pytest_collection_modifyitems(config, items):
         in_site_file = item.path.name.startswith("test_site_")
         if in_site_file or SITE_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.site)
+    rank = {unit: i for i, unit in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(unit_of(item), len(rank)))  # stable: the rest keep their order
+
+
+def unit_of(item) -> str:
+    """The unit of work an item belongs to: its ``xdist_group``, else its file (relative to the repository)."""
+    group = item.get_closest_marker("xdist_group")
+    if group is not None:
+        return group.args[0] if group.args else group.kwargs.get("name", "default")
+    return item.path.relative_to(ROOT).as_posix()
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """Under ``--dist loadgroup``: a test in an ``xdist_group`` goes with its group, every other with its file."""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadGroupScheduling
+
+    class GroupOrFile(LoadGroupScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            if nodeid.rfind("@") > nodeid.rfind("]"):  # xdist appends "@group" to a grouped test's id
+                return nodeid.split("@")[-1]
+            return nodeid.split("::", 1)[0]
+
+    return GroupOrFile(config, log)

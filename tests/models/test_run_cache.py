@@ -65,3 +65,37 @@ def test_a_run_with_snapshots_is_always_trained(tmp_path, monkeypatch):
 @pytest.fixture(autouse=True)
 def _no_gate_cache(monkeypatch):
     monkeypatch.delenv(run_cache.ENV, raising=False)  # each test sets its own folder
+
+
+def test_the_key_names_the_cpu_features_numpy_uses(monkeypatch):
+    splits = splits_for(CFG)
+    here = run_cache.key(CFG, splits)
+    fewer = {name: False for name in run_cache._cpu_features()}  # as NPY_DISABLE_CPU_FEATURES would leave it
+    monkeypatch.setattr(run_cache, "_cpu_features", lambda: fewer)
+    assert run_cache.key(CFG, splits) != here
+
+
+def test_two_processes_asking_for_one_run_at_once_train_it_once(tmp_path, monkeypatch):
+    import threading
+    import time
+
+    from attention_core.models import train as train_module
+
+    monkeypatch.setenv(run_cache.ENV, str(tmp_path))
+    splits = splits_for(CFG)
+    trained, real_run = [], train_module._run
+
+    def slow_run(*args, **kwargs):
+        trained.append(threading.get_ident())
+        time.sleep(0.5)  # the other asks while this one trains
+        return real_run(*args, **kwargs)
+
+    monkeypatch.setattr(train_module, "_run", slow_run)
+    results = []
+    workers = [threading.Thread(target=lambda: results.append(train(CFG, splits))) for _ in range(2)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    assert len(trained) == 1, "both trained the run"
+    assert len(results) == 2 and results[0].losses == results[1].losses

@@ -116,19 +116,26 @@ def chromium_browser():
 
 
 class PageVisit:
-    """A page opened in the browser with its console messages, page errors and requests recorded."""
+    """A page opened in the browser with its console messages, page errors and requests recorded.
 
-    def __init__(self, browser, base_url: str, width: int = 1280, height: int = 900):
-        self.base_url = base_url
-        self.context = browser.new_context(viewport={"width": width, "height": height})
-        self.page = self.context.new_page()
+    The tab comes from the run's :class:`Tabs` and goes back to it when the test ends: opening a new tab starts a
+    new renderer process, which costs more processor time than loading the page in it."""
+
+    def __init__(self, tabs: Tabs, base_url: str, width: int = 1280, height: int = 900):
+        self.base_url, self.tabs = base_url, tabs
+        self.page = tabs.take(width, height)
         self.console, self.errors, self.requests, self.failed = [], [], [], []
-        self.page.on("console", lambda m: self.console.append((m.type, m.text)))
-        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
-        self.page.on("request", lambda r: self.requests.append(r.url))
-        self.page.on("requestfailed", lambda r: self.failed.append(r.url))
+        self._listeners = (
+            ("console", lambda m: self.console.append((m.type, m.text))),
+            ("pageerror", lambda e: self.errors.append(str(e))),
+            ("request", lambda r: self.requests.append(r.url)),
+            ("requestfailed", lambda r: self.failed.append(r.url)),
+        )
+        for event, listener in self._listeners:
+            self.page.on(event, listener)
 
     def open(self, path: str, settle_ms: int = 500):
+        self.page.bring_to_front()  # a tab behind another draws no frames (scroll-driven styles, animations)
         self.page.goto(f"{self.base_url}/{path}", wait_until="load")
         self.page.wait_for_timeout(settle_ms)
         return self.page
@@ -142,16 +149,51 @@ class PageVisit:
         return [text for kind, text in self.console if kind == "error"] + self.errors
 
     def close(self):
-        self.context.close()
+        for event, listener in self._listeners:
+            self.page.remove_listener(event, listener)
+        self.tabs.give(self.page)
+
+
+class Tabs:
+    """The browser tabs the tests open pages in, kept for the whole run (one browser context, so one HTTP cache,
+    as a reader's browser has). A tab handed back is cleared of what the last test left: the page's storage,
+    an emulated colour scheme, the viewport; it is then parked on about:blank."""
+
+    def __init__(self, browser):
+        self.context = browser.new_context(viewport={"width": 1280, "height": 900})
+        self.free: list = []
+
+    def take(self, width: int, height: int):
+        page = self.free.pop() if self.free else self.context.new_page()
+        page.set_viewport_size({"width": width, "height": height})
+        page.emulate_media(color_scheme="light")
+        return page
+
+    def give(self, page) -> None:
+        try:
+            if page.url.startswith("http"):
+                page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
+            page.goto("about:blank")
+        except Exception:  # noqa: BLE001  (a tab a test broke is closed, not reused)
+            page.close()
+            return
+        self.free.append(page)
+
+
+@pytest.fixture(scope="session")
+def tabs(chromium_browser):
+    """The run's :class:`Tabs`."""
+    yield Tabs(chromium_browser)
 
 
 @pytest.fixture
-def visit(chromium_browser, server):
-    """Open pages of the built site: ``page = visit.open("notebooks/06_....html")``."""
+def visit(tabs, server):
+    """Open pages of the built site: ``page = visit.open("notebooks/06_....html")``; ``visit.make(width=390)``
+    gives another tab at another size."""
     opened = []
 
     def make(width: int = 1280, height: int = 900) -> PageVisit:
-        v = PageVisit(chromium_browser, server, width, height)
+        v = PageVisit(tabs, server, width, height)
         opened.append(v)
         return v
 
@@ -282,7 +324,8 @@ async def _axe(page) -> list[str]:
     from axe_playwright_python.async_playwright import Axe
 
     found = []
-    for x in (await Axe().run(page)).response["violations"]:
+    # only the violations are reported: axe then skips collecting the nodes that pass (half its time)
+    for x in (await Axe().run(page, options={"resultTypes": ["violations"]})).response["violations"]:
         if x["impact"] in AXE_IMPACTS:
             targets = [", ".join(node["target"]) for node in x["nodes"][:3]]
             found.append(f"{x['id']} ({x['impact']}, {len(x['nodes'])} nodes: {targets}): {x['help']}")
@@ -326,14 +369,52 @@ async def _switch(page, site, path: str) -> list[str]:
     return problems
 
 
+EXPLORERS_FIT = """
+() => {
+  const vw = document.scrollingElement.clientWidth;
+  const bad = [];
+  for (const el of document.querySelectorAll(".ae-explorer")) {
+    const r = el.getBoundingClientRect(), name = `explorer #${el.id}`;
+    if (!el.classList.contains("ae-x-ready")) {
+      bad.push(`${name} did not start`);
+    } else if (r.left < 0 || r.right > vw + 1) {
+      bad.push(`${name} reaches past the screen (right edge ${Math.round(r.right)} px)`);
+    } else if (el.scrollWidth > el.clientWidth + 1) {
+      bad.push(`${name}: its content is wider than the explorer (${el.scrollWidth} > ${el.clientWidth} px)`);
+    }
+  }
+  return bad;
+}
+"""
+EXPLORERS_READY = "() => [...document.querySelectorAll('.ae-explorer')].every((e) => e.matches('.ae-x-ready'))"
+
+
+class _Recorder:
+    """What the page in one tab logs and requests, started afresh for each page it opens."""
+
+    def __init__(self, page):
+        self.clear()
+        page.on("console", lambda m: self.console.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: self.console.append(str(e)))
+        page.on("request", lambda r: self.requests.append(r.url))
+        page.on("requestfailed", lambda r: self.failed.append(r.url))
+        page.on("response", lambda r: self.failed.append(f"{r.url} ({r.status})") if r.status >= 400 else None)
+
+    def clear(self):
+        self.console, self.requests, self.failed = [], [], []
+
+
 class Sweep:
     """Every reader-facing page, loaded once per setting; ``sweep.at(width, scheme)`` -> ``{path: Load}``.
 
-    The pages of one setting are loaded ``PARALLEL`` at a time, each in a fresh browser context (its own empty
-    cache), by Playwright's asynchronous API in a thread of its own: most of a page's time is spent waiting (for
-    the network to fall idle, for fonts, for the explorers to draw), and the waits overlap."""
+    A setting is one browser context (the viewport and the colour scheme) with ``PARALLEL`` tabs that take the
+    pages in turn, driven by Playwright's asynchronous API in a thread of its own. A reader's browser keeps its
+    cache from page to page, and so do three settings; at the first, which measures the bytes a first visit
+    transfers, the cache is switched off (DevTools' ``Network.setCacheDisabled``), so every page fetches all it
+    needs. One context per setting rather than one per page: a new context starts a new renderer and costs about
+    three times the processor time of the page itself."""
 
-    PARALLEL = 4
+    PARALLEL = 2
 
     def __init__(self, site, server: str):
         self.site, self.server = site, server
@@ -363,31 +444,36 @@ class Sweep:
         from playwright.async_api import async_playwright
 
         chromium = script("chromium")
+        queue, loads = list(self.pages), []
         async with async_playwright() as p:
             browser = await p.chromium.launch(executable_path=chromium.find_chromium(), args=chromium.CHROMIUM_ARGS)
-            gate = asyncio.Semaphore(self.PARALLEL)
+            context = await browser.new_context(viewport={"width": width, "height": 900}, color_scheme=scheme)
 
-            async def one(path: str) -> Load:
-                async with gate:
-                    return await self._load(browser, path, width, scheme)
+            async def tab():
+                page = await context.new_page()
+                if (width, scheme) == FIRST:  # a first visit's bytes: nothing from the cache
+                    cdp = await context.new_cdp_session(page)
+                    await cdp.send("Network.enable")
+                    await cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
+                recorder = _Recorder(page)
+                while queue:
+                    path = queue.pop(0)
+                    await page.goto("about:blank")
+                    recorder.clear()
+                    loads.append(await self._load(page, recorder, path, width, scheme))
+                await page.close()
 
-            loads = await asyncio.gather(*(one(path) for path in self.pages))
+            await asyncio.gather(*(tab() for _ in range(self.PARALLEL)))
+            await context.close()
             await browser.close()
-        return {load.path: load for load in loads}
+        return {load.path: load for load in sorted(loads, key=lambda load: load.path)}
 
-    async def _load(self, browser, path: str, width: int, scheme: str) -> Load:
-        context = await browser.new_context(viewport={"width": width, "height": 900}, color_scheme=scheme)
-        page = await context.new_page()  # a new context: an empty cache, so the bytes are a first visit's
-        console, requests, failed = [], [], []
-        page.on("console", lambda m: console.append(m.text) if m.type == "error" else None)
-        page.on("pageerror", lambda e: console.append(str(e)))
-        page.on("request", lambda r: requests.append(r.url))
-        page.on("requestfailed", lambda r: failed.append(r.url))
-        page.on("response", lambda r: failed.append(f"{r.url} ({r.status})") if r.status >= 400 else None)
+    async def _load(self, page, recorder: _Recorder, path: str, width: int, scheme: str) -> Load:
         await page.goto(f"{self.server}/{path}", wait_until="load")
         first = (width, scheme) == FIRST
         if first or path in EXPLORER_PAGES:
             await page.wait_for_load_state("networkidle")
+        await page.wait_for_function(EXPLORERS_READY, timeout=15000)  # every live explorer has drawn
         await page.wait_for_timeout(250)  # fonts requested by the first layout; the explorers draw after load
         found = await page.evaluate(OVERFLOW)
         local = (self.server, "data:", f"blob:{self.server}")
@@ -395,10 +481,10 @@ class Sweep:
             path=path,
             theme=await page.evaluate("document.documentElement.dataset.theme"),
             scroll=tuple(found["page"]),
-            overflow=found["elements"],
-            outside=[url for url in requests if not url.startswith(local)],
-            errors=list(console),  # copies: what axe fetches later (it re-reads the stylesheets) is not the page's
-            failed=list(failed),
+            overflow=found["elements"] + await page.evaluate(EXPLORERS_FIT),
+            outside=[url for url in recorder.requests if not url.startswith(local)],
+            errors=list(recorder.console),  # copies: what axe fetches later (it re-reads stylesheets) is not the page's
+            failed=list(recorder.failed),
             explorer=await page.locator(".ae-explorer").count() > 0,
         )
         if first:
@@ -411,7 +497,6 @@ class Sweep:
             load.axe_dark = await _axe(page)
         stem = path.removesuffix(".html").replace("/", "__")
         await page.screenshot(path=str(SHOTS / f"{stem}-{width}-{scheme}.jpg"), full_page=True, quality=80)
-        await context.close()
         return load
 
 

@@ -3,7 +3,8 @@
 The numbers a reader sees must be the core's: the state explorer of lessons 05 and 06 against
 :func:`attention_core.worked_example`, the score explorer of lesson 04 against :func:`attention_core.softmax` and
 :func:`attention_core.attend` over ``H_TRIANGLE``, the question explorer of lesson 01 against
-:func:`attention_core.toy_sentences.read_with_query`. The pages must also stay local, error-free and fit a phone.
+:func:`attention_core.toy_sentences.read_with_query`. That every explorer starts and fits the screen, at 1280 px
+and on a phone, in both editions, is checked by the sweep (tests/site/test_site_sweep.py).
 """
 
 from __future__ import annotations
@@ -14,16 +15,12 @@ import pytest
 import attention_core as ac
 from attention_core.example import H_TRIANGLE
 from attention_core.toy_sentences import FELIX, FELIX_NEGATED, QUERIES, read_with_query
-from tests.helpers import ROOT
 
-ARTIFACTS = ROOT / "test-artifacts"
 LESSON_01 = "notebooks/01_reading_on_demand.html"
 LESSON_04 = "notebooks/04_from_scores_to_weights.html"
 LESSON_05 = "notebooks/05_additive_score.html"
 LESSON_06 = "notebooks/06_same_content_different_state.html"
 STATE_PAGES = [LESSON_05, LESSON_06]
-ALL_PAGES = [LESSON_01, LESSON_04, LESSON_05, LESSON_06, "notebooks/07_learning_without_labels.html"]
-ALL_PAGES += [f"zh/{path}" for path in ALL_PAGES]  # the Chinese edition's explorers fit too
 
 
 @pytest.mark.parametrize("path", STATE_PAGES)
@@ -99,31 +96,6 @@ def test_score_explorer_matches_softmax(visit, live):
     live.assert_read_matches(root, weights, context)
     assert visit.outside_requests() == []
     assert visit.console_errors() == []
-
-
-@pytest.mark.parametrize("width", [1280, 390])
-@pytest.mark.parametrize("path", ALL_PAGES)
-def test_explorer_pages_fit_the_viewport(visit, path, width):
-    v = visit.make(width=width, height=900)
-    page = v.open(path)
-    root = page.locator(".ae-explorer.ae-x-ready")
-    root.first.wait_for(timeout=10000)
-    root.first.scroll_into_view_if_needed()
-    page.wait_for_timeout(200)
-    ARTIFACTS.mkdir(exist_ok=True)
-    stem = path.removesuffix(".html").replace("/", "__").removeprefix("notebooks__")
-    page.screenshot(path=str(ARTIFACTS / f"{stem}-{width}.png"))
-    root.first.screenshot(path=str(ARTIFACTS / f"{stem}-{width}-explorer.png"))
-    scroll_width, client_width = page.evaluate(
-        "[document.scrollingElement.scrollWidth, document.scrollingElement.clientWidth]"
-    )
-    assert scroll_width <= client_width + 1, f"{path} at {width}px scrolls sideways ({scroll_width} > {client_width})"
-    box = root.first.bounding_box()
-    assert box["x"] >= 0 and box["x"] + box["width"] <= client_width + 1, f"explorer overflows at {width}px: {box}"
-    inner = root.first.evaluate("el => el.scrollWidth <= el.clientWidth + 1")
-    assert inner, f"the explorer's content is wider than the explorer at {width}px"
-    assert v.outside_requests() == []
-    assert v.console_errors() == []
 
 
 def test_state_buttons_snap_to_a_and_b_and_reset(visit, live):

@@ -78,8 +78,8 @@ def test_switch_lands_on_the_same_section(visit, server, start, anchor):
     page = visit.open(f"{start}#{anchor}", settle_ms=300)
     switch = page.locator("a.ae-lang-switch")
     switch.focus()
-    page.keyboard.press("Enter")  # the keyboard follows the link
-    page.wait_for_load_state("load")
+    with page.expect_navigation(wait_until="load"):
+        page.keyboard.press("Enter")  # the keyboard follows the link
     page.wait_for_timeout(300)
     assert page.url == f"{server}/{_counterpart(start)}#{anchor}"
     target = page.locator(f"[id='{anchor}']")

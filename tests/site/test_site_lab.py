@@ -6,8 +6,10 @@ the grammar get a message naming the word and what the grammar allows there. The
 committed run (``trained/snapshots/``). A short training run in the page's Worker runs, stops, resumes and ends
 with accuracies by source length, for the attention model and the fixed-summary baseline. The lab's scripts load
 on lesson 07's pages only; the page makes no outside request and logs no error; at 390 and 1280 px, light and
-dark, nothing overflows the page, axe finds no serious or critical violation in any panel, every control is
-reached by the keyboard with a visible focus ring, and screenshots of the heatmap during training are saved in
+dark, nothing overflows the page and screenshots of every panel are saved; axe finds no serious or critical
+violation in any panel at 1280 px light and at 390 px dark (one setting for each width and each colour scheme:
+what axe judges depends on the colours and the layout, not on their pairing); every control is reached by the
+keyboard with a visible focus ring. The screenshots (the heatmap during training among them) are saved in
 ``_build/screenshots/`` to look at. (The parity of the mathematics itself: ``tests/site/test_lab_math.py``.)
 """
 
@@ -349,6 +351,9 @@ def _axe_serious(page, label: str) -> list[str]:
     return found
 
 
+AXE_SETTINGS = ((1280, "light"), (390, "dark"))
+
+
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("width", [390, 1280])
 @pytest.mark.parametrize("path", EDITIONS)
@@ -372,7 +377,8 @@ def test_every_panel_fits_passes_axe_and_is_screenshot(visit, path, width, schem
         problems += [f"{name}: {b}" for b in found["bad"]]
         if found["page"][0] > found["page"][1] + 1:
             problems.append(f"{name}: the page scrolls sideways {found['page']}")
-        problems += _axe_serious(page, f"{path} {width}px {scheme} {name}")
+        if (width, scheme) in AXE_SETTINGS:
+            problems += _axe_serious(page, f"{path} {width}px {scheme} {name}")
         stem = ("zh-" if path.startswith("zh/") else "") + f"lab-{name}-{width}-{scheme}"
         root.scroll_into_view_if_needed()
         target = panel.locator(".ae-lab-gridbox").first if name != "step" else panel

@@ -139,11 +139,73 @@ def test_every_font_is_embedded_by_name(pdfs, edition):
     assert "NotoSansCJKsc-Regular" in names, "the Chinese text needs Noto Sans CJK SC, embedded"
 
 
+# One token of a content stream: a hex string, the opening of a literal string, a name, a number, an operator,
+# a comment; array and dictionary brackets are skipped (a TJ array's strings are the operator's operands).
+_TOKEN = re.compile(
+    rb"<(?!<)(?P<hex>[0-9A-Fa-f\s]*)>"
+    rb"|(?P<lit>\()"
+    rb"|(?P<name>/[^\s/<>\[\]()%{}]*)"
+    rb"|(?P<num>[-+]?(?:\d+\.?\d*|\.\d+))"
+    rb"|(?P<op>[A-Za-z'\"*][A-Za-z0-9*]*)"
+    rb"|(?P<comment>%[^\r\n]*)"
+)
+_ESCAPES = {b"n": b"\n", b"r": b"\r", b"t": b"\t", b"b": b"\b", b"f": b"\f"}
+_OCTAL = re.compile(rb"[0-7]{1,3}")
+
+
+def _literal(data: bytes, i: int) -> tuple[bytes, int]:
+    """The bytes of the literal string whose '(' ends at ``i``; returns (bytes, index after its ')')."""
+    out, depth = bytearray(), 1
+    while i < len(data):
+        c = data[i]
+        if c == 0x5C:  # backslash
+            octal = _OCTAL.match(data, i + 1)
+            if octal:
+                out.append(int(octal.group(), 8) & 0xFF)
+                i = octal.end()
+            elif data[i + 1 : i + 2] in (b"\r", b"\n"):  # a line continuation
+                i += 3 if data[i + 1 : i + 3] == b"\r\n" else 2
+            else:
+                nxt = data[i + 1 : i + 2]
+                out += _ESCAPES.get(nxt, nxt)
+                i += 2
+            continue
+        depth += (c == 0x28) - (c == 0x29)
+        if depth == 0:
+            return bytes(out), i + 1
+        out.append(c)
+        i += 1
+    raise ValueError("a literal string that does not end")
+
+
+def shown_strings(data: bytes):
+    """(font resource name, bytes) of every string a text-showing operator (Tj, TJ, ', ") shows, in order."""
+    font, strings, last_name, i = None, [], None, 0
+    while (m := _TOKEN.search(data, i)) is not None:
+        i, kind = m.end(), m.lastgroup
+        if kind == "hex":
+            digits = re.sub(rb"\s", b"", m.group("hex"))
+            strings.append(bytes.fromhex((digits + b"0" * (len(digits) % 2)).decode()))
+        elif kind == "lit":
+            value, i = _literal(data, i)
+            strings.append(value)
+        elif kind == "name":
+            last_name = m.group("name").decode("latin-1")
+        elif kind == "op":
+            op = m.group("op")
+            if op == b"Tf":
+                font = last_name
+            elif op in (b"Tj", b"TJ", b"'", b'"'):
+                yield from ((font, s) for s in strings)
+            elif op == b"BI":  # an inline image: its binary data runs to EI
+                end = data.find(b"EI", i)
+                i = len(data) if end < 0 else end + 2
+            strings = []
+
+
 def notdef_glyphs(pdf: pathlib.Path) -> list[int]:
     """The pages (1-based) that show a missing glyph: glyph 0 (``.notdef``) of a CID font, or a Type 3 code
     drawn with the glyph ``/g0``, in any text the page or a form on it draws."""
-    from pypdf.generic import ContentStream
-
     reader = _reader(pdf)
     found = set()
 
@@ -164,20 +226,15 @@ def notdef_glyphs(pdf: pathlib.Path) -> list[int]:
         return kinds
 
     def scan(contents, resources, number):
-        kinds, current = fonts_of(resources), "none"
-        for operands, op in ContentStream(contents, reader).operations:
-            if op == b"Tf":
-                current = operands[0]
-            elif op in (b"Tj", b"TJ", b"'", b'"') and current in kinds:
-                for s in operands[0] if op == b"TJ" else operands[-1:]:
-                    data = getattr(s, "original_bytes", None)
-                    if data is None:
-                        continue
-                    names = kinds[current]
-                    if names is None and 0 in (int.from_bytes(data[i : i + 2], "big") for i in range(0, len(data), 2)):
-                        found.add(number)
-                    elif names is not None and any(names.get(b) == "/g0" for b in data):
-                        found.add(number)
+        kinds = fonts_of(resources)
+        for font, data in shown_strings(contents.get_data()):
+            if font not in kinds:
+                continue
+            names = kinds[font]
+            if names is None and 0 in (int.from_bytes(data[i : i + 2], "big") for i in range(0, len(data), 2)):
+                found.add(number)
+            elif names is not None and any(names.get(b) == "/g0" for b in data):
+                found.add(number)
         for ref in (resources.get("/XObject") or {}).values() if resources else ():
             form = ref.get_object()
             if form.get("/Subtype") == "/Form":

@@ -8,11 +8,15 @@ run again, reads it back (parameters, losses, validation checks) and replays its
 the gate trains each recipe once. Unset, as for a reader, nothing is read or written.
 
 Two runs are the same when everything they depend on is: the configuration, the training and validation data,
-the package's source, numpy's version and the BLAS library. The key hashes all of them.
+the package's source, numpy's version, the CPU features numpy uses and the BLAS library (its kernel included:
+``OPENBLAS_CORETYPE`` changes it). The key hashes all of them. Processes that ask for the same run at the same
+time (the gate spreads the notebooks over the cores) do not both train it: :func:`claim` makes the second wait
+for the first and read its run back.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -42,8 +46,39 @@ def key(cfg, splits) -> str:
     for path in sorted(PACKAGE.rglob("*.py")):
         h.update(path.read_bytes())
     blas = sorted((i.get("internal_api"), i.get("version"), i.get("architecture")) for i in threadpool_info())
-    h.update(f"{np.__version__} {blas}".encode())
+    features = sorted(name for name, on in _cpu_features().items() if on)
+    h.update(f"{np.__version__} {blas} {features}".encode())
     return h.hexdigest()[:32]
+
+
+def _cpu_features() -> dict:
+    """The CPU features numpy's own kernels use here (``NPY_DISABLE_CPU_FEATURES`` turns some off)."""
+    try:
+        from numpy._core._multiarray_umath import __cpu_features__
+    except ImportError:  # numpy < 2
+        from numpy.core._multiarray_umath import __cpu_features__
+    return dict(__cpu_features__)
+
+
+@contextlib.contextmanager
+def claim(cfg, splits):
+    """Hold the run's lock while it is looked up, trained and kept: a process asking for a run another process
+    is training waits, then reads it back. Nothing happens without a cache, or where ``fcntl`` is missing."""
+    where = folder()
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: no lock; at worst the run is trained twice
+        fcntl = None
+    if where is None or fcntl is None:
+        yield
+        return
+    where.mkdir(parents=True, exist_ok=True)
+    with open(where / f"{key(cfg, splits)}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
 
 
 def load(cfg, splits):

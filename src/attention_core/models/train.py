@@ -231,9 +231,19 @@ def train(
         raise TypeError(f"snapshot must be a function snapshot(step, model), got {type(snapshot).__name__}")
     if splits is None:
         splits = splits_for(cfg)
-    made = run_cache.load(cfg, splits) if snapshot is None else None  # only under the test gate (run_cache.py)
-    if made is not None:
-        return _replayed(cfg, splits, *made, callback)
+    if snapshot is not None:
+        return _run(cfg, splits, callback, snapshot, snapshot_every)
+    with run_cache.claim(cfg, splits):  # only under the test gate: a run already made is read back (run_cache.py)
+        made = run_cache.load(cfg, splits)
+        if made is not None:
+            return _replayed(cfg, splits, *made, callback)
+        result = _run(cfg, splits, callback, None, snapshot_every)
+        run_cache.save(cfg, splits, result.model.params, result.steps, result.losses, result.checks)
+        return result
+
+
+def _run(cfg: TrainConfig, splits, callback, snapshot, snapshot_every: int) -> TrainResult:
+    """The training loop of :func:`train`."""
     model = build_model(cfg.model, seed=cfg.seed)
     opt = Adam(model.params, cfg.beta1, cfg.beta2, cfg.adam_eps)
     rng = np.random.default_rng(cfg.seed)
@@ -261,8 +271,6 @@ def train(
             snapshot(step, model)
         if stop:
             break
-    if snapshot is None:
-        run_cache.save(cfg, splits, model.params, step, losses, checks)
     return TrainResult(model, step, losses, checks, splits)
 
 
