@@ -69,6 +69,7 @@ def unit_of(item) -> str:
     return item.path.relative_to(ROOT).as_posix()
 
 
+@pytest.hookimpl(optionalhook=True)  # pytest -p no:xdist still runs
 def pytest_xdist_make_scheduler(config, log):
     """Under ``--dist loadgroup``: a test in an ``xdist_group`` goes with its group, every other with its file."""
     if config.getvalue("dist") != "loadgroup":

@@ -5,7 +5,7 @@ The sweep (:class:`Sweep`) opens each reader-facing page of both editions once p
 light and dark) and collects everything the whole-site checks need from that one load: the theme it shows,
 what reaches past the right edge, a full-page screenshot, the requests it made and the errors it logged; at
 1280 px light also the bytes it transferred with a cold cache, an axe scan, the alt text of its figures and its
-language switch; at 1280 px dark an axe scan of the pages with explorers. The tests in ``test_site_sweep.py``
+language switch; at 1280 px dark the colour contrast of the pages with explorers. The tests in ``test_site_sweep.py``
 assert on what it collected, so no page is loaded twice for the same setting.
 """
 
@@ -320,15 +320,53 @@ class Load:
     switch: list[str] | None = None  # problems of the language switch
 
 
-async def _axe(page) -> list[str]:
+# The one axe rule whose verdict depends on the colour scheme; the others judge names, roles and structure.
+COLOURS = "color-contrast"
+# Highlighted code is thousands of small spans in a dozen colours on one background, and judging each span's
+# contrast was half of axe's time. Colour contrast skips the code cells and judges each colour of code once per
+# setting instead: on the first page that shows it, one span of each token class (and the shortest cell, for the
+# plain text), marked by CODE_SAMPLES.
+CODE = "div.cell_input div.highlight"
+CODE_SAMPLES = """
+(seen) => {
+  const fresh = [];
+  const mark = (el, key) => {
+    if (seen.includes(key) || fresh.includes(key)) return;
+    fresh.push(key);
+    el.setAttribute("data-ae-contrast-sample", "");
+  };
+  const cells = [...document.querySelectorAll("div.cell_input div.highlight pre")];
+  cells.sort((a, b) => a.textContent.length - b.textContent.length);
+  if (cells.length) mark(cells[0], "pre");
+  for (const span of document.querySelectorAll("div.cell_input div.highlight pre span[class]")) {
+    if (span.textContent.trim()) mark(span, span.className);
+  }
+  return fresh;
+}
+"""
+
+
+async def _axe(page, seen: list[str], colours_only: bool = False) -> list[str]:
+    """Serious or critical axe violations of the page: every rule, or (``colours_only``) colour contrast alone.
+    Colour contrast judges the code's colours not yet in ``seen`` (which it extends) and skips the rest of the
+    code (``CODE_SAMPLES``). Only violations are collected: axe then skips recording the nodes that pass."""
     from axe_playwright_python.async_playwright import Axe
 
+    only = {"resultTypes": ["violations"]}
+    contrast = dict(only, runOnly={"type": "rule", "values": [COLOURS]})
+    runs = [({"exclude": [[CODE]]}, contrast)]
+    if not colours_only:
+        runs.append((None, dict(only, rules={COLOURS: {"enabled": False}})))
+    fresh = await page.evaluate(CODE_SAMPLES, seen)
+    if fresh:
+        seen += fresh
+        runs.append(({"include": [["[data-ae-contrast-sample]"]]}, contrast))
     found = []
-    # only the violations are reported: axe then skips collecting the nodes that pass (half its time)
-    for x in (await Axe().run(page, options={"resultTypes": ["violations"]})).response["violations"]:
-        if x["impact"] in AXE_IMPACTS:
-            targets = [", ".join(node["target"]) for node in x["nodes"][:3]]
-            found.append(f"{x['id']} ({x['impact']}, {len(x['nodes'])} nodes: {targets}): {x['help']}")
+    for context, options in runs:
+        for x in (await Axe().run(page, context=context, options=options)).response["violations"]:
+            if x["impact"] in AXE_IMPACTS:
+                targets = [", ".join(node["target"]) for node in x["nodes"][:3]]
+                found.append(f"{x['id']} ({x['impact']}, {len(x['nodes'])} nodes: {targets}): {x['help']}")
     return found
 
 
@@ -444,7 +482,7 @@ class Sweep:
         from playwright.async_api import async_playwright
 
         chromium = script("chromium")
-        queue, loads = list(self.pages), []
+        queue, loads, code_seen = list(self.pages), [], []  # code_seen: the code colours axe has judged
         async with async_playwright() as p:
             browser = await p.chromium.launch(executable_path=chromium.find_chromium(), args=chromium.CHROMIUM_ARGS)
             context = await browser.new_context(viewport={"width": width, "height": 900}, color_scheme=scheme)
@@ -460,7 +498,7 @@ class Sweep:
                     path = queue.pop(0)
                     await page.goto("about:blank")
                     recorder.clear()
-                    loads.append(await self._load(page, recorder, path, width, scheme))
+                    loads.append(await self._load(page, recorder, path, width, scheme, code_seen))
                 await page.close()
 
             await asyncio.gather(*(tab() for _ in range(self.PARALLEL)))
@@ -468,7 +506,7 @@ class Sweep:
             await browser.close()
         return {load.path: load for load in sorted(loads, key=lambda load: load.path)}
 
-    async def _load(self, page, recorder: _Recorder, path: str, width: int, scheme: str) -> Load:
+    async def _load(self, page, recorder: _Recorder, path: str, width: int, scheme: str, code_seen: list) -> Load:
         await page.goto(f"{self.server}/{path}", wait_until="load")
         first = (width, scheme) == FIRST
         if first or path in EXPLORER_PAGES:
@@ -491,10 +529,10 @@ class Sweep:
             entries = [tuple(e) for e in await page.evaluate(TRANSFERRED)]
             images = await page.evaluate(IMAGES)
             load.bytes = entries + _lazy_bytes(self.site, self.server, {n for n, _ in entries}, images)
-            load.axe, load.alt = await _axe(page), await _bad_alt(page)
+            load.axe, load.alt = await _axe(page, code_seen), await _bad_alt(page)
             load.switch = await _switch(page, self.site, path)
         if (width, scheme) == (1280, "dark") and path in EXPLORER_PAGES:
-            load.axe_dark = await _axe(page)
+            load.axe_dark = await _axe(page, code_seen, colours_only=True)
         stem = path.removesuffix(".html").replace("/", "__")
         await page.screenshot(path=str(SHOTS / f"{stem}-{width}-{scheme}.jpg"), full_page=True, quality=80)
         return load

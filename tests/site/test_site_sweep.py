@@ -3,8 +3,10 @@ everything a whole-site pass checks: axe and alt text, nothing wider than the sc
 outside request, no console error, and a language switch that leads to the same page in the other edition.
 
 Settings: 1280 px and 390 px (a phone), light and dark (the theme follows the reader's setting). Full-page
-screenshots of every page at every setting go to ``_build/screenshots/`` (the CI keeps them): look at them.
-No axe rule is disabled.
+screenshots of every page at every setting go to ``_build/screenshots/``: look at them. Axe runs every rule at
+1280 px light, and on the pages with explorers in the dark the one rule whose verdict depends on the colours
+(colour contrast). Colour contrast judges each colour of highlighted code once per setting, on the first page
+that shows it (``CODE_SAMPLES``), not every span of every cell again. No axe rule is disabled.
 
 The tests of one setting form one group (``xdist_group``): under ``make test`` the four settings' sweeps run on
 whichever cores are free, each setting's pages loaded once, in the process that runs its group.
@@ -12,9 +14,12 @@ whichever cores are free, each setting's pages loaded once, in the process that 
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
-from tests.site.conftest import EXPLORER_PAGES, FIRST, SETTINGS
+from tests.helpers import script
+from tests.site.conftest import EXPLORER_PAGES, FIRST, SETTINGS, _axe
 
 
 def setting(width: int, scheme: str):
@@ -45,11 +50,37 @@ def test_every_page_passes_axe_and_has_alt_text(sweep):
 
 
 @setting(1280, "dark")
-def test_the_pages_with_explorers_pass_axe_in_the_dark(sweep):
+def test_the_pages_with_explorers_keep_their_contrast_in_the_dark(sweep):
     loads = sweep.at(1280, "dark")
     assert all(loads[path].axe_dark is not None for path in EXPLORER_PAGES)
     problems = [f"{path} (dark): {p}" for path, load in loads.items() for p in load.axe_dark or []]
     assert not problems, "\n".join(problems)
+
+
+def test_code_colours_are_judged_once_each_and_a_faint_one_is_caught(server):
+    """The sampling of highlighted code (``CODE_SAMPLES``) still sees a code colour too faint to read."""
+
+    async def run():
+        from playwright.async_api import async_playwright
+
+        chromium = script("chromium")
+        async with async_playwright() as p:
+            browser = await p.chromium.launch(executable_path=chromium.find_chromium(), args=chromium.CHROMIUM_ARGS)
+            page = await browser.new_page(viewport={"width": 1280, "height": 900})
+            await page.goto(f"{server}/notebooks/02_context_without_attention.html", wait_until="load")
+            seen: list[str] = []
+            clean = await _axe(page, seen, colours_only=True)
+            judged = list(seen)
+            await _axe(page, seen, colours_only=True)
+            await page.add_style_tag(content=".highlight .kn, .highlight .n { color: #e9e9e9 !important; }")
+            faint = await _axe(page, [], colours_only=True)
+            await browser.close()
+            return clean, judged, seen, faint
+
+    clean, judged, seen, faint = asyncio.run(run())
+    assert clean == [] and {"pre", "kn", "n"} <= set(judged), judged
+    assert seen == judged, "a second look at the same page judged the same code colours again"
+    assert any(f.startswith("color-contrast") for f in faint), faint
 
 
 @pytest.mark.parametrize("width,scheme", EVERY_SETTING)
