@@ -442,6 +442,25 @@ class _Recorder:
         self.console, self.requests, self.failed = [], [], []
 
 
+def run_async(coroutine):
+    """Run ``coroutine`` to its end in a thread of its own and return its result (or raise its error here): the
+    test's thread may already run Playwright's synchronous API, whose event loop ``asyncio.run`` cannot share."""
+    outcome: dict = {}
+
+    def run():
+        try:
+            outcome["result"] = asyncio.run(coroutine)
+        except BaseException as error:  # noqa: BLE001  (re-raised in the caller's thread)
+            outcome["error"] = error
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join()
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["result"]
+
+
 class Sweep:
     """Every reader-facing page, loaded once per setting; ``sweep.at(width, scheme)`` -> ``{path: Load}``.
 
@@ -462,20 +481,7 @@ class Sweep:
     def at(self, width: int, scheme: str) -> dict[str, Load]:
         if (width, scheme) not in self.loads:
             SHOTS.mkdir(parents=True, exist_ok=True)
-            outcome: dict = {}
-
-            def sweep():
-                try:
-                    outcome["loads"] = asyncio.run(self._sweep(width, scheme))
-                except BaseException as error:  # noqa: BLE001  (re-raised in the test's thread)
-                    outcome["error"] = error
-
-            thread = threading.Thread(target=sweep)  # Playwright's sync API runs in this thread's loop
-            thread.start()
-            thread.join()
-            if "error" in outcome:
-                raise outcome["error"]
-            self.loads[width, scheme] = outcome["loads"]
+            self.loads[width, scheme] = run_async(self._sweep(width, scheme))
         return self.loads[width, scheme]
 
     async def _sweep(self, width: int, scheme: str) -> dict[str, Load]:

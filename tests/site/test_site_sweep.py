@@ -14,12 +14,10 @@ whichever cores are free, each setting's pages loaded once, in the process that 
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 
 from tests.helpers import script
-from tests.site.conftest import EXPLORER_PAGES, FIRST, SETTINGS, _axe
+from tests.site.conftest import EXPLORER_PAGES, FIRST, SETTINGS, _axe, run_async
 
 
 def setting(width: int, scheme: str):
@@ -77,7 +75,7 @@ def test_code_colours_are_judged_once_each_and_a_faint_one_is_caught(server):
             await browser.close()
             return clean, judged, seen, faint
 
-    clean, judged, seen, faint = asyncio.run(run())
+    clean, judged, seen, faint = run_async(run())
     assert clean == [] and {"pre", "kn", "n"} <= set(judged), judged
     assert seen == judged, "a second look at the same page judged the same code colours again"
     assert any(f.startswith("color-contrast") for f in faint), faint
