@@ -43,7 +43,7 @@ test: $(BIN)/.installed assets
 		-n auto --dist loadgroup --no-loadscope-reorder --durations=30
 
 check: $(BIN)/.installed
-	$(BIN)/python -m pytest tests -m "not slow and not site" -q
+	$(BIN)/python -m pytest tests -m "not slow and not site" -q -n auto --dist loadgroup
 
 execute: $(BIN)/.installed
 	for nb in $(NOTEBOOKS); do $(BIN)/jupyter execute --inplace "$$nb" || exit 1; done
