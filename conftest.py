@@ -22,9 +22,10 @@ tests written in Python always train (tests/conftest.py).
 from __future__ import annotations
 
 import os
-import pathlib
 
 import pytest
+
+from tests.helpers import ROOT
 
 # Units of work measured to take longest (seconds on a 2-core machine, `make test --durations`), in the order
 # they are handed out; every other unit follows in the order collected. The first needs the book's build and the
@@ -42,7 +43,6 @@ LONGEST_FIRST = (
     "tests/models/test_seed_study.py",
 )
 SITE_FIXTURES = {"book_build", "site", "server", "chromium_browser", "tabs", "visit", "sweep"}
-ROOT = pathlib.Path(__file__).resolve().parent
 RUN_CACHE = ROOT / "_build" / "run-cache"
 
 

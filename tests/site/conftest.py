@@ -442,6 +442,12 @@ class _Recorder:
         self.console, self.requests, self.failed = [], [], []
 
 
+async def launch(playwright):
+    """Debian's Chromium, as the book drives it (scripts/chromium.py), from Playwright's asynchronous API."""
+    chromium = script("chromium")
+    return await playwright.chromium.launch(executable_path=chromium.find_chromium(), args=chromium.CHROMIUM_ARGS)
+
+
 def run_async(coroutine):
     """Run ``coroutine`` to its end in a thread of its own and return its result (or raise its error here): the
     test's thread may already run Playwright's synchronous API, whose event loop ``asyncio.run`` cannot share."""
@@ -487,10 +493,9 @@ class Sweep:
     async def _sweep(self, width: int, scheme: str) -> dict[str, Load]:
         from playwright.async_api import async_playwright
 
-        chromium = script("chromium")
         queue, loads, code_seen = list(self.pages), [], []  # code_seen: the code colours axe has judged
         async with async_playwright() as p:
-            browser = await p.chromium.launch(executable_path=chromium.find_chromium(), args=chromium.CHROMIUM_ARGS)
+            browser = await launch(p)
             context = await browser.new_context(viewport={"width": width, "height": 900}, color_scheme=scheme)
 
             async def tab():

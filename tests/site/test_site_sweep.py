@@ -16,8 +16,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers import script
-from tests.site.conftest import EXPLORER_PAGES, FIRST, SETTINGS, _axe, run_async
+from tests.site.conftest import EXPLORER_PAGES, FIRST, SETTINGS, _axe, launch, run_async
 
 
 def setting(width: int, scheme: str):
@@ -61,9 +60,8 @@ def test_code_colours_are_judged_once_each_and_a_faint_one_is_caught(server):
     async def run():
         from playwright.async_api import async_playwright
 
-        chromium = script("chromium")
         async with async_playwright() as p:
-            browser = await p.chromium.launch(executable_path=chromium.find_chromium(), args=chromium.CHROMIUM_ARGS)
+            browser = await launch(p)
             page = await browser.new_page(viewport={"width": 1280, "height": 900})
             await page.goto(f"{server}/notebooks/02_context_without_attention.html", wait_until="load")
             seen: list[str] = []
