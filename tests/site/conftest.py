@@ -322,52 +322,89 @@ class Load:
 
 # The one axe rule whose verdict depends on the colour scheme; the others judge names, roles and structure.
 COLOURS = "color-contrast"
-# Highlighted code is thousands of small spans in a dozen colours on one background, and judging each span's
-# contrast was half of axe's time. Colour contrast skips the code cells and judges each colour of code once per
-# setting instead: on the first page that shows it, one span of each token class (and the shortest cell, for the
-# plain text), marked by CODE_SAMPLES.
-CODE = "div.cell_input div.highlight"
-CODE_SAMPLES = """
+# Colour contrast judges every element that holds text, one by one: thousands per page (highlighted code alone is
+# thousands of spans in a dozen colours), most of them the same few colours on the same few backgrounds, page
+# after page. It was about three quarters of axe's time. So it judges each kind of text once per setting instead:
+# on the first page that shows it, one element of each kind is marked (CONTRAST_SAMPLES) and colour contrast runs
+# on the marked elements. A kind is everything axe's verdict reads from the element and its ancestors: the
+# text's colour, size, weight and shadow, and along the ancestors each background (colour, image, the
+# ::before/::after boxes), opacity, filter, blend mode, transform and positioning. Two elements of one kind get
+# the same verdict; the kinds seen are kept per setting (``seen``) as short hashes. Axe's colour-contrast rule is
+# configured to look at the marked elements only (its ``selector``), so the other rules still see every element.
+CONTRAST_SAMPLES = """
 (seen) => {
-  const fresh = [];
-  const mark = (el, key) => {
-    if (seen.includes(key) || fresh.includes(key)) return;
+  const hash = (text) => {  // cyrb53: a 53-bit string hash, as hex
+    let h1 = 0xdeadbeef, h2 = 0x41c6ce57;
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      h1 = Math.imul(h1 ^ c, 2654435761);
+      h2 = Math.imul(h2 ^ c, 1597334677);
+    }
+    h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+    h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+    return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(16);
+  };
+  const below = new Map();  // element -> what its ancestors and itself put behind text
+  const behind = (el) => {
+    if (!el) return "";
+    if (below.has(el)) return below.get(el);
+    const s = getComputedStyle(el);
+    let own = [s.backgroundColor, s.backgroundImage, s.opacity, s.filter, s.mixBlendMode, s.transform,
+               s.position, s.zIndex].join(",");
+    for (const pseudo of ["::before", "::after"]) {
+      const p = getComputedStyle(el, pseudo);
+      if (p.content !== "none" && p.content !== "normal") own += pseudo + p.backgroundColor + p.backgroundImage;
+    }
+    const value = behind(el.parentElement) + "|" + own;
+    below.set(el, value);
+    return value;
+  };
+  for (const old of document.querySelectorAll("[data-ae-contrast-sample]")) old.removeAttribute("data-ae-contrast-sample");
+  const seenNow = new Set(seen), fresh = [];
+  for (const el of document.body.querySelectorAll("*")) {
+    const text = [...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent.trim());
+    if (!text || !el.getClientRects().length) continue;
+    const s = getComputedStyle(el);
+    const key = hash([el.namespaceURI, s.color, s.fill, s.fontSize, s.fontWeight, s.textShadow,
+                      s.webkitTextStrokeWidth, s.visibility, el.matches(":disabled, [aria-disabled=true]"),
+                      behind(el)].join(";"));
+    if (seenNow.has(key)) continue;
+    seenNow.add(key);
     fresh.push(key);
     el.setAttribute("data-ae-contrast-sample", "");
-  };
-  const cells = [...document.querySelectorAll("div.cell_input div.highlight pre")];
-  cells.sort((a, b) => a.textContent.length - b.textContent.length);
-  if (cells.length) mark(cells[0], "pre");
-  for (const span of document.querySelectorAll("div.cell_input div.highlight pre span[class]")) {
-    if (span.textContent.trim()) mark(span, span.className);
   }
   return fresh;
 }
 """
+SAMPLES = "[data-ae-contrast-sample]"
 
 
 async def _axe(page, seen: list[str], colours_only: bool = False) -> list[str]:
     """Serious or critical axe violations of the page: every rule, or (``colours_only``) colour contrast alone.
-    Colour contrast judges the code's colours not yet in ``seen`` (which it extends) and skips the rest of the
-    code (``CODE_SAMPLES``). Only violations are collected: axe then skips recording the nodes that pass."""
-    from axe_playwright_python.async_playwright import Axe
-
-    only = {"resultTypes": ["violations"]}
-    contrast = dict(only, runOnly={"type": "rule", "values": [COLOURS]})
-    runs = [({"exclude": [[CODE]]}, contrast)]
-    if not colours_only:
-        runs.append((None, dict(only, rules={COLOURS: {"enabled": False}})))
-    fresh = await page.evaluate(CODE_SAMPLES, seen)
-    if fresh:
-        seen += fresh
-        runs.append(({"include": [["[data-ae-contrast-sample]"]]}, contrast))
+    Colour contrast judges the kinds of text not yet in ``seen`` (which it extends; ``CONTRAST_SAMPLES``): its
+    rule is set to look at the marked elements only, so one run of axe does all. Only violations are collected:
+    axe then skips recording the nodes that pass."""
+    seen += await page.evaluate(CONTRAST_SAMPLES, seen)
+    if not await page.evaluate("typeof window.axe !== 'undefined'"):
+        await page.evaluate(_axe_source())
+        await page.evaluate("(s) => axe.configure({rules: [{id: 'color-contrast', selector: s}]})", SAMPLES)
+    options = {"resultTypes": ["violations"]}
+    if colours_only:
+        options["runOnly"] = {"type": "rule", "values": [COLOURS]}
     found = []
-    for context, options in runs:
-        for x in (await Axe().run(page, context=context, options=options)).response["violations"]:
-            if x["impact"] in AXE_IMPACTS:
-                targets = [", ".join(node["target"]) for node in x["nodes"][:3]]
-                found.append(f"{x['id']} ({x['impact']}, {len(x['nodes'])} nodes: {targets}): {x['help']}")
+    for x in (await page.evaluate("(o) => axe.run(document, o)", options))["violations"]:
+        if x["impact"] in AXE_IMPACTS:
+            targets = [", ".join(node["target"]) for node in x["nodes"][:3]]
+            found.append(f"{x['id']} ({x['impact']}, {len(x['nodes'])} nodes: {targets}): {x['help']}")
     return found
+
+
+@functools.cache
+def _axe_source() -> str:
+    """axe-core's script, as the axe-playwright-python package ships it."""
+    from axe_playwright_python.base import AXE_SCRIPT
+
+    return AXE_SCRIPT
 
 
 async def _bad_alt(page) -> list[str]:
@@ -493,7 +530,7 @@ class Sweep:
     async def _sweep(self, width: int, scheme: str) -> dict[str, Load]:
         from playwright.async_api import async_playwright
 
-        queue, loads, code_seen = list(self.pages), [], []  # code_seen: the code colours axe has judged
+        queue, loads, kinds = list(self.pages), [], []  # kinds: the kinds of text colour contrast has judged
         async with async_playwright() as p:
             browser = await launch(p)
             context = await browser.new_context(viewport={"width": width, "height": 900}, color_scheme=scheme)
@@ -509,7 +546,7 @@ class Sweep:
                     path = queue.pop(0)
                     await page.goto("about:blank")
                     recorder.clear()
-                    loads.append(await self._load(page, recorder, path, width, scheme, code_seen))
+                    loads.append(await self._load(page, recorder, path, width, scheme, kinds))
                 await page.close()
 
             await asyncio.gather(*(tab() for _ in range(self.PARALLEL)))
@@ -517,7 +554,7 @@ class Sweep:
             await browser.close()
         return {load.path: load for load in sorted(loads, key=lambda load: load.path)}
 
-    async def _load(self, page, recorder: _Recorder, path: str, width: int, scheme: str, code_seen: list) -> Load:
+    async def _load(self, page, recorder: _Recorder, path: str, width: int, scheme: str, kinds: list) -> Load:
         await page.goto(f"{self.server}/{path}", wait_until="load")
         first = (width, scheme) == FIRST
         if first or path in EXPLORER_PAGES:
@@ -540,10 +577,10 @@ class Sweep:
             entries = [tuple(e) for e in await page.evaluate(TRANSFERRED)]
             images = await page.evaluate(IMAGES)
             load.bytes = entries + _lazy_bytes(self.site, self.server, {n for n, _ in entries}, images)
-            load.axe, load.alt = await _axe(page, code_seen), await _bad_alt(page)
+            load.axe, load.alt = await _axe(page, kinds), await _bad_alt(page)
             load.switch = await _switch(page, self.site, path)
         if (width, scheme) == (1280, "dark") and path in EXPLORER_PAGES:
-            load.axe_dark = await _axe(page, code_seen, colours_only=True)
+            load.axe_dark = await _axe(page, kinds, colours_only=True)
         stem = path.removesuffix(".html").replace("/", "__")
         await page.screenshot(path=str(SHOTS / f"{stem}-{width}-{scheme}.jpg"), full_page=True, quality=80)
         return load
