@@ -359,7 +359,8 @@ CONTRAST_SAMPLES = """
     below.set(el, value);
     return value;
   };
-  for (const old of document.querySelectorAll("[data-ae-contrast-sample]")) old.removeAttribute("data-ae-contrast-sample");
+  const mark = "data-ae-contrast-sample";
+  for (const old of document.querySelectorAll(`[${mark}]`)) old.removeAttribute(mark);
   const seenNow = new Set(seen), fresh = [];
   for (const el of document.body.querySelectorAll("*")) {
     const text = [...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent.trim());
@@ -371,7 +372,7 @@ CONTRAST_SAMPLES = """
     if (seenNow.has(key)) continue;
     seenNow.add(key);
     fresh.push(key);
-    el.setAttribute("data-ae-contrast-sample", "");
+    el.setAttribute(mark, "");
   }
   return fresh;
 }
