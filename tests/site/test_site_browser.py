@@ -66,14 +66,6 @@ def test_search_page_finds_a_lesson(visit):
     assert visit.console_errors() == []
 
 
-@pytest.mark.parametrize("path", ["book/intro.html", LESSON_06])
-def test_figures_have_meaningful_alt_text(visit, path):
-    page = visit.open(path)
-    for img in page.locator("main img").all():
-        alt = (img.get_attribute("alt") or "").strip()
-        assert len(alt) > 20 and not alt.startswith("<Figure"), f"image without meaningful alt text on {path}"
-
-
 def test_equations_that_scroll_take_keyboard_focus(visit):
     v = visit.make(width=390)
     page = v.open("notebooks/05_additive_score.html")
