@@ -528,7 +528,9 @@ def build(out: pathlib.Path, site_url: str = "", browser=None) -> list[pathlib.P
     browsers = _module("ae_pdf_browser", ROOT / "scripts" / "chromium.py")  # how the book runs Chromium: one place
     chromium = browsers.find_chromium()
     if chromium is None:
-        raise RuntimeError("no Chromium found (apt-get install chromium, or set CHROMIUM=/path/to/chromium)")
+        raise RuntimeError(
+            "no Chromium found (apt-get install chromium-headless-shell, or set CHROMIUM=/path/to/chromium)"
+        )
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium, args=browsers.CHROMIUM_ARGS)
         try:

@@ -103,10 +103,11 @@ def chromium_browser():
     """Debian's Chromium driven by Playwright. Skips where Chromium is missing, except under CI=true."""
     chromium = script("chromium").find_chromium()
     if chromium is None:
-        where = os.environ.get("CHROMIUM") or "/usr/bin/chromium or on PATH"
+        where = os.environ.get("CHROMIUM") or "/usr/bin/chromium-headless-shell, /usr/bin/chromium or on PATH"
         if os.environ.get("CI") == "true":
-            pytest.fail(f"CI=true but no Chromium found at {where}; .ci/run installs Debian's chromium")
-        pytest.skip(f"no Chromium found at {where} (apt-get install chromium, or set CHROMIUM=/path/to/chromium)")
+            pytest.fail(f"CI=true but no Chromium found at {where}; .ci/run installs Debian's chromium-headless-shell")
+        install = "apt-get install chromium-headless-shell, or set CHROMIUM=/path/to/chromium"
+        pytest.skip(f"no Chromium found at {where} ({install})")
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
