@@ -333,7 +333,7 @@ COLOURS = "color-contrast"
 # the same verdict; the kinds seen are kept per setting (``seen``) as short hashes. Axe's colour-contrast rule is
 # configured to look at the marked elements only (its ``selector``), so the other rules still see every element.
 CONTRAST_SAMPLES = """
-(seen) => {
+([seen, within]) => {
   const hash = (text) => {  // cyrb53: a 53-bit string hash, as hex
     let h1 = 0xdeadbeef, h2 = 0x41c6ce57;
     for (let i = 0; i < text.length; i++) {
@@ -363,7 +363,7 @@ CONTRAST_SAMPLES = """
   const mark = "data-ae-contrast-sample";
   for (const old of document.querySelectorAll(`[${mark}]`)) old.removeAttribute(mark);
   const seenNow = new Set(seen), fresh = [];
-  for (const el of document.body.querySelectorAll("*")) {
+  for (const el of document.querySelector(within).querySelectorAll("*")) {
     const text = [...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent.trim());
     if (!text || !el.getClientRects().length) continue;
     const s = getComputedStyle(el);
@@ -381,20 +381,41 @@ CONTRAST_SAMPLES = """
 SAMPLES = "[data-ae-contrast-sample]"
 
 
+# Axe put into the page once, its colour-contrast rule set to look at the marked elements only.
+AXE_READY = "() => typeof window.axe !== 'undefined'"
+AXE_SAMPLED = "(samples) => axe.configure({rules: [{id: 'color-contrast', selector: samples}]})"
+AXE_RUN = "([within, options]) => axe.run(within, options).then((r) => r.violations)"
+
+
 async def _axe(page, seen: list[str], colours_only: bool = False) -> list[str]:
     """Serious or critical axe violations of the page: every rule, or (``colours_only``) colour contrast alone.
     Colour contrast judges the kinds of text not yet in ``seen`` (which it extends; ``CONTRAST_SAMPLES``): its
     rule is set to look at the marked elements only, so one run of axe does all. Only violations are collected:
-    axe then skips recording the nodes that pass."""
-    seen += await page.evaluate(CONTRAST_SAMPLES, seen)
-    if not await page.evaluate("typeof window.axe !== 'undefined'"):
+    axe then skips recording the nodes that pass. (:func:`axe_in` is the same for Playwright's synchronous API.)"""
+    seen += await page.evaluate(CONTRAST_SAMPLES, [seen, "body"])
+    if not await page.evaluate(AXE_READY):
         await page.evaluate(_axe_source())
-        await page.evaluate("(s) => axe.configure({rules: [{id: 'color-contrast', selector: s}]})", SAMPLES)
+        await page.evaluate(AXE_SAMPLED, SAMPLES)
     options = {"resultTypes": ["violations"]}
     if colours_only:
         options["runOnly"] = {"type": "rule", "values": [COLOURS]}
+    return serious(await page.evaluate(AXE_RUN, ["body", options]))
+
+
+def axe_in(page, within: str, seen: list[str], **options) -> list[str]:
+    """:func:`_axe` with every rule inside the element ``within``, from Playwright's synchronous API; ``options``
+    go to ``axe.run``."""
+    seen += page.evaluate(CONTRAST_SAMPLES, [seen, within])
+    if not page.evaluate(AXE_READY):
+        page.evaluate(_axe_source())
+        page.evaluate(AXE_SAMPLED, SAMPLES)
+    return serious(page.evaluate(AXE_RUN, [within, {"resultTypes": ["violations"], **options}]))
+
+
+def serious(violations: list[dict]) -> list[str]:
+    """The serious and critical ones of axe's ``violations``, one line each."""
     found = []
-    for x in (await page.evaluate("(o) => axe.run(document, o)", options))["violations"]:
+    for x in violations:
         if x["impact"] in AXE_IMPACTS:
             targets = [", ".join(node["target"]) for node in x["nodes"][:3]]
             found.append(f"{x['id']} ({x['impact']}, {len(x['nodes'])} nodes: {targets}): {x['help']}")

@@ -26,6 +26,7 @@ import pytest
 from attention_core.models import data
 from attention_core.models.trained import load_snapshots, load_trained
 from tests.helpers import ROOT
+from tests.site.conftest import axe_in
 
 SHOTS = pathlib.Path(os.environ.get("AE_SCREENSHOTS", ROOT / "_build" / "screenshots"))
 LESSON_07 = "notebooks/07_learning_without_labels.html"
@@ -340,16 +341,10 @@ root => {
 """
 
 
-def _axe_serious(page, label: str) -> list[str]:
-    from axe_playwright_python.sync_playwright import Axe
-
-    found = []
+def _axe_serious(page, label: str, seen: list[str]) -> list[str]:
+    """Axe inside the lab; colour contrast judges each kind of text once per page (``seen``: the kinds judged)."""
     # preload off: axe would fetch the theme's stylesheets itself and ask for an @import at the wrong path
-    options = {"resultTypes": ["violations"], "preload": False}
-    for x in Axe().run(page, context="#ae-live-lab", options=options).response["violations"]:
-        if x["impact"] in ("serious", "critical"):
-            found.append(f"{label}: {x['id']} ({x['impact']}): {[n['target'] for n in x['nodes'][:3]]}")
-    return found
+    return [f"{label}: {problem}" for problem in axe_in(page, "#ae-live-lab", seen, preload=False)]
 
 
 AXE_SETTINGS = {EDITIONS[0]: (1280, "light"), EDITIONS[1]: (390, "dark")}  # each width, scheme, edition once
@@ -362,7 +357,7 @@ def test_every_panel_fits_passes_axe_and_is_screenshot(visit, path, width, schem
     SHOTS.mkdir(parents=True, exist_ok=True)
     v, page, root = open_lab(visit, path, width, scheme)
     assert page.evaluate("document.documentElement.dataset.theme") == scheme
-    problems = []
+    problems, kinds = [], []  # kinds: the kinds of text axe's colour contrast has judged on this page
     for i, name in enumerate(("compose", "step", "watch", "train")):
         panel = tab(root, i)
         if name == "train":
@@ -379,7 +374,7 @@ def test_every_panel_fits_passes_axe_and_is_screenshot(visit, path, width, schem
         if found["page"][0] > found["page"][1] + 1:
             problems.append(f"{name}: the page scrolls sideways {found['page']}")
         if AXE_SETTINGS[path] == (width, scheme):
-            problems += _axe_serious(page, f"{path} {width}px {scheme} {name}")
+            problems += _axe_serious(page, f"{path} {width}px {scheme} {name}", kinds)
         stem = ("zh-" if path.startswith("zh/") else "") + f"lab-{name}-{width}-{scheme}"
         root.scroll_into_view_if_needed()
         target = panel.locator(".ae-lab-gridbox").first if name != "step" else panel
