@@ -422,7 +422,6 @@ def serious(violations: list[dict]) -> list[str]:
     return found
 
 
-@functools.cache
 def _axe_source() -> str:
     """axe-core's script, as the axe-playwright-python package ships it."""
     from axe_playwright_python.base import AXE_SCRIPT
