@@ -181,30 +181,25 @@ def _stylesheets(site: pathlib.Path, docname: str) -> list[str]:
     return found
 
 
-def document(
-    edition: str, config: dict, chapters: list[Chapter], css: list[str], styles: str, numbers: dict[str, int]
-) -> str:
-    """The print file: a title page, the contents (with ``numbers``, the page of each chapter and section, once
-    known), then every chapter on a new page. ``css``: the site's stylesheets; ``styles``: the fonts and MathJax's
-    rules, before the print style."""
+def document(edition: str, config: dict, chapters: list[Chapter], css: list[str], styles: str) -> str:
+    """The print file: a title page, the contents (each line's page number a placeholder as wide as three digits,
+    filled in the loaded page once the first print has found it: ``NUMBERS``), then every chapter on a new page.
+    ``css``: the site's stylesheets; ``styles``: the fonts and MathJax's rules, before the print style."""
     lang = str(config.get("sphinx", {}).get("config", {}).get("language", edition)).replace("_", "-")
     title, _, subtitle = str(config["title"]).partition(" · ")
     esc = html_lib.escape
-
-    def number(anchor: str) -> str:
-        return str(numbers[anchor]) if anchor in numbers else "000"  # the same width on the first print
 
     contents = []
     for ch in chapters:
         if ch.part:
             contents.append(f'<li class="ae-pdf-toc-part">{esc(ch.part)}</li>')
         sub = "".join(
-            f'<li><a href="#{sid}"><span>{esc(text)}</span><span class="ae-pdf-page">{number(sid)}</span></a></li>'
+            f'<li><a href="#{sid}"><span>{esc(text)}</span><span class="ae-pdf-page">000</span></a></li>'
             for sid, text in ch.sections
         )
         contents.append(
             f'<li class="ae-pdf-toc-chapter"><a href="#{ch.key}"><span>{esc(ch.title)}</span>'
-            f'<span class="ae-pdf-page">{number(ch.key)}</span></a>' + (f"<ul>{sub}</ul>" if sub else "") + "</li>"
+            '<span class="ae-pdf-page">000</span></a>' + (f"<ul>{sub}</ul>" if sub else "") + "</li>"
         )
     body = []
     for ch in chapters:
@@ -405,29 +400,45 @@ async () => {
 """
 
 
-def _print(browser, html_file: pathlib.Path, pdf: pathlib.Path, footer: str) -> None:
+# The contents' page numbers, written into the loaded print file: {anchor: page}.
+NUMBERS = """
+(numbers) => {
+  for (const link of document.querySelectorAll('.ae-pdf-toc a[href^="#"]')) {
+    const page = numbers[link.getAttribute('href').slice(1)];
+    if (page !== undefined) link.querySelector('.ae-pdf-page').textContent = String(page);
+  }
+}
+"""
+
+
+def _open(browser, html_file: pathlib.Path):
+    """The print file loaded in a new tab, its fonts and figures in, its wide boxes fitted to the page."""
     page = browser.new_page()
     failed: list[str] = []  # a stylesheet, a font (MathJax's glyphs) or a figure that did not load
     page.on("requestfailed", lambda request: failed.append(request.url))
-    try:
-        page.goto(html_file.as_uri(), wait_until="load")
-        missing = page.evaluate(READY)
-        if missing or failed:
-            raise RuntimeError(f"{html_file}: not loaded: {sorted(set(failed + missing))[:8]}")
-        page.evaluate(FIT_WIDE)
-        page.evaluate(f"document.fonts.load('10px \\'{FOOTER_FAMILY}\\'', document.title)")
-        page.pdf(
-            path=str(pdf),
-            prefer_css_page_size=True,
-            print_background=True,
-            display_header_footer=True,
-            header_template="<span></span>",
-            footer_template=footer,
-            outline=True,
-            tagged=True,
-        )
-    finally:
+    page.goto(html_file.as_uri(), wait_until="load")
+    missing = page.evaluate(READY)
+    if missing or failed:
         page.close()
+        raise RuntimeError(f"{html_file}: not loaded: {sorted(set(failed + missing))[:8]}")
+    page.evaluate(FIT_WIDE)
+    page.evaluate(f"document.fonts.load('10px \\'{FOOTER_FAMILY}\\'', document.title)")
+    return page
+
+
+def _print(page, pdf: pathlib.Path, footer: str, final: bool = True) -> None:
+    """Print the loaded print file. A print that only finds where each anchor lands (``final=False``) skips the
+    outline and the tags (the structure screen readers need), which cost about a quarter of a print."""
+    page.pdf(
+        path=str(pdf),
+        prefer_css_page_size=True,
+        print_background=True,
+        display_header_footer=True,
+        header_template="<span></span>",
+        footer_template=footer,
+        outline=final,
+        tagged=final,
+    )
 
 
 def destinations(pdf: pathlib.Path) -> dict[str, int]:
@@ -479,22 +490,27 @@ def build_edition(browser, out: pathlib.Path, edition: str, site_url: str = "") 
     footer = _footer(title, face)
     try:
         math_css = "\n".join(dict.fromkeys(ch.math_css for ch in chapters if ch.math_css))
-        styles = cjk_fonts(document(edition, config, chapters, css, "", {}), folder)
+        styles = cjk_fonts(document(edition, config, chapters, css, ""), folder)
         styles += "\n" + math_fonts(math_css, folder) + "\n" + face
-        numbers: dict[str, int] = {}
-        for _ in range(3):  # the numbers settle on the second print (their placeholders have the same width)
-            print_file.write_text(document(edition, config, chapters, css, styles, numbers), encoding="utf-8")
-            _print(browser, print_file, pdf, footer)
-            found = destinations(pdf)
-            wanted = {ch.key for ch in chapters} | {sid for ch in chapters for sid, _ in ch.sections}
-            if wanted - set(found):
-                raise RuntimeError(f"{pdf.name}: no destination for {sorted(wanted - set(found))[:5]}")
-            known = {k: found[k] for k in wanted}
-            if known == numbers:
-                break
-            numbers = known
-        else:
-            raise RuntimeError(f"{pdf.name}: the page numbers of the contents did not settle")
+        print_file.write_text(document(edition, config, chapters, css, styles), encoding="utf-8")
+        page = _open(browser, print_file)
+        try:
+            numbers: dict[str, int] = {}
+            for _ in range(3):  # the numbers settle on the second print (their placeholders have the same width)
+                page.evaluate(NUMBERS, numbers)
+                _print(page, pdf, footer, final=bool(numbers))
+                found = destinations(pdf)
+                wanted = {ch.key for ch in chapters} | {sid for ch in chapters for sid, _ in ch.sections}
+                if wanted - set(found):
+                    raise RuntimeError(f"{pdf.name}: no destination for {sorted(wanted - set(found))[:5]}")
+                known = {k: found[k] for k in wanted}
+                if known == numbers:
+                    break
+                numbers = known
+            else:
+                raise RuntimeError(f"{pdf.name}: the page numbers of the contents did not settle")
+        finally:
+            page.close()
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     compact(pdf)
