@@ -5,9 +5,9 @@ The sweep (:class:`Sweep`) opens each reader-facing page of both editions once p
 light and dark) and collects everything the whole-site checks need from that one load: the theme it shows,
 what reaches past the right edge, a screenshot, the requests it made and the errors it logged; at 1280 px light
 also the bytes a first visit (a cold cache) transfers, an axe scan, the alt text of its figures and its language
-switch; at 1280 px dark the colour contrast of the pages with explorers. The screenshots show the whole page,
-except at 1280 px dark (``FIRST_SCREEN_ONLY``). The tests in ``test_site_sweep.py`` assert on what it collected,
-so no page is loaded twice for the same setting.
+switch; at 1280 px dark the colour contrast of the pages with explorers. The screenshots show the whole page at
+1280 px light and 390 px dark, the first screen at the two others (``WHOLE_PAGE_SHOTS``). The tests in
+``test_site_sweep.py`` assert on what it collected, so no page is loaded twice for the same setting.
 """
 
 from __future__ import annotations
@@ -31,11 +31,12 @@ from tests.helpers import ROOT, script
 SHOTS = pathlib.Path(os.environ.get("AE_SCREENSHOTS", ROOT / "_build" / "screenshots"))
 SETTINGS = ((1280, "light"), (1280, "dark"), (390, "light"), (390, "dark"))
 FIRST = (1280, "light")  # the setting that also measures bytes, runs axe, reads alt text and the language switch
-# The setting whose screenshots show the first screen of each page, not the whole page. A full-page screenshot
-# costs processor time in proportion to its pixels: at 1280 px about 0.7 CPU-seconds a page, 22 per setting, a
-# tenth of the sweep. The whole pages in the dark are in the 390 px screenshots (the same colours, the column a
-# phone shows), and in light at 1280 px; colour contrast in the dark is axe's to judge (every explorer page).
-FIRST_SCREEN_ONLY = (1280, "dark")
+# The settings whose screenshots show the whole page: one per width and one per colour scheme. A full-page
+# screenshot costs processor time in proportion to its pixels (at 1280 px about 0.7 CPU-seconds a page, 22 per
+# setting; at 390 px 11 per setting), and the two others would show the same layouts in the same colours again.
+# At the other two settings a screenshot shows the page's first screen. Colour contrast in the dark is axe's to
+# judge (every explorer page at 1280 px).
+WHOLE_PAGE_SHOTS = ((1280, "light"), (390, "dark"))
 EXPLORER_LESSONS = (
     "notebooks/01_reading_on_demand.html",
     "notebooks/04_from_scores_to_weights.html",
@@ -607,7 +608,7 @@ class Sweep:
         if (width, scheme) == (1280, "dark") and path in EXPLORER_PAGES:
             load.axe_dark = await _axe(page, kinds, colours_only=True)
         stem = path.removesuffix(".html").replace("/", "__")
-        whole = (width, scheme) != FIRST_SCREEN_ONLY
+        whole = (width, scheme) in WHOLE_PAGE_SHOTS
         await page.screenshot(path=str(SHOTS / f"{stem}-{width}-{scheme}.jpg"), full_page=whole, quality=80)
         return load
 
