@@ -493,6 +493,7 @@ def build_edition(browser, out: pathlib.Path, edition: str, site_url: str = "") 
         styles = cjk_fonts(document(edition, config, chapters, css, ""), folder)
         styles += "\n" + math_fonts(math_css, folder) + "\n" + face
         print_file.write_text(document(edition, config, chapters, css, styles), encoding="utf-8")
+        wanted = {ch.key for ch in chapters} | {sid for ch in chapters for sid, _ in ch.sections}
         page = _open(browser, print_file)
         try:
             numbers: dict[str, int] = {}
@@ -500,7 +501,6 @@ def build_edition(browser, out: pathlib.Path, edition: str, site_url: str = "") 
                 page.evaluate(NUMBERS, numbers)
                 _print(page, pdf, footer, final=bool(numbers))
                 found = destinations(pdf)
-                wanted = {ch.key for ch in chapters} | {sid for ch in chapters for sid, _ in ch.sections}
                 if wanted - set(found):
                     raise RuntimeError(f"{pdf.name}: no destination for {sorted(wanted - set(found))[:5]}")
                 known = {k: found[k] for k in wanted}

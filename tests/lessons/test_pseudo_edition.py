@@ -141,8 +141,6 @@ def execute_in_one_kernel(notebooks: list[pathlib.Path]) -> None:
 
 
 def pathlib_bin(name: str):
-    import pathlib
-
     return pathlib.Path(sys.executable).parent / name
 
 
