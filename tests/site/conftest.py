@@ -48,6 +48,29 @@ EXPLORER_PAGES = EXPLORER_LESSONS + tuple(f"zh/{path}" for path in EXPLORER_LESS
 AXE_IMPACTS = ("serious", "critical")
 # Sphinx's search page shows its results one by one and writes its summary line after the last one.
 SEARCH_FINISHED = "() => (document.querySelector('#search-results p.search-summary') || {}).textContent"
+# A loaded page is settled when what its first layout asked for has arrived and nothing is moving any more: a frame
+# is drawn (the layout requests the fonts it uses), those fonts have loaded, the CSS transitions and animations
+# that end by themselves are taken to their end (the theme fades its buttons' colours in as a page loads: about
+# 0.25 s to wait for, with the same colours at the end) and two more frames are drawn. A fixed pause waited half a
+# second on every page whether or not anything was left to happen. (Not taken to their end: animations driven by
+# scrolling and endless ones. A tab that draws no frames, a background one, settles after ``SETTLE_LIMIT_MS``.)
+SETTLE_LIMIT_MS = 2000
+SETTLED = f"""
+async () => {{
+  const frame = () => new Promise((done) => requestAnimationFrame(() => done()));
+  const settle = async () => {{
+    await frame();
+    await document.fonts.ready;
+    for (const a of document.getAnimations()) {{
+      const timing = a.effect && a.effect.getTiming();
+      if (a.playState === "running" && a.timeline === document.timeline && timing.iterations !== Infinity) a.finish();
+    }}
+    await frame();
+    await frame();
+  }};
+  await Promise.race([settle(), new Promise((done) => setTimeout(done, {SETTLE_LIMIT_MS}))]);
+}}
+"""
 
 
 @pytest.fixture(scope="session")
@@ -123,6 +146,18 @@ def chromium_browser():
         browser.close()
 
 
+def eventually(locator, predicate: str, timeout_ms: int = 3000) -> bool:
+    """Whether ``predicate`` (a JavaScript function of the element) holds for ``locator``'s element within
+    ``timeout_ms``: for what follows a reader's action a frame or an animation later (a scroll, a style)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        locator.page.wait_for_function(predicate, arg=locator.element_handle(), timeout=timeout_ms)
+    except PlaywrightTimeout:
+        return False
+    return True
+
+
 class PageVisit:
     """A page opened in the browser with its console messages, page errors and requests recorded.
 
@@ -142,10 +177,11 @@ class PageVisit:
         for event, listener in self._listeners:
             self.page.on(event, listener)
 
-    def open(self, path: str, settle_ms: int = 500):
+    def open(self, path: str):
+        """Load ``path`` and wait until the page has settled (``SETTLED``)."""
         self.page.bring_to_front()  # a tab behind another draws no frames (scroll-driven styles, animations)
         self.page.goto(f"{self.base_url}/{path}", wait_until="load")
-        self.page.wait_for_timeout(settle_ms)
+        self.page.evaluate(SETTLED)
         return self.page
 
     def outside_requests(self) -> list[str]:
@@ -587,7 +623,7 @@ class Sweep:
         if first or path in EXPLORER_PAGES:
             await page.wait_for_load_state("networkidle")
         await page.wait_for_function(EXPLORERS_READY, timeout=15000)  # every live explorer has drawn
-        await page.wait_for_timeout(250)  # fonts requested by the first layout; the explorers draw after load
+        await page.evaluate(SETTLED)  # fonts requested by the first layout; the explorers draw after load
         found = await page.evaluate(OVERFLOW)
         local = (self.server, "data:", f"blob:{self.server}")
         load = Load(

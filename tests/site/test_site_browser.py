@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.site.conftest import SEARCH_FINISHED, reader_pages
+from tests.site.conftest import SEARCH_FINISHED, eventually, reader_pages
 
 LESSON_06 = "notebooks/06_same_content_different_state.html"
 # Pages whose notebook shows an ipywidgets explorer: the site shows a note and a live twin instead.
@@ -59,7 +59,7 @@ def test_pages_load_no_font_awesome_script_and_no_source_map(site, visit):
 
 
 def test_search_page_finds_a_lesson(visit):
-    page = visit.open("search.html?q=softmax", settle_ms=200)
+    page = visit.open("search.html?q=softmax")
     page.locator("#search-results li").first.wait_for(timeout=10000)
     page.wait_for_function(SEARCH_FINISHED, timeout=30000)  # results arrive one by one; count them once all are in
     assert page.locator("#search-results li").count() >= 3
@@ -76,8 +76,7 @@ def test_equations_that_scroll_take_keyboard_focus(visit):
     focusable.first.focus()
     for _ in range(3):
         page.keyboard.press("ArrowRight")  # the focused box scrolls with the keyboard
-    page.wait_for_timeout(400)  # (scrolling may be animated)
-    assert focusable.first.evaluate("e => e.scrollLeft") > 0
+    assert eventually(focusable.first, "e => e.scrollLeft > 0"), "the focused box does not scroll with the keyboard"
 
 
 def test_figures_follow_the_dark_scheme(chromium_browser, server):
@@ -99,5 +98,4 @@ def test_a_table_that_scrolls_fades_at_the_edge_where_more_hides(visit):
     fade = "e => getComputedStyle(e).getPropertyValue('--ae-fade-right')"
     assert box.evaluate(fade) == "48px"  # the right edge fades: more of the table is there
     box.evaluate("e => { e.scrollLeft = e.scrollWidth; }")
-    page.wait_for_timeout(200)
-    assert box.evaluate(fade) == "0px"  # scrolled to the end: nothing more to the right
+    assert eventually(box, f"e => ({fade})(e) === '0px'"), "scrolled to the end, the right edge still fades"

@@ -23,7 +23,7 @@ from attention_core.example import H_TRIANGLE
 from attention_core.lang import language
 from attention_core.toy_sentences import FELIX_NEGATED_ZH, FELIX_ZH, QUERIES, read_with_query
 from tests.helpers import ROOT
-from tests.site.conftest import SEARCH_FINISHED, reader_pages
+from tests.site.conftest import SEARCH_FINISHED, SETTLED, reader_pages
 
 SHOTS = pathlib.Path(os.environ.get("AE_SCREENSHOTS", ROOT / "_build" / "screenshots"))
 ZH_01 = "zh/notebooks/01_reading_on_demand.html"
@@ -75,12 +75,12 @@ def test_every_page_declares_its_language(site):
     ],
 )
 def test_switch_lands_on_the_same_section(visit, server, start, anchor):
-    page = visit.open(f"{start}#{anchor}", settle_ms=300)
+    page = visit.open(f"{start}#{anchor}")
     switch = page.locator("a.ae-lang-switch")
     switch.focus()
     with page.expect_navigation(wait_until="load"):
         page.keyboard.press("Enter")  # the keyboard follows the link
-    page.wait_for_timeout(300)
+    page.evaluate(SETTLED)
     assert page.url == f"{server}/{_counterpart(start)}#{anchor}"
     target = page.locator(f"[id='{anchor}']")
     assert target.count() == 1, f"{anchor} is missing from {_counterpart(start)}"
@@ -225,7 +225,7 @@ def test_screenshots_of_a_chinese_lesson(visit, width):
     page.screenshot(path=str(SHOTS / f"zh-lesson-06-top-{width}.png"))
     root = page.locator(".ae-explorer.ae-x-ready")
     root.first.scroll_into_view_if_needed()
-    page.wait_for_timeout(200)
+    page.evaluate(SETTLED)
     page.screenshot(path=str(SHOTS / f"zh-lesson-06-explorer-{width}.png"))
     scroll, client = page.evaluate("[document.scrollingElement.scrollWidth, document.scrollingElement.clientWidth]")
     assert scroll <= client + 1, f"{ZH_06} scrolls sideways at {width}px"
@@ -262,7 +262,7 @@ def test_chinese_search_index_maps_each_term_to_lessons(site, term):
 
 @pytest.mark.parametrize("term", SEARCH_TERMS)
 def test_chinese_search_page_lists_lessons(visit, term):
-    page = visit.open(f"zh/search.html?q={urllib.parse.quote(term)}", settle_ms=200)
+    page = visit.open(f"zh/search.html?q={urllib.parse.quote(term)}")
     results = page.locator("#search-results li")
     results.first.wait_for(timeout=10000)
     page.wait_for_function(SEARCH_FINISHED, timeout=30000)  # results arrive one by one; count them once all are in

@@ -27,7 +27,7 @@ import pytest
 from attention_core.models import data
 from attention_core.models.trained import load_snapshots, load_trained
 from tests.helpers import ROOT
-from tests.site.conftest import axe_in
+from tests.site.conftest import SETTLED, axe_in, eventually
 
 SHOTS = pathlib.Path(os.environ.get("AE_SCREENSHOTS", ROOT / "_build" / "screenshots"))
 LESSON_07 = "notebooks/07_learning_without_labels.html"
@@ -257,7 +257,7 @@ def test_snapshot_scrubber_replays_the_committed_run(visit, path):
     play = panel.locator(".ae-lab-play")
     play.click()
     assert play.get_attribute("aria-pressed") == "true"
-    page.wait_for_timeout(900)
+    assert eventually(scrub, "e => Number(e.value) >= 2", timeout_ms=10000), "playing does not move the scrubber"
     play.click()
     assert play.get_attribute("aria-pressed") == "false" and int(scrub.input_value()) >= 2
     assert panel.locator(".ae-lab-marker").count() == 2
@@ -372,7 +372,7 @@ def test_every_panel_fits_passes_axe_and_is_screenshot(visit, path, width, schem
             # paused mid-run: the chart and the heatmap as training left them, and the Worker no longer competes
             # with the measuring and the screenshot for the processor
             panel.locator(".ae-lab-buttons button").nth(1).click()
-        page.wait_for_timeout(150)
+        page.evaluate(SETTLED)
         found = root.evaluate(OVERFLOW)
         problems += [f"{name}: {b}" for b in found["bad"]]
         if found["page"][0] > found["page"][1] + 1:

@@ -20,6 +20,7 @@ import re
 import pytest
 
 from tests.helpers import ROOT
+from tests.site.conftest import SETTLED, eventually
 
 SHOTS = pathlib.Path(os.environ.get("AE_SCREENSHOTS", ROOT / "_build" / "screenshots")) / "phone"
 PHONE = 390
@@ -39,7 +40,7 @@ def _shot(page, name: str, locator=None) -> None:
 
 def _open(visit, path: str, width: int = PHONE):
     v = visit.make(width=width, height=844)
-    page = v.open(path, settle_ms=300)
+    page = v.open(path)
     return v, page
 
 
@@ -57,7 +58,7 @@ FORMULAS = """
 def test_a_long_inline_formula_scrolls_to_its_end(visit, edition, path):
     v, page = _open(visit, edition + path)
     page.evaluate("document.querySelectorAll('details.sd-dropdown').forEach((d) => { d.open = true; })")
-    page.wait_for_timeout(300)  # the opened solutions are laid out, and ae-site.js marks what scrolls
+    page.evaluate(SETTLED)  # the opened solutions are laid out, and ae-site.js marks what scrolls
     solutions = page.locator("details.sd-dropdown").first
     found = {number: False for number in LONG_FORMULAS[path]}
     for index, (text, width, formula, overflow, tabindex, scrolls) in enumerate(page.evaluate(FORMULAS, None)):
@@ -69,8 +70,7 @@ def test_a_long_inline_formula_scrolls_to_its_end(visit, edition, path):
         box.focus()
         for _ in range(3):
             page.keyboard.press("ArrowRight")  # the focused formula scrolls with the keyboard
-        page.wait_for_timeout(300)  # (scrolling may be animated)
-        assert box.evaluate("(e) => e.scrollLeft") > 0, f"{text!r} does not scroll with the keyboard"
+        assert eventually(box, "(e) => e.scrollLeft > 0"), f"{text!r} does not scroll with the keyboard"
         box.evaluate("(e) => { e.scrollLeft = e.scrollWidth; }")
         right = box.evaluate(
             "(e) => e.querySelector('mjx-math').getBoundingClientRect().right - e.getBoundingClientRect().right"
@@ -87,7 +87,7 @@ def test_a_long_inline_formula_scrolls_to_its_end(visit, edition, path):
 def test_no_inline_formula_scrolls_on_a_wide_screen(visit, edition):
     v, page = _open(visit, edition + "notebooks/06_same_content_different_state.html", width=1280)
     page.evaluate("document.querySelectorAll('details.sd-dropdown').forEach((d) => { d.open = true; })")
-    page.wait_for_timeout(300)
+    page.evaluate(SETTLED)
     formulas = page.evaluate(FORMULAS, None)
     assert len(formulas) > 20
     assert [f[0] for f in formulas if f[3] != "hidden" or f[5]] == [], "formulas with a scroll bar at 1280 px"
@@ -198,7 +198,7 @@ def _results(page, timeout_ms: int = 15000) -> list[tuple[str, str, str]]:
 def test_search_summaries_quote_only_the_page_text(visit, edition):
     v = visit.make(width=PHONE, height=844)
     for query in QUERIES[edition]:
-        page = v.open(f"{edition}search.html?q={query}", settle_ms=200)
+        page = v.open(f"{edition}search.html?q={query}")
         results = _results(page)
         assert len(results) >= 8, f"{query}: {len(results)} results"
         for title, link, summary in results:
