@@ -181,6 +181,9 @@ def _stylesheets(site: pathlib.Path, docname: str) -> list[str]:
     return found
 
 
+PLACEHOLDER = "000"  # a contents line's page number on the first print: as wide as the numbers that replace it
+
+
 def document(edition: str, config: dict, chapters: list[Chapter], css: list[str], styles: str) -> str:
     """The print file: a title page, the contents (each line's page number a placeholder as wide as three digits,
     filled in the loaded page once the first print has found it: ``NUMBERS``), then every chapter on a new page.
@@ -194,12 +197,12 @@ def document(edition: str, config: dict, chapters: list[Chapter], css: list[str]
         if ch.part:
             contents.append(f'<li class="ae-pdf-toc-part">{esc(ch.part)}</li>')
         sub = "".join(
-            f'<li><a href="#{sid}"><span>{esc(text)}</span><span class="ae-pdf-page">000</span></a></li>'
+            f'<li><a href="#{sid}"><span>{esc(text)}</span><span class="ae-pdf-page">{PLACEHOLDER}</span></a></li>'
             for sid, text in ch.sections
         )
         contents.append(
             f'<li class="ae-pdf-toc-chapter"><a href="#{ch.key}"><span>{esc(ch.title)}</span>'
-            '<span class="ae-pdf-page">000</span></a>' + (f"<ul>{sub}</ul>" if sub else "") + "</li>"
+            f'<span class="ae-pdf-page">{PLACEHOLDER}</span></a>' + (f"<ul>{sub}</ul>" if sub else "") + "</li>"
         )
     body = []
     for ch in chapters:

@@ -63,7 +63,9 @@ async () => {{
     await document.fonts.ready;
     for (const a of document.getAnimations()) {{
       const timing = a.effect && a.effect.getTiming();
-      if (a.playState === "running" && a.timeline === document.timeline && timing.iterations !== Infinity) a.finish();
+      if (a.playState === "running" && a.timeline === document.timeline && timing && timing.iterations !== Infinity) {{
+        a.finish();
+      }}
     }}
     await frame();
     await frame();

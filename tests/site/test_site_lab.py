@@ -56,6 +56,16 @@ def compose(root, text: str):
     return box
 
 
+def stop_button(panel):
+    """The train panel's stop / resume button."""
+    return panel.locator(".ae-lab-buttons button").nth(1)
+
+
+def wait_steps(page, n: int) -> None:
+    """Until the page's training run has reported ``n`` steps."""
+    page.wait_for_function(f"() => (document.querySelector('{LAB}').aeLab.run.step || 0) >= {n}", timeout=60000)
+
+
 def page_decoded(root) -> dict:
     """What the page decoded for the composed sentence: tokens (U,) and weights (U, T)."""
     return root.evaluate("el => el.aeLab.decoded")
@@ -283,8 +293,8 @@ def test_training_in_the_page_runs_stops_resumes_and_reports(visit, path):
     panel.locator('input[type="number"]').nth(0).fill("3")
     status = panel.locator(".ae-lab-status")
     panel.locator(".ae-lab-primary").click()
-    page.wait_for_function(f"() => (document.querySelector('{LAB}').aeLab.run.step || 0) >= 5", timeout=60000)
-    stop = panel.locator(".ae-lab-buttons button").nth(1)
+    wait_steps(page, 5)
+    stop = stop_button(panel)
     stop.click()  # stop
     page.wait_for_timeout(400)
     stopped = status.inner_text()
@@ -371,7 +381,7 @@ def test_every_panel_fits_passes_axe_and_is_screenshot(visit, path, width, schem
             )
             # paused mid-run: the chart and the heatmap as training left them, and the Worker no longer competes
             # with the measuring and the screenshot for the processor
-            panel.locator(".ae-lab-buttons button").nth(1).click()
+            stop_button(panel).click()
         page.evaluate(SETTLED)
         found = root.evaluate(OVERFLOW)
         problems += [f"{name}: {b}" for b in found["bad"]]
@@ -438,7 +448,7 @@ def test_the_lab_works_from_a_file_url(chromium_browser, site):
     panel = tab(root, 3)
     panel.locator('input[type="number"]').nth(1).fill("20")
     panel.locator(".ae-lab-primary").click()
-    page.wait_for_function(f"() => (document.querySelector('{LAB}').aeLab.run.step || 0) >= 3", timeout=60000)
-    panel.locator(".ae-lab-buttons button").nth(1).click()  # stop
+    wait_steps(page, 3)
+    stop_button(panel).click()
     assert errors == []
     context.close()
