@@ -36,13 +36,31 @@ def test_score_push_figure_keeps_every_arrow_inside_the_axes():
     assert [t.get_text() for t in fig.axes[0].get_xticklabels()] == list(ac.TOKENS)
 
 
+def square_cells(patches) -> list[tuple[int, int]]:
+    """The grid cells (row = target position, column = source position) the outlined squares sit on."""
+    cells = []
+    for patch in patches:
+        (x0, y0), (x1, y1) = patch.get_bbox().get_points()
+        assert np.isclose(x1 - x0, 1) and np.isclose(y1 - y0, 1), "a square covers exactly one cell"
+        row, col = (y0 + y1) / 2, (x0 + x1) / 2  # imshow puts cell (i, j) at x = j, y = i
+        assert np.isclose(row, round(row)) and np.isclose(col, round(col)), "a square sits on one cell"
+        cells.append((round(row), round(col)))
+    return sorted(cells)
+
+
+def true_cells(align) -> list[tuple[int, int]]:
+    return sorted((i, int(j)) for i, j in enumerate(align))
+
+
 def test_alignment_heatmap_puts_source_on_x_and_target_on_y():
     w = np.full((4, 3), 1 / 3)
-    fig = alignment_heatmap(w, ["a", "b", "c"], ["w", "x", "y", "z"], true_align=[0, 2, 1])
+    align = [1, 2, 2, 0]  # not its own transpose: a square drawn at (column, row) lands elsewhere
+    fig = alignment_heatmap(w, ["a", "b", "c"], ["w", "x", "y", "z"], true_align=align)
     ax = fig.axes[0]
     assert [t.get_text() for t in ax.get_xticklabels()] == ["a", "b", "c"]
     assert [t.get_text() for t in ax.get_yticklabels()] == ["w", "x", "y", "z"]
-    assert len(ax.patches) == 3  # one outlined square per aligned target token
+    # one outlined square per target token, on its row, in the column of its true source position
+    assert square_cells(ax.patches) == true_cells(align) == [(0, 1), (1, 2), (2, 2), (3, 0)]
 
 
 CURVES = {
@@ -160,7 +178,7 @@ def test_language_heatmaps_draw_one_grid_per_language_over_the_same_source(figte
     for ax, (weights, tgt, align) in zip(grids, panels.values(), strict=True):
         assert [t.get_text() for t in ax.get_xticklabels()] == src
         assert [t.get_text() for t in ax.get_yticklabels()] == tgt
-        assert len(ax.patches) == len(align)  # one square per true alignment
+        assert square_cells(ax.patches) == true_cells(align)  # one square per target row, on its true column
         np.testing.assert_array_equal(ax.get_images()[0].get_array(), weights)
     assert r"weight $\alpha_{tj}$" in figtext.texts(fig)  # one shared colour bar
     with language("zh"):
@@ -186,7 +204,7 @@ def _snaps():
     T, U = 3, 4
     return {
         "digits": 3,
-        "sentences": [{"source": ["a", "b", "c"], "reference": ["x", "y", "z"], "true_source": [0, 2, 1]}],
+        "sentences": [{"source": ["a", "b", "c"], "reference": ["x", "y", "z"], "true_source": [2, 0, 1]}],
         "steps": [0, 20, 40],
         "valid_token": [0.0, 0.5, 0.9],
         "valid_alignment": [0.1, 0.4, 0.8],
@@ -223,7 +241,8 @@ def test_snapshot_figure_moves_the_grid_and_the_markers(figtext):
     assert all(m.get_xdata()[0] == 20 for m in figure.markers)
     assert figure.title.get_text() == "What the model reads at step 20"
     assert len(figure.squares) == 3 and figure.moving_artists()[1:4] == figure.squares  # drawn over the grid
-    assert "1 of its 3 reference words" in figure.alt_text(1)  # row 0 peaks on its true column 0 only
+    assert square_cells(figure.squares) == true_cells(_snaps()["sentences"][0]["true_source"])
+    assert "1 of its 3 reference words" in figure.alt_text(1)  # row 1 peaks on its true column 0 only
     with language("zh"):
         zh = SnapshotFigure(_snaps(), 0)
         zh.update(2)

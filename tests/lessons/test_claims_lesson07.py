@@ -56,18 +56,28 @@ def test_the_baselines_summary_is_what_every_step_reads():
     np.testing.assert_array_equal(contexts, np.broadcast_to(first, contexts.shape))
 
 
-@pytest.mark.slow  # retrains a model (about 5 s): in `make test`, not in `make check`
+FIXED_SUMMARY_LONG_BOUND = 0.25  # token accuracy at 21-30 tokens after retrain_recipe(); see the test below
+
+
+def retrain_recipe(attention: bool) -> TrainConfig:
+    return TrainConfig(
+        model=ModelConfig(attention=attention), steps=300, n_train=6000, n_valid=100, n_test=600, eval_every=0
+    )
+
+
+@pytest.mark.slow  # retrains a model (about 13 s on two busy cores): in `make test`, not in `make check`
 def test_a_retrained_fixed_summary_baseline_loses_accuracy_with_source_length():
     # A small, short run of the lesson's baseline (not read from results/seed_study.json): its token accuracy
-    # on short sources must clearly beat its accuracy on long ones.
-    cfg = TrainConfig(
-        model=ModelConfig(attention=False), steps=300, n_train=6000, n_valid=100, n_test=600, eval_every=0
-    )
-    result = train(cfg)
+    # on short sources must clearly beat its accuracy on long ones, and on long sources it must stay low in
+    # absolute terms. The decline alone cannot tell the designs apart: after the same 300 steps an attending
+    # model also declines (measured: 0.91, 0.76, 0.48), but at 21-30 tokens it is far above the bound
+    # (0.48 vs 0.25), where the fixed summary stays far below it (0.10).
+    result = train(retrain_recipe(attention=False))
     ev = evaluate(result.model, result.splits.test)
     short, middle, long = ev.token_accuracy(1, 10), ev.token_accuracy(11, 20), ev.token_accuracy(21, 30)
     assert short > middle > long
     assert short - long >= 0.15, (short, middle, long)  # measured here: 0.37, 0.15, 0.10
+    assert long < FIXED_SUMMARY_LONG_BOUND, (short, middle, long)
 
 
 def test_the_committed_model_crosses_the_diagonal_where_the_grammar_reorders():
