@@ -27,7 +27,7 @@ def test_numeric_results_become_float_arrays_and_anything_else_is_named():
     result, problem = run_reader(lambda: [1, 2], numeric=True)
     assert problem is None and result.dtype == float and result.tolist() == [1.0, 2.0]
     result, problem = run_reader(lambda: {"a": 1}, numeric=True)
-    assert result is None and "dict" in problem
+    assert result is None and "{'a': 1}" in problem
 
 
 def test_overflow_inside_the_readers_code_does_not_warn(recwarn):

@@ -57,8 +57,9 @@ def test_local_m_window_right_and_wrong():
     clipped = check_local_m_window([4, 5, 6, 7, 8], t=6, T=7, D=2)
     assert not clipped.ok and "[8]" in clipped.message and "clipped" in clipped.message
     assert check_local_m_window([4, 5, 6, 7], t=6, T=7, D=2).ok
-    with pytest.raises(TypeError, match="whole positions"):
-        check_local_m_window("three")
+    for answer, words in (("three", "text 'three'"), ([4, 4, 5, 6], "[4] appears more than once"), ([4.5], "4.5")):
+        r = check_local_m_window(answer, t=6, T=7, D=2)
+        assert not r.ok and words in r.message, r
 
 
 def _todo(p, T, D):

@@ -67,7 +67,7 @@ def test_rnn_cell_right_and_wrong():
         "ignores h_prev": lambda x, h, Wx, Wh, b: np.tanh(Wx @ x + b),
         "bias": lambda x, h, Wx, Wh, b: np.tanh(Wx @ x + Wh @ h),
         "transposed": lambda x, h, Wx, Wh, b: np.tanh(Wx @ x + Wh.T @ h + b),
-        "failed": lambda x, h, Wx, Wh, b: np.tanh(Wx.T @ x),
+        "raised ValueError": lambda x, h, Wx, Wh, b: np.tanh(Wx.T @ x),
     }
     for words, fn in cases.items():
         r = check_rnn_cell(fn)
@@ -94,7 +94,7 @@ def test_query_focus_right_and_wrong():
 def test_several_problems_are_listed():
     r = check_softmax(lambda e: np.exp(e) / np.exp(e).sum())
     assert isinstance(r, CheckResult) and not r.ok
-    assert r.message.startswith("3 problems:") and r.message.count("\n- ") == 3
+    assert r.message.startswith("5 problems:") and r.message.count("\n- ") == 5
 
 
 def test_negation_focus_right_and_wrong():
@@ -123,10 +123,9 @@ def test_moved_states_right_and_wrong():
     assert not wrong.ok and "have not read x_12" in wrong.message
     assert "moves too" in check_moved_states([], changed=12, T=12).message
     assert "[4, 5] have read x_3" in check_moved_states([3], changed=3, T=5).message
-    with pytest.raises(ValueError, match="between 1 and T"):
-        check_moved_states([0, 13], changed=12, T=12)
-    with pytest.raises(TypeError, match="list of positions"):
-        check_moved_states("all", changed=12, T=12)
+    assert "numbered from 1" in check_moved_states([0, 13], changed=12, T=12).message
+    assert "[13] are not positions" in check_moved_states([12, 13], changed=12, T=12).message
+    assert "text 'all'" in check_moved_states("all", changed=12, T=12).message
 
 
 def test_moved_halves_right_and_wrong():
@@ -218,10 +217,10 @@ def test_right_answers_pass_in_chinese_too_with_the_same_numbers():
 
 def test_the_english_messages_are_unchanged():
     r = check_softmax(lambda e: np.exp(e) / np.exp(e).sum())
-    assert r.message.splitlines()[-1] == (
-        "- for the 2-D input [[1, 2, 3], [0, 0, 0]] your weights sum to one over the whole array; normalise each "
-        "row separately (sum over the last axis, the source positions, with keepdims=True)"
-    )
+    assert (
+        "\n- for the 2-D input [[1, 2, 3], [0, 0, 0]] your weights sum to one over the whole array; normalise each "
+        "row separately (sum over the last axis, the source positions, with keepdims=True)\n"
+    ) in r.message
     assert check_stored_floats(320, 40, 8).message == (
         "320 is not right: you counted one direction; each annotation concatenates a forward and a backward state"
     )

@@ -13,7 +13,7 @@ import numpy as np
 
 from ..lang import Messages
 from ..luong import gaussian_factor, window_mask
-from .base import CheckResult, run_reader
+from .base import CLOSE, CheckResult, positions, run_reader
 from .scoring import _report
 
 TEXT = Messages(
@@ -39,6 +39,7 @@ TEXT = Messages(
         "window_extra": "not in the window: {positions}",
         "window_separator": "; ",
         "window_wrong": "{parts}. The window is |j - {t}| <= {D}.",
+        "your_window": "your window",
     },
 )
 
@@ -52,24 +53,24 @@ def check_gaussian(fn: Callable) -> CheckResult:
     """
     for p, T, D in _CASES:
         case = TEXT("case", p=p, T=T, D=D)
-        result, failure = run_reader(fn, p, T, D, case=case)
+        result, failure = run_reader(fn, p, T, D, case=case, numeric=True)
         if failure:
             return _report(False, failure)
-        g = np.asarray(result, dtype=float)
+        g = result
         expected = gaussian_factor(p, T, D)
         if g.shape != (T,):
             return _report(False, TEXT("shape", case=case, shape=g.shape, T=T))
-        if np.allclose(g, expected, rtol=1e-9, atol=1e-12):
+        if np.allclose(g, expected, **CLOSE):
             continue
         j = np.arange(1, T + 1)
-        if np.any(g > 1 + 1e-12):
+        if np.any(g > 1 + CLOSE["rtol"]):
             return _report(False, TEXT("above_one", case=case))
-        if np.allclose(g, np.exp(-((j - 1 - p) ** 2) / (2 * (D / 2) ** 2))):
+        if np.allclose(g, np.exp(-((j - 1 - p) ** 2) / (2 * (D / 2) ** 2)), **CLOSE):
             return _report(False, TEXT("from_zero", case=case))
         for wrong_sigma, hint in ((D, "sigma_D"), (D / 4, "sigma_narrow")):
-            if np.allclose(g, np.exp(-((j - p) ** 2) / (2 * wrong_sigma**2))):
+            if np.allclose(g, np.exp(-((j - p) ** 2) / (2 * wrong_sigma**2)), **CLOSE):
                 return _report(False, TEXT("hint", case=case, hint=TEXT(hint)))
-        if np.allclose(g, np.exp(-((j - p) ** 2) / (D / 2) ** 2)):
+        if np.allclose(g, np.exp(-((j - p) ** 2) / (D / 2) ** 2), **CLOSE):
             return _report(False, TEXT("no_two", case=case))
         return _report(False, TEXT("gaussian_wrong", case=case, got=np.round(g, 4), want=np.round(expected, 4)))
     return _report(True, TEXT("gaussian_ok"))
@@ -77,10 +78,9 @@ def check_gaussian(fn: Callable) -> CheckResult:
 
 def check_local_m_window(answer, t: int = 3, T: int = 7, D: int = 2) -> CheckResult:
     """Check a list of the positions (numbered from 1) that local-m reads at step ``t`` with half-width ``D``."""
-    try:
-        got = sorted(int(x) for x in np.ravel(answer))
-    except (TypeError, ValueError):
-        raise TypeError(f"answer must be a list of whole positions such as [1, 2, 3], got {answer!r}") from None
+    got, problem = positions(answer, TEXT("your_window"))
+    if problem:
+        return _report(False, problem)
     expected = [int(j) for j in np.flatnonzero(window_mask(t, T, D)) + 1]
     if got == expected:
         return _report(True, TEXT("window_ok", t=t, D=D, positions=expected))

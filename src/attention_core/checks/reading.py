@@ -21,8 +21,8 @@ from ..lang import Messages
 from ..read_variants import raw_score_read
 from ..reading import attend, softmax
 from ..rnn import RNNParams, rnn_cell
-from ..toy_sentences import FEATURES, FELIX, FELIX_NEGATED, ToySentence, read_with_query
-from .base import CheckResult, run_reader, verdict
+from ..toy_sentences import FEATURES, FELIX, FELIX_NEGATED, QUERIES, ToySentence, read_with_query
+from .base import CLOSE, CheckResult, numbers, positions, run_reader, verdict, whole_number
 
 TEXT = Messages(
     __name__,
@@ -33,11 +33,19 @@ TEXT = Messages(
         "backward": "backward",
         "and": " and ",
         "pass_function": "pass your function itself, got {kind}",
+        # how a check calls the reader's answer in a message about its form ("your answer is None: ...")
+        "your_answer": "your answer",
+        "your_context": "your context",
+        "your_query": "your query",
+        "outside": "{name}: {positions} are not positions of a sentence numbered 1..{T}",
+        "from_zero": "{name}: holds position 0, but the positions are numbered from 1 to {T}",
         # check_softmax: the inputs, then what can go wrong on one of them
         "case_single": "a single position [5]",
         "case_shifted": "[101, 102, 103] (the first case shifted by 100)",
         "case_2d": "the 2-D input [[1, 2, 3], [0, 0, 0]]",
-        "softmax_failed": "for {label} your function failed: {problem}",
+        "case_far": "[-1000, 1000] (scores far apart)",
+        "case_2d_far": "the 2-D input [[1000, 1001], [-1000, -1001]] (rows far apart)",
+        "softmax_failed": "for {label}: {problem}",
         "softmax_shape": "for {label} you returned shape {got}, expected {want} (one weight per score)",
         "softmax_nonfinite": (
             "your weights for {label} contain nan or inf ({got}): exp overflows or underflows; "
@@ -50,7 +58,7 @@ TEXT = Messages(
         "softmax_negative": "for {label} some weights are negative ({got}); softmax weights are all positive",
         "softmax_sum": "for {label} your weights sum to {sums}, not 1: divide exp(e_j) by the sum over all positions",
         "softmax_other": "for {label} you returned {got}, expected {want}",
-        "softmax_ok": "your softmax matches the core on all {n} inputs, including [1000, 1001] and 2-D",
+        "softmax_ok": "your softmax matches the core on all {n} inputs, large, far-apart and 2-D ones included",
         # check_context
         "context_shape": "your context has shape {got}; it must have the width of one annotation, {want}",
         "context_weights": " (you may have returned the weights instead of the weighted sum of the h_j)",
@@ -65,7 +73,7 @@ TEXT = Messages(
         ),
         "context_wrong": "your context {got} is not the soft read: {hint}",
         # check_rnn_cell
-        "cell_failed": "case {k}: your function failed: {problem}",
+        "cell_failed": "case {k}: {problem}",
         "cell_shape": "case {k}: you returned shape {got}, expected {want} (d_h,)",
         "cell_wrong": "case {k}: {hint}",
         "cell_pre": "you returned the pre-activation; apply np.tanh to it",
@@ -75,7 +83,6 @@ TEXT = Messages(
         "cell_other": "expected {want}, got {got}",
         "cell_ok": "your cell matches tanh(W_x x + W_h h_prev + b) on {n} random cases",
         # check_stored_floats
-        "floats_not_a_number": "give a number, got {kind}",
         "floats_ok": "{got:g} numbers: T = {T} annotations of 2 x {d_dir} each",
         "floats_one_direction": (
             "you counted one direction; each annotation concatenates a forward and a backward state"
@@ -89,7 +96,10 @@ TEXT = Messages(
         # check_query_focus and check_negation_focus
         "not_a_token": "{token} is not a token of {text}",
         "no_such_feature": "no token of {text} has the feature '{feature}'",
-        "query_unusable": "your query could not be used: {problem}",
+        "negation_keep_where": (
+            "start from the 'where?' query and add a 'negation' entry: the other entries of your query are not "
+            'those of `QUERIES["where"]` (or a positive multiple of them)'
+        ),
         "focus_ok": "your query gives {token} weight {w:.3f}",
         "focus_spread": (
             "it already has the highest weight, but the weight is spread out: make the query's entries larger"
@@ -139,27 +149,31 @@ def check_softmax(my_softmax: Callable) -> CheckResult:
         (TEXT("case_single"), np.array([5.0])),
         (TEXT("case_shifted"), np.array([101.0, 102.0, 103.0])),
         (TEXT("case_2d"), np.array([[1.0, 2.0, 3.0], [0.0, 0.0, 0.0]])),
+        # far apart: a shift by the first, the mean or the minimum score, or by one maximum over the whole
+        # array, still overflows here; only the maximum of each row keeps every exp finite
+        (TEXT("case_far"), np.array([-1000.0, 1000.0])),
+        (TEXT("case_2d_far"), np.array([[1000.0, 1001.0], [-1000.0, -1001.0]])),
     ]
     problems = []
     for label, e in cases:
-        got, err = run_reader(my_softmax, e.copy(), numeric=True)
+        got, err = run_reader(my_softmax, e.copy(), numeric=True, finite=False)
         want = softmax(e)
         if err:
             problems.append(TEXT("softmax_failed", label=label, problem=err))
-            continue
+            break  # the same failure on every input says no more
         if got.shape != want.shape:
             problems.append(TEXT("softmax_shape", label=label, got=got.shape, want=want.shape))
             continue
         if not np.all(np.isfinite(got)):
             problems.append(TEXT("softmax_nonfinite", label=label, got=_fmt(got)))
             continue
-        if np.allclose(got, want, atol=1e-8):
+        if np.allclose(got, want, **CLOSE):
             continue
-        if e.ndim == 2 and np.isclose(got.sum(), 1.0) and not np.allclose(got.sum(axis=-1), 1.0):
+        if e.ndim == 2 and np.isclose(got.sum(), 1.0, **CLOSE) and not np.allclose(got.sum(axis=-1), 1.0, **CLOSE):
             problems.append(TEXT("softmax_rows", label=label))
         elif np.any(got < 0):
             problems.append(TEXT("softmax_negative", label=label, got=_fmt(got)))
-        elif not np.allclose(got.sum(axis=-1), 1.0):
+        elif not np.allclose(got.sum(axis=-1), 1.0, **CLOSE):
             problems.append(TEXT("softmax_sum", label=label, sums=_fmt(got.sum(axis=-1))))
         else:
             problems.append(TEXT("softmax_other", label=label, got=_fmt(got), want=_fmt(want)))
@@ -175,14 +189,15 @@ def check_context(my_context, scores, H=None) -> CheckResult:
     Hm = H_EXAMPLE if H is None else np.asarray(H, dtype=float)
     e = np.asarray(scores, dtype=float)
     _, want = attend(e, Hm)  # (d_h,)
-    got, err = run_reader(lambda: my_context, numeric=True)
-    if err:
-        return CheckResult(False, err)
-    if got.shape != want.shape:
-        msg = TEXT("context_shape", got=got.shape, want=want.shape)
-        if got.shape == e.shape:
+    shape = np.shape(my_context) if isinstance(my_context, list | tuple | np.ndarray) else None
+    if shape is not None and shape != want.shape and np.asarray(my_context).dtype.kind in "iuf":
+        msg = TEXT("context_shape", got=shape, want=want.shape)
+        if shape == e.shape:
             msg += TEXT("context_weights")
         return CheckResult(False, msg)
+    got, problem = numbers(my_context, TEXT("your_context"), want.shape)
+    if problem:
+        return CheckResult(False, problem)
     if np.allclose(got, want, atol=5e-4):
         return CheckResult(True, TEXT("context_ok", got=_fmt(got)))
     if np.allclose(got, raw_score_read(e, Hm), atol=5e-4):
@@ -219,16 +234,16 @@ def check_rnn_cell(my_cell: Callable) -> CheckResult:
         if got.shape != want.shape:
             problems.append(TEXT("cell_shape", k=case + 1, got=got.shape, want=want.shape))
             break
-        if np.allclose(got, want):
+        if np.allclose(got, want, **CLOSE):
             continue
         pre = W_x @ x + W_h @ h + b  # (d_h,)
-        if np.allclose(got, pre):
+        if np.allclose(got, pre, **CLOSE):
             hint = TEXT("cell_pre")
-        elif np.allclose(got, np.tanh(W_x @ x + b)):
+        elif np.allclose(got, np.tanh(W_x @ x + b), **CLOSE):
             hint = TEXT("cell_no_h")
-        elif np.allclose(got, np.tanh(W_x @ x + W_h @ h)):
+        elif np.allclose(got, np.tanh(W_x @ x + W_h @ h), **CLOSE):
             hint = TEXT("cell_no_b")
-        elif np.allclose(got, np.tanh(W_x @ x + W_h.T @ h + b)):
+        elif np.allclose(got, np.tanh(W_x @ x + W_h.T @ h + b), **CLOSE):
             hint = TEXT("cell_transposed")
         else:
             hint = TEXT("cell_other", want=_fmt(want), got=_fmt(got))
@@ -244,10 +259,9 @@ def check_stored_floats(answer, T: int, d_dir: int) -> CheckResult:
     ``T * 2 * d_dir``.
     """
     want = T * 2 * d_dir
-    try:
-        got = float(answer)
-    except (TypeError, ValueError):
-        return CheckResult(False, TEXT("floats_not_a_number", kind=type(answer).__name__))
+    got, problem = whole_number(answer, TEXT("your_answer"))
+    if problem:
+        return CheckResult(False, problem)
     if got == want:
         return CheckResult(True, TEXT("floats_ok", got=got, T=T, d_dir=d_dir))
     if got == T * d_dir:
@@ -289,12 +303,11 @@ def check_query_focus(query, token: str | None = None, sentence: ToySentence = F
     :data:`~attention_core.toy_sentences.FELIX`, "昨天" in :data:`~attention_core.toy_sentences.FELIX_ZH`.
     """
     token, problem = _find_token(sentence, token, "time")
+    if problem is None:
+        query, problem = numbers(query, TEXT("your_query"), (len(FEATURES),))
     if problem:
         return CheckResult(False, problem)
-    try:
-        read = read_with_query(sentence, query)
-    except (TypeError, ValueError) as exc:
-        return CheckResult(False, TEXT("query_unusable", problem=exc))
+    read = read_with_query(sentence, query)
     j = sentence.tokens.index(token)
     w = float(read.weights[j])
     if w >= at_least:
@@ -307,14 +320,18 @@ def check_query_focus(query, token: str | None = None, sentence: ToySentence = F
     return CheckResult(False, TEXT("focus_wrong", token=_quoted(token), w=w, at_least=at_least, advice=advice))
 
 
-def _positions(answer, name: str, T: int) -> list[int]:
-    try:
-        got = sorted({int(x) for x in np.ravel(np.asarray(answer, dtype=float))})
-    except (TypeError, ValueError):
-        raise TypeError(f"{name} must be a list of positions numbered 1..{T}, such as [1, 2], got {answer!r}") from None
-    if any(not 1 <= j <= T for j in got):
-        raise ValueError(f"{name} must hold positions between 1 and T = {T}, got {got}")
-    return got
+def _positions(answer, T: int) -> tuple[list[int] | None, str | None]:
+    """``(positions, None)`` for distinct whole positions within ``1..T``; else ``(None, message)``."""
+    name = TEXT("your_answer")
+    got, problem = positions(answer, name)
+    if problem:
+        return None, problem
+    if 0 in got:
+        return None, TEXT("from_zero", name=name, T=T)
+    outside = [j for j in got if not 1 <= j <= T]
+    if outside:
+        return None, TEXT("outside", name=name, positions=outside, T=T)
+    return got, None
 
 
 def _movedverdict(got: list[int], changed: int, T: int, direction: str, both: bool) -> str | None:
@@ -348,7 +365,9 @@ def check_moved_states(answer, changed: int, T: int) -> CheckResult:
     Positions are numbered ``1..T``; the answer is a list such as ``[3, 4, 5]``. A forward state ``h_j`` depends
     on ``x_1, ..., x_j``, so exactly the states ``j >= changed`` move.
     """
-    got = _positions(answer, "answer", T)
+    got, problem = _positions(answer, T)
+    if problem:
+        return CheckResult(False, problem)
     problem = _movedverdict(got, changed, T, "forward", both=False)
     if problem is None:
         moved = f"h_{T}" if changed == T else f"h_{changed}, ..., h_{T}"
@@ -362,15 +381,24 @@ def check_moved_halves(forward, backward, changed: int, T: int) -> CheckResult:
     ``forward`` and ``backward`` list positions ``1..T`` whose forward or backward half moves. The forward half
     of ``h_j`` has read ``x_1..x_j``, the backward half ``x_j..x_T``.
     """
-    problems = [
-        p
-        for p in (
-            _movedverdict(_positions(forward, "forward", T), changed, T, "forward", both=True),
-            _movedverdict(_positions(backward, "backward", T), changed, T, "backward", both=True),
-        )
-        if p is not None
-    ]
+    problems = []
+    for answer, direction in ((forward, "forward"), (backward, "backward")):
+        got, problem = _positions(answer, T)
+        if problem is None:
+            problem = _movedverdict(got, changed, T, direction, both=True)
+        else:
+            problem = f"{TEXT(direction)}: {problem}"
+        if problem is not None:
+            problems.append(problem)
     return verdict(problems, TEXT("halves_ok", changed=changed, T=T))
+
+
+def _extends_where(query: np.ndarray) -> bool:
+    """Whether ``query`` is the *where?* query, or a positive multiple of it, apart from its *negation* entry."""
+    others = [i for i, f in enumerate(FEATURES) if f != "negation"]
+    where, mine = QUERIES["where"][others], query[others]  # (F - 1,) each
+    scale = float(mine @ where) / float(where @ where)
+    return scale > 0 and np.allclose(mine, scale * where, **CLOSE)
 
 
 def check_negation_focus(
@@ -390,12 +418,13 @@ def check_negation_focus(
     negation_token, problem = _find_token(sentence, negation_token, "negation")
     if problem is None:
         place_token, problem = _find_token(sentence, place_token, "place")
+    if problem is None:
+        query, problem = numbers(query, TEXT("your_query"), (len(FEATURES),))
     if problem:
         return CheckResult(False, problem)
-    try:
-        read = read_with_query(sentence, query)
-    except (TypeError, ValueError) as exc:
-        return CheckResult(False, TEXT("query_unusable", problem=exc))
+    if not _extends_where(query):
+        return CheckResult(False, TEXT("negation_keep_where"))
+    read = read_with_query(sentence, query)
     w_neg = float(read.weights[sentence.tokens.index(negation_token)])
     w_place = float(read.weights[sentence.tokens.index(place_token)])
     negation = float(read.context[FEATURES.index("negation")])
@@ -404,7 +433,7 @@ def check_negation_focus(
         return CheckResult(
             True, TEXT("negation_ok", neg=neg, w_neg=w_neg, place=place, w_place=w_place, negation=negation)
         )
-    if query is not None and np.asarray(query, dtype=float)[FEATURES.index("negation")] <= 0:
+    if query[FEATURES.index("negation")] <= 0:
         advice = TEXT("negation_positive", neg=neg)
     else:
         advice = TEXT("negation_raise")

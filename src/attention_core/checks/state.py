@@ -1,24 +1,26 @@
 """Self-checks for the exercises of lesson 06: the reader passes an answer and gets a specific verdict.
 
 Each check returns a :class:`CheckResult` whose text says what is right or exactly what is wrong; it never
-raises for a wrong answer, only for an answer of the wrong kind (with a message saying what was expected).
-The verdicts come from the module's :class:`~attention_core.lang.Messages` (English, translated by its PO
-files); the errors for an answer of the wrong kind stay in English, like every ``TypeError`` of the package.
+raises, whatever the answer (an answer of the wrong kind is quoted and named, see :mod:`.base`). The verdicts
+come from the module's :class:`~attention_core.lang.Messages` (English, translated by its PO files).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .._validate import answer_numbers
 from ..example import S_RANGE, TOKENS, worked_example
 from ..lang import Messages
-from .base import CheckResult
+from .base import CheckResult, number, numbers, whole_number
 
 TEXT = Messages(
     __name__,
     {
-        "not_finite": "your answer contains NaN or infinity; every score and weight is a finite number",
+        "the_state": "the state s",
+        "the_scores": "your scores",
+        "the_weights": "your weights",
+        "your_s": "your state",
+        "position_kind": "position must be 1, 2 or 3 (I, like, cats); got {given}",
         "sign_hint": " (check the sign: it is {sign})",
         "score_wrong": "score of position {j} ({token}) is {score:.4f}; e_j(s) = {sign} gives another value{hint}",
         "weights_sum": "your weights sum to {total:.4f}; softmax weights sum to 1",
@@ -35,14 +37,16 @@ TEXT = Messages(
 
 
 def check_example_read(s: float, scores, weights, tol: float = 5e-4) -> CheckResult:
-    """Check hand-computed scores and weights of the worked example at state ``s`` (to about 3 decimals)."""
-    e, w = (
-        answer_numbers(x, name, 3, "three numbers, one per position (I, like, cats)")
-        for x, name in ((scores, "scores"), (weights, "weights"))
-    )
-    read = worked_example(float(s))
-    if not np.isfinite(e).all() or not np.isfinite(w).all():
-        return CheckResult(False, TEXT("not_finite"))
+    """Check hand-computed scores and weights of the worked example at state ``s`` (each within ``tol``: to 3
+    decimals)."""
+    s, problem = number(s, TEXT("the_state"))
+    if problem is None:
+        e, problem = numbers(scores, TEXT("the_scores"), (3,))
+    if problem is None:
+        w, problem = numbers(weights, TEXT("the_weights"), (3,))
+    if problem:
+        return CheckResult(False, problem)
+    read = worked_example(s)
     for j, token in enumerate(TOKENS):
         if abs(e[j] - read.scores[j]) > tol:
             sign = "tanh(s + h_j1) - tanh(s + h_j2)"
@@ -61,12 +65,13 @@ def check_example_read(s: float, scores, weights, tol: float = 5e-4) -> CheckRes
 
 def check_peak_state(answer: float, position: int = 1, tol: float = 0.02) -> CheckResult:
     """Check the state ``s`` in the lesson's range at which ``position`` (1, 2 or 3) gets its largest weight."""
-    if position not in (1, 2, 3):
-        raise ValueError(f"position must be 1, 2 or 3, got {position!r}")
-    try:
-        s_answer = float(answer)
-    except (TypeError, ValueError):
-        raise TypeError(f"answer must be a number (a state s), got {answer!r}") from None
+    n, problem = whole_number(position, "position")
+    if problem or n not in (1, 2, 3):
+        return CheckResult(False, TEXT("position_kind", given=repr(position)))
+    position = n
+    s_answer, problem = number(answer, TEXT("your_s"))
+    if problem:
+        return CheckResult(False, problem)
     grid = np.linspace(*S_RANGE, 8001)
     weights = worked_example(grid).weights[:, position - 1]  # (8001,): one call over the grid
     s_best = grid[np.argmax(weights)]
