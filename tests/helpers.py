@@ -36,3 +36,8 @@ def script(name: str):
 def editions_module():
     """scripts/editions.py: the generator of every edition but the English one."""
     return script("editions")
+
+
+def reading_minutes(words: int) -> int:
+    """A reading time in minutes for ``words`` words: 200 words a minute, in steps of 5 minutes, at least 5."""
+    return max(5, 5 * round(words / 1000))
