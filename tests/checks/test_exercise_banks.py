@@ -1,0 +1,476 @@
+"""Every checked exercise of lessons 01-08, done as students do it: a bank of right answers in the forms the text
+allows (all must pass) and of plausible mistakes (all must fail), run through the check exactly as the lesson
+calls it; then a property test that feeds every check malformed input and fails on any ✓ or any exception.
+
+A bank is a list of ``(label, arguments)`` per exercise; ``label`` says what the student did. The exercises are
+keyed as the lessons number them ("04.1" is lesson 04's exercise 1).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from attention_core import H_EXAMPLE, attend
+from attention_core.checks.base import CheckResult
+from attention_core.checks.luong import check_gaussian, check_local_m_window
+from attention_core.checks.reading import (
+    check_context,
+    check_moved_halves,
+    check_moved_states,
+    check_negation_focus,
+    check_query_focus,
+    check_rnn_cell,
+    check_softmax,
+    check_stored_floats,
+)
+from attention_core.checks.scoring import check_additive_score, check_causal_mask, check_linear_ablation
+from attention_core.checks.state import check_example_read, check_peak_state
+from attention_core.checks.training import check_score_gradient, check_steepest_push
+from attention_core.lang import language
+from attention_core.toy_sentences import FELIX, FELIX_NEGATED, QUERIES, feature_vector
+
+F32 = np.float32
+WHERE = QUERIES["where"]
+LOG2 = float(np.log(2.0))
+
+
+# ------------------------------------------------------------------------------------ the students' answers
+def softmax_rows(e):
+    z = np.exp(e - e.max(axis=-1, keepdims=True))
+    return z / z.sum(axis=-1, keepdims=True)
+
+
+def softmax_shifted_by(shift):
+    def fn(e):
+        z = np.exp(e - shift(e))
+        return z / z.sum(axis=-1, keepdims=True)
+
+    return fn
+
+
+def additive(s, h, W_s, W_h, v, b):
+    return v @ np.tanh(W_s @ s + W_h @ h + b)
+
+
+def ablation(H, W_h, v):
+    return softmax_rows(H @ W_h.T @ v)
+
+
+def gradient(w, H, g):
+    return w * ((H - w @ H) @ g)
+
+
+def gaussian(p, T, D):
+    j = np.arange(1, T + 1)
+    return np.exp(-((j - p) ** 2) / (2 * (D / 2) ** 2))
+
+
+def gaussian_with(j0=1, sigma=lambda D: D / 2, two=2.0, sign=-1.0):
+    def fn(p, T, D):
+        j = np.arange(j0, T + j0)
+        return np.exp(sign * (j - p) ** 2 / (two * sigma(D) ** 2))
+
+    return fn
+
+
+def cell(x, h, W_x, W_h, b):
+    return np.tanh(W_x @ x + W_h @ h + b)
+
+
+def forgot_return(*args):
+    np.zeros(3)  # the student computed something and did not return it
+
+
+AT_HALF = (0.52449714, 1.36726541, 1.36726541), (0.17712983, 0.41143508, 0.41143508)  # worked example, s = 0.5
+
+# Each exercise: the check as the lesson calls it, the right answers, the mistakes.
+BANKS = {
+    "01.1": (
+        lambda q: check_query_focus(q, sentence=FELIX),
+        [
+            ("time entry 3", (feature_vector(time=3.0),)),
+            ("time entry 3 in float32", (feature_vector(time=3.0).astype(F32),)),
+            ("time entry 5 as a list", (list(feature_vector(time=5.0)),)),
+            ("time entry 2.5 as a tuple", (tuple(feature_vector(time=2.5)),)),
+        ],
+        [
+            ("the starting entry", (feature_vector(time=1.0),)),
+            ("time entry 2: not yet half", (feature_vector(time=2.0),)),
+            ("the place entry", (feature_vector(place=3.0),)),
+            ("a negative time entry", (feature_vector(time=-3.0),)),
+            ("the zero query", (np.zeros(7),)),
+            ("the where? query", (WHERE,)),
+            ("a row instead of a vector", (feature_vector(time=3.0)[None, :],)),
+            ("the feature's name", ("time",)),
+        ],
+    ),
+    "01.3": (
+        lambda q: check_negation_focus(q, sentence=FELIX_NEGATED),
+        [
+            ("negation entry 3: the tie", (WHERE + feature_vector(negation=3.0),)),
+            ("negation entry 5", (WHERE + feature_vector(negation=5.0),)),
+            ("the whole query doubled", (2 * WHERE + feature_vector(negation=6.0),)),
+            ("in float32", ((WHERE + feature_vector(negation=4.0)).astype(F32),)),
+            ("as a list", (list(WHERE + feature_vector(negation=3.5)),)),
+        ],
+        [
+            ("the starting entry 1", (WHERE + feature_vector(negation=1.0),)),
+            ("no negation entry", (WHERE,)),
+            ("the zero query: every weight equal", (np.zeros(7),)),
+            ("the negation entry alone", (feature_vector(negation=3.0),)),
+            ("the place entry removed", (WHERE + feature_vector(negation=3.0, place=-3.0),)),
+            ("a negative negation entry", (WHERE + feature_vector(negation=-3.0),)),
+            ("the negated where? query", (-WHERE + feature_vector(negation=3.0),)),
+        ],
+    ),
+    "02.1": (
+        check_rnn_cell,
+        [
+            ("the formula", (cell,)),
+            ("in float32", (lambda *a: cell(*a).astype(F32),)),
+            ("with np.dot", (lambda x, h, W_x, W_h, b: np.tanh(np.dot(W_x, x) + np.dot(W_h, h) + b),)),
+            ("as rows", (lambda x, h, W_x, W_h, b: np.tanh(x @ W_x.T + h @ W_h.T + b),)),
+            ("as a list", (lambda *a: list(cell(*a)),)),
+        ],
+        [
+            ("the starting answer: no h_prev", (lambda x, h, W_x, W_h, b: np.tanh(W_x @ x + b),)),
+            ("no tanh", (lambda x, h, W_x, W_h, b: W_x @ x + W_h @ h + b,)),
+            ("no bias", (lambda x, h, W_x, W_h, b: np.tanh(W_x @ x + W_h @ h),)),
+            ("W_h transposed", (lambda x, h, W_x, W_h, b: np.tanh(W_x @ x + W_h.T @ h + b),)),
+            ("a sigmoid", (lambda x, h, W_x, W_h, b: 1 / (1 + np.exp(-(W_x @ x + W_h @ h + b))),)),
+            ("forgot return", (forgot_return,)),
+            ("printed it", (lambda *a: str(cell(*a)),)),
+        ],
+    ),
+    "02.2": (
+        lambda a: check_moved_states(a, changed=12, T=12),
+        [("[12]", ([12],)), ("a tuple", ((12,),)), ("an array", (np.array([12]),)), ("12.0", ([12.0],))],
+        [
+            ("the starting answer", (list(range(1, 13)),)),
+            ("nothing", ([],)),
+            ("the last two", ([11, 12],)),
+            ("counted from 0", ([11],)),
+            ("a string", (["12"],)),
+            ("the number alone", (12,)),
+            ("twice", ([12, 12],)),
+            ("a fraction", ([12.5],)),
+        ],
+    ),
+    "03.1": (
+        lambda a: check_stored_floats(a, T=40, d_dir=8),
+        [("640", (640,)), ("640.0", (640.0,)), ("an expression", (40 * 2 * 8,)), ("numpy", (np.int64(640),))],
+        [
+            ("the starting answer: one direction", (40 * 8,)),
+            ("one annotation", (16,)),
+            ("one state", (8,)),
+            ("a string", ("640",)),
+            ("not whole", (640.5,)),
+            ("NaN", (float("nan"),)),
+            ("in a list", ([640],)),
+        ],
+    ),
+    "03.2": (
+        lambda f, b: check_moved_halves(f, b, changed=1, T=6),
+        [
+            ("lists", (list(range(1, 7)), [1])),
+            ("ranges and a tuple", (range(1, 7), (1,))),
+            ("unsorted, floats", ([6, 5, 4, 3, 2, 1], [1.0])),
+            ("arrays", (np.arange(1, 7), np.array([1]))),
+        ],
+        [
+            ("the starting answer: swapped", ([1], list(range(1, 7)))),
+            ("the changed position left out", (list(range(2, 7)), [1])),
+            ("no backward half", (list(range(1, 7)), [])),
+            ("counted from 0", (list(range(0, 6)), [0])),
+            ("strings", ([str(j) for j in range(1, 7)], ["1"])),
+            ("fractions", ([1.5, 2, 3, 4, 5, 6], [1])),
+        ],
+    ),
+    "04.1": (
+        check_softmax,
+        [
+            ("shift by the row maximum", (softmax_rows,)),
+            ("in float32", (lambda e: softmax_rows(e).astype(F32),)),
+            ("by log-sum-exp", (lambda e: np.exp(e - np.logaddexp.reduce(e, axis=-1, keepdims=True)),)),
+            ("row by row", (lambda e: np.apply_along_axis(softmax_rows, -1, e),)),
+        ],
+        [
+            ("the starting answer: no shift", (lambda e: np.exp(e) / np.exp(e).sum(),)),
+            ("no shift, per row", (softmax_shifted_by(lambda e: 0.0),)),
+            ("shift by the first score", (softmax_shifted_by(lambda e: e[..., :1]),)),
+            ("shift by the mean", (softmax_shifted_by(lambda e: e.mean(axis=-1, keepdims=True)),)),
+            ("shift by the minimum", (softmax_shifted_by(lambda e: e.min(axis=-1, keepdims=True)),)),
+            ("one maximum for the whole array", (softmax_shifted_by(lambda e: e.max()),)),
+            ("sum over the whole array", (lambda e: np.exp(e - e.max()) / np.exp(e - e.max()).sum(),)),
+            ("no normalisation", (lambda e: np.exp(e - e.max(axis=-1, keepdims=True)),)),
+            ("forgot return", (forgot_return,)),
+        ],
+    ),
+    "04.2": (
+        lambda c: check_context(c, scores=[LOG2, 0.0, 0.0]),
+        [
+            ("an array", (np.array([1.25, -0.75]),)),
+            ("a list", ([1.25, -0.75],)),
+            ("computed in float32", (attend(np.array([LOG2, 0, 0]), H_EXAMPLE)[1].astype(F32),)),
+            ("to 3 decimals", ((1.250, -0.750),)),
+        ],
+        [
+            ("the starting answer", (np.array([0.0, 0.0]),)),
+            ("weighted by the raw scores", (LOG2 * H_EXAMPLE[0],)),
+            ("the mean", (H_EXAMPLE.mean(axis=0),)),
+            ("the hard read", (H_EXAMPLE[0],)),
+            ("the weights", ([0.5, 0.25, 0.25],)),
+            ("a string", ("1.25, -0.75",)),
+            ("NaN", ([np.nan, -0.75],)),
+        ],
+    ),
+    "05.1": (
+        check_additive_score,
+        [
+            ("the formula", (additive,)),
+            ("in float32", (lambda *a: F32(additive(*a)),)),
+            ("with np.dot", (lambda s, h, W_s, W_h, v, b: np.dot(v, np.tanh(np.dot(W_s, s) + np.dot(W_h, h) + b)),)),
+            ("as a sum", (lambda s, h, W_s, W_h, v, b: np.sum(v * np.tanh(W_s @ s + W_h @ h + b)),)),
+            ("shape (1,)", (lambda *a: np.array([additive(*a)]),)),
+        ],
+        [
+            ("no tanh", (lambda s, h, W_s, W_h, v, b: v @ (W_s @ s + W_h @ h + b),)),
+            ("no bias", (lambda s, h, W_s, W_h, v, b: v @ np.tanh(W_s @ s + W_h @ h),)),
+            ("tanh after v", (lambda s, h, W_s, W_h, v, b: np.tanh(v @ (W_s @ s + W_h @ h + b)),)),
+            ("summed, not weighted by v", (lambda s, h, W_s, W_h, v, b: np.sum(np.tanh(W_s @ s + W_h @ h + b)),)),
+            ("W_s transposed", (lambda s, h, W_s, W_h, v, b: v @ np.tanh(W_s.T @ s + W_h @ h + b),)),
+            ("the vector, not the score", (lambda s, h, W_s, W_h, v, b: np.tanh(W_s @ s + W_h @ h + b),)),
+            ("forgot return", (forgot_return,)),
+            ("printed it", (lambda *a: f"{additive(*a):.6f}",)),
+        ],
+    ),
+    "05.2": (
+        check_linear_ablation,
+        [
+            ("a stable softmax", (ablation,)),
+            ("in float32", (lambda *a: ablation(*a).astype(F32),)),
+            ("as a list", (lambda *a: list(ablation(*a)),)),
+            ("by log-sum-exp", (lambda H, W_h, v: np.exp((e := H @ W_h.T @ v) - np.logaddexp.reduce(e)),)),
+        ],
+        [
+            ("the scores", (lambda H, W_h, v: H @ W_h.T @ v,)),
+            ("no shift", (lambda H, W_h, v: np.exp(H @ W_h.T @ v) / np.exp(H @ W_h.T @ v).sum(),)),
+            ("divided by the sum", (lambda H, W_h, v: (e := H @ W_h.T @ v) / e.sum(),)),
+            ("tanh kept", (lambda H, W_h, v: softmax_rows(np.tanh(H @ W_h.T) @ v),)),
+            ("uniform", (lambda H, W_h, v: np.full(len(H), 1 / len(H)),)),
+            ("forgot return", (forgot_return,)),
+        ],
+    ),
+    "06.1": (
+        lambda e, w: check_example_read(0.5, scores=e, weights=w),
+        [
+            ("exact", AT_HALF),
+            ("to 4 decimals", ([0.5245, 1.3673, 1.3673], [0.1771, 0.4114, 0.4114])),
+            ("to 3 decimals", ([0.524, 1.367, 1.367], [0.177, 0.411, 0.411])),
+            ("float32 arrays", tuple(np.array(x, dtype=F32) for x in AT_HALF)),
+        ],
+        [
+            ("sign flipped", ([-0.5245, -1.3673, -1.3673], [0.4114, 0.2943, 0.2943])),
+            ("weights as scores over their sum", (AT_HALF[0], np.array(AT_HALF[0]) / np.sum(AT_HALF[0]))),
+            ("uniform weights", (AT_HALF[0], [1 / 3] * 3)),
+            ("to 2 decimals", ([0.52, 1.37, 1.37], [0.18, 0.41, 0.41])),
+            ("two numbers", ([0.5245, 1.3673], [0.1771, 0.4114])),
+            ("strings", (["0.5245", "1.3673", "1.3673"], AT_HALF[1])),
+            ("NaN", ([np.nan, 1.3673, 1.3673], AT_HALF[1])),
+        ],
+    ),
+    "06.2": (
+        lambda s: check_peak_state(s, position=1),
+        [("-1.46", (-1.46,)), ("-1.45", (-1.45,)), ("float32", (F32(-1.455),)), ("numpy", (np.float64(-1.47),))],
+        [
+            ("the mirror", (1.46,)),
+            ("zero", (0.0,)),
+            ("the range's end", (-4.0,)),
+            ("a string", ("-1.46",)),
+            ("NaN", (float("nan"),)),
+            ("None", (None,)),
+        ],
+    ),
+    "07.1": (
+        check_score_gradient,
+        [
+            ("the formula", (gradient,)),
+            ("in float32", (lambda *a: gradient(*a).astype(F32),)),
+            ("expanded", (lambda w, H, g: w * (H @ g) - w * (w @ H @ g),)),
+            ("as a list", (lambda *a: list(gradient(*a)),)),
+        ],
+        [
+            ("the starting answer", (lambda w, H, g: np.zeros_like(w),)),
+            ("sign flipped", (lambda *a: -gradient(*a),)),
+            ("no alpha", (lambda w, H, g: (H - w @ H) @ g,)),
+            ("no c", (lambda w, H, g: w * (H @ g),)),
+            ("the context's gradient", (lambda w, H, g: w @ H,)),
+            ("forgot return", (forgot_return,)),
+        ],
+    ),
+    "07.2": (
+        check_steepest_push,
+        [
+            ("exact to 4 decimals", (3, 0.4151)),
+            ("from the printed weights", (3, 0.4152)),
+            ("float and numpy", (3.0, np.float32(0.41512))),
+            ("numpy int", (np.int64(3), 0.41512299)),
+        ],
+        [
+            ("the starting answer", (1, 0.0)),
+            ("sign flipped", (3, -0.4151)),
+            ("the second position", (2, 0.2429)),
+            ("the first position", (1, 0.658)),
+            ("a rough amount", (3, 0.42)),
+            ("NaN", (3, float("nan"))),
+            ("a string position", ("3", 0.4151)),
+            ("counted from 0", (0, 0.4151)),
+            ("a fraction of a position", (2.5, 0.4151)),
+        ],
+    ),
+    "08.1": (
+        check_causal_mask,
+        [
+            ("np.tril", (lambda T: np.tril(np.ones((T, T), dtype=bool)),)),
+            ("a comparison", (lambda T: np.arange(T)[:, None] >= np.arange(T)[None, :],)),
+            ("np.tri", (lambda T: np.tri(T, dtype=bool),)),
+            ("lists of booleans", (lambda T: [[j <= i for j in range(T)] for i in range(T)],)),
+        ],
+        [
+            ("transposed", (lambda T: np.triu(np.ones((T, T), dtype=bool)),)),
+            ("no diagonal", (lambda T: np.tril(np.ones((T, T), dtype=bool), k=-1),)),
+            ("swapped", (lambda T: ~np.tril(np.ones((T, T), dtype=bool)),)),
+            ("zeros and ones", (lambda T: np.tril(np.ones((T, T))),)),
+            ("one row", (lambda T: np.ones(T, dtype=bool),)),
+            ("forgot return", (forgot_return,)),
+        ],
+    ),
+    "08.2": (
+        check_gaussian,
+        [
+            ("the formula", (gaussian,)),
+            ("in float32", (lambda *a: gaussian(*a).astype(F32),)),
+            ("as a list", (lambda *a: list(gaussian(*a)),)),
+            ("2 / D^2 written out", (lambda p, T, D: np.exp(-2 * (np.arange(1, T + 1) - p) ** 2 / D**2),)),
+        ],
+        [
+            ("the starting answer: sigma = D", (gaussian_with(sigma=lambda D: D),)),
+            ("counted from 0", (gaussian_with(j0=0),)),
+            ("no factor 2", (gaussian_with(two=1.0),)),
+            ("a positive exponent", (gaussian_with(sign=1.0),)),
+            ("sigma = D / 4", (gaussian_with(sigma=lambda D: D / 4),)),
+            ("forgot return", (forgot_return,)),
+        ],
+    ),
+    "08.3": (
+        lambda w: check_local_m_window(w, t=6, T=7, D=2),
+        [
+            ("a list", ([4, 5, 6, 7],)),
+            ("an array", (np.array([4, 5, 6, 7]),)),
+            ("backwards", ((7, 6, 5, 4),)),
+            ("a range", (range(4, 8),)),
+            ("floats", ([4.0, 5.0, 6.0, 7.0],)),
+        ],
+        [
+            ("the starting answer: not clipped", ([4, 5, 6, 7, 8],)),
+            ("counted from 0", ([3, 4, 5, 6],)),
+            ("one end left out", ([5, 6, 7],)),
+            ("a repeat", ([4, 5, 6, 7, 7],)),
+            ("strings", (["4", "5", "6", "7"],)),
+            ("fractions", ([4.5, 5.5, 6.5],)),
+            ("nothing", ([],)),
+        ],
+    ),
+}
+RIGHT = [(key, label, args) for key, (_, right, _) in BANKS.items() for label, args in right]
+WRONG = [(key, label, args) for key, (_, _, wrong) in BANKS.items() for label, args in wrong]
+
+
+def test_every_checked_exercise_has_a_bank():
+    assert len(BANKS) == 17
+    for key, (_, right, wrong) in BANKS.items():
+        assert len(right) >= 3 and len(wrong) >= 5, key
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+@pytest.mark.parametrize(("key", "label", "args"), RIGHT, ids=[f"{k} {label}" for k, label, _ in RIGHT])
+def test_every_right_answer_passes(key, label, args):
+    result = BANKS[key][0](*args)
+    assert isinstance(result, CheckResult) and result.ok, result
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+@pytest.mark.parametrize(("key", "label", "args"), WRONG, ids=[f"{k} {label}" for k, label, _ in WRONG])
+def test_every_mistake_fails_in_both_languages(key, label, args):
+    result = BANKS[key][0](*args)
+    assert isinstance(result, CheckResult) and not result.ok and result.message.strip(" .:"), result
+    with language("zh"):
+        chinese = BANKS[key][0](*args)
+    assert not chinese.ok and chinese.message.strip(" .:"), chinese
+
+
+# ------------------------------------------------------------------------------------ malformed input
+TEXTS = st.text(max_size=8) | st.sampled_from(["12", "0.4151", "[1, 2]", "nan", "640"])
+NON_FINITE = st.sampled_from([float("nan"), float("inf"), -float("inf"), np.float32("nan")])
+NOT_A_NUMBER = st.one_of(
+    st.none(), TEXTS, NON_FINITE, st.booleans(), st.complex_numbers(allow_nan=False, min_magnitude=1),
+    st.dictionaries(st.text(max_size=2), st.integers(), max_size=2),
+)  # fmt: skip
+NEAR_WHOLE = st.integers(-2, 14).flatmap(lambda n: st.sampled_from([n + 1e-7, n - 1e-9, n + 0.5]))
+MALFORMED_LIST = st.one_of(
+    st.lists(NOT_A_NUMBER, min_size=1, max_size=4),
+    st.lists(NEAR_WHOLE, min_size=1, max_size=4),
+    st.just([[1, 2], [3]]),  # ragged
+    st.just(np.ones((2, 2))),
+    st.integers(1, 12).map(lambda n: [n, n]),  # a repeat
+)
+MALFORMED = st.one_of(NOT_A_NUMBER, MALFORMED_LIST)
+MALFORMED_POSITION = st.one_of(NOT_A_NUMBER, NEAR_WHOLE, MALFORMED_LIST)
+
+
+def returning(value):
+    return lambda *args: value
+
+
+# Every check with the slot a student fills taken from a strategy of malformed values.
+SLOTS = {
+    "01.1": MALFORMED.map(lambda q: (q,)),
+    "01.3": MALFORMED.map(lambda q: (q,)),
+    "02.1": MALFORMED.map(lambda v: (returning(v),)),
+    "02.2": MALFORMED_POSITION.map(lambda a: (a,)),
+    "03.1": MALFORMED_POSITION.map(lambda a: (a,)),
+    "03.2": st.tuples(MALFORMED_POSITION, MALFORMED_POSITION),
+    "04.1": MALFORMED.map(lambda v: (returning(v),)),
+    "04.2": MALFORMED.map(lambda c: (c,)),
+    "05.1": MALFORMED.map(lambda v: (returning(v),)),
+    "05.2": MALFORMED.map(lambda v: (returning(v),)),
+    "06.1": st.one_of(MALFORMED.map(lambda e: (e, AT_HALF[1])), MALFORMED.map(lambda w: (AT_HALF[0], w))),
+    "06.2": MALFORMED.map(lambda s: (s,)),
+    "07.1": MALFORMED.map(lambda v: (returning(v),)),
+    "07.2": st.one_of(MALFORMED_POSITION.map(lambda j: (j, 0.4151)), MALFORMED.map(lambda a: (3, a))),
+    "08.1": MALFORMED.map(lambda v: (returning(v),)),
+    "08.2": MALFORMED.map(lambda v: (returning(v),)),
+    "08.3": MALFORMED_POSITION.map(lambda a: (a,)),
+}
+
+
+def test_every_exercise_has_a_malformed_slot():
+    assert SLOTS.keys() == BANKS.keys()
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+@pytest.mark.parametrize("key", sorted(SLOTS))
+def test_malformed_input_never_passes_and_never_raises(key):
+    check = BANKS[key][0]
+
+    @settings(max_examples=40, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+    @given(SLOTS[key])
+    def run(args):
+        result = check(*args)  # an exception here fails the test
+        assert isinstance(result, CheckResult) and not result.ok, (args, result)
+        assert result.message.strip(" .:"), (args, result)
+
+    run()
