@@ -13,15 +13,17 @@ by one process (a notebook's cells share one kernel), except tests marked with a
 their group (the browser sweep: one group per setting, tests/site/test_site_sweep.py). The longest units are
 handed out first (``LONGEST_FIRST``, from the durations `make test` prints), so that none starts last.
 
-Lesson 07 trains its recipe live in every edition:
-``AE_RUN_CACHE`` lets the notebooks' kernels (and the pseudo edition's execution) read back a run this machine
-already made from the same code and data instead of training it again (attention_core/models/run_cache.py);
-tests written in Python always train (tests/conftest.py).
+Lesson 07 trains its recipe live in every edition. Under the gate every notebook kernel (nbval's and the pseudo
+edition's) starts with ``tests/kernel_startup.py`` as an IPython startup file (``IPYTHONDIR`` points at a folder
+under ``_build`` that holds it, ``PYTHONPATH`` at the repository), which makes ``train`` read back a run this
+machine already made from the same code and data (``AE_RUN_CACHE``, tests/run_cache.py) instead of training it
+again; the reader's ``train`` knows nothing of it, and tests written in Python always train (tests/conftest.py).
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 
 import pytest
 
@@ -44,12 +46,26 @@ LONGEST_FIRST = (
 )
 SITE_FIXTURES = {"book_build", "site", "server", "chromium_browser", "tabs", "visit", "sweep"}
 RUN_CACHE = ROOT / "_build" / "run-cache"
+KERNEL_PROFILE = ROOT / "_build" / "ipython"  # IPYTHONDIR of the gate's kernels: runs tests/kernel_startup.py
 
 
 def pytest_configure(config):
-    os.environ.setdefault("AE_RUN_CACHE", str(RUN_CACHE))  # inherited by the kernels the notebooks run in
+    install_kernel_startup()
     config.addinivalue_line("markers", "slow: retrains a full model or scans the whole site; not in `make check`")
     config.addinivalue_line("markers", "site: needs the built book or a browser; not in `make check`")
+
+
+def install_kernel_startup() -> None:
+    """Every kernel started from here on (inheriting this environment) reads back runs already made."""
+    startup = KERNEL_PROFILE / "profile_default" / "startup"
+    startup.mkdir(parents=True, exist_ok=True)
+    source, target = ROOT / "tests" / "kernel_startup.py", startup / "00-run-cache.py"
+    if not target.exists() or target.read_bytes() != source.read_bytes():  # xdist's workers configure too
+        shutil.copyfile(source, target)
+    os.environ.setdefault("AE_RUN_CACHE", str(RUN_CACHE))
+    os.environ["IPYTHONDIR"] = str(KERNEL_PROFILE)
+    paths = [str(ROOT), *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
+    os.environ["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(paths))
 
 
 def pytest_collection_modifyitems(config, items):

@@ -1,18 +1,23 @@
-"""The test gate's run cache (models/run_cache.py): a run made once is read back, the same in every respect."""
+"""The test gate's run cache (tests/run_cache.py): a run made once is read back, the same in every respect; the
+reader's ``train`` knows nothing of it, and every kernel the gate starts has it installed."""
 
 from __future__ import annotations
 
 import dataclasses
+import threading
+import time
 
 import numpy as np
 import pytest
 
-from attention_core.models import run_cache
+from attention_core.models import train as train_module
 from attention_core.models.seq2seq import ModelConfig, Seq2Seq
 from attention_core.models.train import TrainConfig, splits_for, train
+from tests import run_cache
 
 TINY = ModelConfig(d_emb=3, d_enc=3, d_dec=4, d_att=3)
 CFG = TrainConfig(model=TINY, n_train=200, n_valid=20, n_test=20, steps=6, eval_every=3, warmup_steps=1)
+cached_train = run_cache.cached(train)
 
 
 def progress():
@@ -20,11 +25,16 @@ def progress():
     return seen, lambda step, loss, acc: seen.append((step, loss, acc))
 
 
+@pytest.fixture(autouse=True)
+def _no_gate_cache(monkeypatch):
+    monkeypatch.delenv(run_cache.ENV, raising=False)  # each test sets its own folder
+
+
 def test_a_run_made_once_is_read_back_with_its_progress(tmp_path, monkeypatch):
     monkeypatch.setenv(run_cache.ENV, str(tmp_path))
     splits = splits_for(CFG)
     first_seen, callback = progress()
-    first = train(CFG, splits, callback=callback)
+    first = cached_train(CFG, splits, callback=callback)
     assert len(list(tmp_path.glob("*.npz"))) == 1 and len(list(tmp_path.glob("*.json"))) == 1
 
     def no_training(*args, **kwargs):
@@ -32,7 +42,7 @@ def test_a_run_made_once_is_read_back_with_its_progress(tmp_path, monkeypatch):
 
     monkeypatch.setattr(Seq2Seq, "loss_and_grads", no_training)
     again_seen, callback = progress()
-    again = train(CFG, splits, callback=callback)
+    again = cached_train(CFG, splits, callback=callback)
     assert again_seen == first_seen and again.losses == first.losses and again.checks == first.checks
     assert again.steps == first.steps == CFG.steps
     for name, value in first.model.params.items():
@@ -46,25 +56,46 @@ def test_another_run_is_trained_and_nothing_is_kept_without_the_variable(tmp_pat
     other = dataclasses.replace(CFG, seed=1)
     assert run_cache.key(CFG, splits) != run_cache.key(other, splits)
     assert run_cache.key(CFG, splits) != run_cache.key(CFG, splits_for(dataclasses.replace(CFG, data_seed=1)))
-    train(CFG, splits)
-    assert run_cache.load(other, splits) is None
+    cached_train(CFG, splits)
+    assert run_cache.load(tmp_path, run_cache.key(other, splits)) is None
     monkeypatch.delenv(run_cache.ENV)
-    assert run_cache.load(CFG, splits) is None  # a reader's run never reads the gate's folder
-    elsewhere = tmp_path / "unset"
-    train(CFG, splits)
-    assert not elsewhere.exists() and len(list(tmp_path.glob("*.npz"))) == 1
+    cached_train(CFG, splits)
+    assert len(list(tmp_path.glob("*.npz"))) == 1  # a reader's run never reads or writes the gate's folder
 
 
 def test_a_run_with_snapshots_is_always_trained(tmp_path, monkeypatch):
     monkeypatch.setenv(run_cache.ENV, str(tmp_path))
     seen = []
-    train(CFG, splits_for(CFG), snapshot=lambda step, model: seen.append(step), snapshot_every=3)
+    cached_train(CFG, splits_for(CFG), snapshot=lambda step, model: seen.append(step), snapshot_every=3)
     assert seen == [0, 3, 6] and not list(tmp_path.glob("*"))
 
 
-@pytest.fixture(autouse=True)
-def _no_gate_cache(monkeypatch):
-    monkeypatch.delenv(run_cache.ENV, raising=False)  # each test sets its own folder
+@pytest.mark.parametrize("damage", ["cut", "garbage", "wrong layout", "no arrays"])
+def test_a_corrupt_entry_is_a_miss_and_is_written_anew(tmp_path, monkeypatch, damage):
+    monkeypatch.setenv(run_cache.ENV, str(tmp_path))
+    splits = splits_for(CFG)
+    first = cached_train(CFG, splits)
+    name = run_cache.key(CFG, splits)
+    record, arrays = tmp_path / f"{name}.json", tmp_path / f"{name}.npz"
+    if damage == "cut":
+        arrays.write_bytes(arrays.read_bytes()[:100])
+    elif damage == "garbage":
+        record.write_text("{not json", encoding="utf-8")
+    elif damage == "wrong layout":
+        record.write_text('{"steps": 6}', encoding="utf-8")
+    else:
+        arrays.unlink()
+    assert run_cache.load(tmp_path, name) is None
+    again = cached_train(CFG, splits)
+    assert again.losses == first.losses and run_cache.load(tmp_path, name) is not None
+
+
+def test_the_readers_train_has_no_cache(tmp_path, monkeypatch):
+    import inspect
+
+    monkeypatch.setenv(run_cache.ENV, str(tmp_path))
+    train(CFG, splits_for(CFG))
+    assert not list(tmp_path.glob("*")) and "cache" not in inspect.getsource(train_module).lower()
 
 
 def test_the_key_names_the_cpu_features_numpy_uses(monkeypatch):
@@ -76,26 +107,39 @@ def test_the_key_names_the_cpu_features_numpy_uses(monkeypatch):
 
 
 def test_two_processes_asking_for_one_run_at_once_train_it_once(tmp_path, monkeypatch):
-    import threading
-    import time
-
-    from attention_core.models import train as train_module
-
     monkeypatch.setenv(run_cache.ENV, str(tmp_path))
     splits = splits_for(CFG)
-    trained, real_run = [], train_module._run
+    trained = []
 
-    def slow_run(*args, **kwargs):
+    def slow_train(*args, **kwargs):
         trained.append(threading.get_ident())
         time.sleep(0.5)  # the other asks while this one trains
-        return real_run(*args, **kwargs)
+        return train(*args, **kwargs)
 
-    monkeypatch.setattr(train_module, "_run", slow_run)
+    both = run_cache.cached(slow_train)
     results = []
-    workers = [threading.Thread(target=lambda: results.append(train(CFG, splits))) for _ in range(2)]
+    workers = [threading.Thread(target=lambda: results.append(both(CFG, splits))) for _ in range(2)]
     for w in workers:
         w.start()
     for w in workers:
         w.join()
     assert len(trained) == 1, "both trained the run"
     assert len(results) == 2 and results[0].losses == results[1].losses
+
+
+def test_every_kernel_the_gate_starts_reads_back_runs():
+    """The root conftest.py installs tests/kernel_startup.py for the kernels nbval and the pseudo edition start."""
+    from jupyter_client.manager import start_new_kernel
+
+    manager, client = start_new_kernel(kernel_name="python3")
+    try:
+        seen = []
+        client.execute_interactive(
+            "import attention_core.models.train as t; print(getattr(t.train, 'gate_cache', False))",
+            output_hook=lambda msg: seen.append(msg["content"].get("text", "")),
+            timeout=60,
+        )
+    finally:
+        client.stop_channels()
+        manager.shutdown_kernel(now=True)
+    assert "True" in "".join(seen), seen

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .._validate import integer, number, one_of, sentence_pairs
-from . import data, run_cache
+from . import data
 from ._blas import pinned_blas
 from .seq2seq import ModelConfig, Seq2Seq, build_model
 
@@ -231,19 +231,6 @@ def train(
         raise TypeError(f"snapshot must be a function snapshot(step, model), got {type(snapshot).__name__}")
     if splits is None:
         splits = splits_for(cfg)
-    if snapshot is not None:
-        return _run(cfg, splits, callback, snapshot, snapshot_every)
-    with run_cache.claim(cfg, splits):  # only under the test gate: a run already made is read back (run_cache.py)
-        made = run_cache.load(cfg, splits)
-        if made is not None:
-            return _replayed(cfg, splits, *made, callback)
-        result = _run(cfg, splits, callback, None, snapshot_every)
-        run_cache.save(cfg, splits, result.model.params, result.steps, result.losses, result.checks)
-        return result
-
-
-def _run(cfg: TrainConfig, splits, callback, snapshot, snapshot_every: int) -> TrainResult:
-    """The training loop of :func:`train`."""
     model = build_model(cfg.model, seed=cfg.seed)
     opt = Adam(model.params, cfg.beta1, cfg.beta2, cfg.adam_eps)
     rng = np.random.default_rng(cfg.seed)
@@ -272,14 +259,3 @@ def _run(cfg: TrainConfig, splits, callback, snapshot, snapshot_every: int) -> T
         if stop:
             break
     return TrainResult(model, step, losses, checks, splits)
-
-
-def _replayed(cfg: TrainConfig, splits, params: dict, steps: int, losses: list, checks: list, callback):
-    """A run read back from :mod:`.run_cache`: the same model, losses and checks, its progress replayed."""
-    model = build_model(cfg.model, seed=cfg.seed)
-    model.params = params
-    if callback is not None:
-        at = dict(checks)
-        for step, loss in enumerate(losses, start=1):
-            callback(step, loss, at.get(step))
-    return TrainResult(model, steps, list(losses), list(checks), splits)
