@@ -1,4 +1,4 @@
-"""The sources' facts carry over, their sentences do not: the Chinese text is written in the book's own words.
+"""The sources' facts carry over, their sentences do not: the English and the Chinese text are the book's own words.
 
 Every translation (``locale/*/LC_MESSAGES/*.po`` and the package's messages) is compared with the source article
 (``../shared/seeds/000_c29f874a3821f074.txt``): no run of 16 or more Chinese characters (ideographs and Chinese
@@ -8,16 +8,39 @@ title and section headings, which the book cites by name, and the example senten
 The article is not part of the repository, so ``tests/data/article_runs.txt`` holds a fingerprint of it: a short
 hash of every run of 16 characters. The check reads the fingerprint; where the article itself is present, a test
 confirms the fingerprint is the article's (``.venv/bin/python -m tests.lessons.test_own_words`` writes it again).
+A short Chinese sentence (under SHORT characters between punctuation) that is the article's own sentence, clause by
+clause, is too short for a 16-character run: a second fingerprint keeps every clause of the article of SHORT_RUN
+or more characters, and a translated clause of that length that equals one of them is flagged.
+
+The English prose (markdown of ``notebooks/*.ipynb``, ``book/*.ipynb``, ``book/*.md``) is compared with an English
+rendering of the article's key sentences (184 sentences over the preface and the eight sections, translated
+literally by the tests' author; the title, the section headings, the example sentences and the cited works'
+titles are left out, since the book quotes them by name). ``tests/data/article_en.txt`` keeps the rendering as
+fingerprints only: one line per sentence, the sha256[:8] of each of its content words (lower-cased, stop words
+removed, stemmed). Two checks read it:
+
+- a run of EN_RUN content words in a row that a paragraph shares with one rendered sentence (the article's
+  sentence copied or translated word for word);
+- a sentence whose content words follow one rendered sentence in order (a clause-by-clause paraphrase with the
+  connecting words changed): a common subsequence of at least FOLLOW_MIN content words that makes at least
+  FOLLOW_SHARE of the book's sentence.
+
+Write the English fingerprint again from a rendering (one sentence a line, ``#`` comments, ``§`` section lines):
+``.venv/bin/python -m tests.lessons.test_own_words --english RENDERING.txt``.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import json
 import re
 import sys
+from collections import Counter
 
 import polib
 import pytest
+import snowballstemmer  # Sphinx's own stemmer (a dependency of jupyter-book)
 
 from tests.helpers import ROOT
 
@@ -41,6 +64,12 @@ QUOTED = (  # attributed quotations: the book names the article's sections and q
 )
 
 
+SHORT = 14  # characters: a Chinese sentence shorter than this is checked with SHORT_RUN instead of RUN
+SHORT_RUN = 8  # characters; see test_a_short_chinese_sentence_that_follows_the_article_is_flagged
+SHORT_PREFIX = "s:"  # the lines of the fingerprint that hold the SHORT_RUN windows
+SENTENCE_END = re.compile(r"(?<=[。！？；!?;])")
+
+
 def runs(text: str) -> list[tuple[int, str]]:
     """The maximal runs of Chinese characters in ``text``, with their offsets."""
     return [(m.start(), m.group()) for m in re.finditer(f"[{CHINESE}]+", text)]
@@ -50,9 +79,31 @@ def fingerprint(window: str) -> str:
     return hashlib.sha256(window.encode("utf-8")).hexdigest()[:12]
 
 
-def article_grams(text: str) -> set[str]:
-    """The fingerprints of every run of RUN Chinese characters in ``text``."""
-    return {fingerprint(run[i : i + RUN]) for _, run in runs(text) for i in range(len(run) - RUN + 1)}
+def article_grams(text: str, n: int = RUN) -> set[str]:
+    """The fingerprints of every run of ``n`` Chinese characters in ``text``."""
+    return {fingerprint(run[i : i + n]) for _, run in runs(text) for i in range(len(run) - n + 1)}
+
+
+def short_sentences(text: str) -> list[str]:
+    """The sentences of ``text`` with fewer than SHORT Chinese characters (and at least SHORT_RUN)."""
+    found = []
+    for sentence in SENTENCE_END.split(text):
+        chinese = "".join(run for _, run in runs(sentence))
+        if SHORT_RUN <= len(chinese) < SHORT:
+            found.append(sentence.strip())
+    return found
+
+
+def shared_short_runs(text: str, short_grams: set[str]) -> list[str]:
+    """The short sentences of ``text`` that share a run of SHORT_RUN characters with the article."""
+    found = []
+    for sentence in short_sentences(text):
+        if any(q in sentence for q in QUOTED):
+            continue
+        if any(fingerprint(run[i : i + SHORT_RUN]) in short_grams for _, run in runs(sentence)
+               for i in range(len(run) - SHORT_RUN + 1)):  # fmt: skip
+            found.append(sentence)
+    return found
 
 
 def shared_runs(text: str, grams: set[str]) -> list[str]:
@@ -76,25 +127,64 @@ def translations() -> list[tuple[str, str, str]]:
     ]
 
 
+def chinese_pages() -> list[tuple[str, str, str]]:
+    """(file, cell id, markdown) of every generated Chinese page and notebook, the argument page included."""
+    found = []
+    for path in sorted([*(ROOT / "zh" / "notebooks").glob("*.ipynb"), *(ROOT / "zh" / "book").glob("*.ipynb")]):
+        for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
+            if cell["cell_type"] == "markdown":
+                found.append((str(path.relative_to(ROOT)), cell.get("id", ""), "".join(cell["source"])))
+    for path in sorted((ROOT / "zh" / "book").glob("*.md")):
+        found.append((str(path.relative_to(ROOT)), "", path.read_text(encoding="utf-8")))
+    return found
+
+
+def _fingerprint_lines() -> list[str]:
+    lines = FINGERPRINT.read_text(encoding="utf-8").splitlines()
+    return [line for line in lines if line and not line.startswith("#")]
+
+
 @pytest.fixture(scope="module")
 def grams():
-    lines = FINGERPRINT.read_text(encoding="utf-8").splitlines()
-    return {line for line in lines if line and not line.startswith("#")}
+    return {line for line in _fingerprint_lines() if not line.startswith(SHORT_PREFIX)}
 
 
-def test_the_fingerprint_is_the_articles(grams):
+@pytest.fixture(scope="module")
+def short_grams():
+    return {line.removeprefix(SHORT_PREFIX) for line in _fingerprint_lines() if line.startswith(SHORT_PREFIX)}
+
+
+def test_the_fingerprint_is_the_articles(grams, short_grams):
     if not ARTICLE.exists():
         return  # a clone without the sources beside it: the committed fingerprint is the reference
     again = "run `.venv/bin/python -m tests.lessons.test_own_words`"
-    assert grams == article_grams(ARTICLE.read_text(encoding="utf-8")), again
+    article = ARTICLE.read_text(encoding="utf-8")
+    assert grams == article_grams(article), again
+    assert short_grams == article_grams(article, SHORT_RUN), again
     assert len(grams) > 2000
 
 
 def test_no_chinese_sentence_is_copied_from_the_article(grams):
-    copied = [
-        f"{name} [{context}]: {run}" for name, context, text in translations() for run in shared_runs(text, grams)
-    ]
+    texts = [*translations(), *chinese_pages()]
+    copied = [f"{name} [{context}]: {run}" for name, context, text in texts for run in shared_runs(text, grams)]
+    copied = sorted(set(copied))
     assert not copied, f"{len(copied)} runs of >= {RUN} characters shared with the article:\n" + "\n".join(copied)
+
+
+def test_no_short_chinese_sentence_follows_the_article(short_grams):
+    texts = [*translations(), *chinese_pages()]
+    copied = sorted(
+        {f"{name} [{context}]: {s}" for name, context, text in texts for s in shared_short_runs(text, short_grams)}
+    )
+    assert not copied, (
+        f"{len(copied)} sentences under {SHORT} characters share a run of >= {SHORT_RUN} with the article:\n"
+        + "\n".join(copied)
+    )
+
+
+def test_the_argument_page_is_checked_in_chinese():
+    names = {name for name, _, _ in translations()} | {name for name, _, _ in chinese_pages()}
+    assert {"locale/zh/LC_MESSAGES/book/argument.po", "zh/book/argument.ipynb"} <= names
 
 
 def test_the_check_finds_a_copied_run_and_allows_a_marked_quotation(grams):
@@ -104,9 +194,197 @@ def test_the_check_finds_a_copied_run_and_allows_a_marked_quotation(grams):
     assert not shared_runs("文章的例句是“Felix昨天把蓝色笔记本留在会议室”。", grams)
 
 
+def test_a_short_chinese_sentence_that_follows_the_article_is_flagged(grams, short_grams):
+    # SHORT_RUN = 8: the article's short sentences are whole clauses of 8-13 characters, too short for RUN = 16;
+    # a shorter window (5-6) would flag the book's own terms, such as "上下文向量" or "读取权重".
+    copied = "仍然是前几篇的预测目标。"  # section 七, 11 characters
+    assert not shared_runs(copied, grams)  # too short for the long check
+    assert shared_short_runs(f"训练靠什么？{copied}", short_grams) == [copied]
+    assert not shared_short_runs("训练的信号只来自预测。", short_grams)
+    assert not shared_short_runs("上下文向量是读取权重的加权和，不是一个分布。", short_grams)  # a long sentence
+
+
+# --- English ------------------------------------------------------------------------------------------------
+EN_FINGERPRINT = ROOT / "tests" / "data" / "article_en.txt"
+# 6 content words in a row: the longest runs the book's own English shares with the rendering in ordinary
+# technical phrases are 5 words ("attention weights are not next-token probabilities": attention weight next token
+# probability; a cited title such as "sequence to sequence learning with neural networks"), while a sentence
+# carried over word for word shares 6 or more ("a set of available information, let the current task or state take
+# part in deciding how to read"). Stop words do not count, so "the decoder state" is one content word pair.
+EN_RUN = 6
+# A clause-by-clause paraphrase keeps the content words in their order and changes the rest: at least 6 of them in
+# order, making at least 60 % of the book's sentence ("What is supervised is the prediction; how to read only gets
+# a signal through its effect on the prediction" keeps supervised, prediction, read, get, signal, prediction of the
+# article's sentence, 6 of 7). Two sentences that merely use the same terms share fewer, or share them in another
+# order, or make a small part of a long sentence. A short sentence (SHORT_EN_MIN to FOLLOW_MIN - 1 content words)
+# is flagged only when all its content words follow one rendered sentence in order ("It is not yet a probability,
+# and it has no natural semantic unit": yet, probability, natural, semantic, unit).
+FOLLOW_MIN, FOLLOW_SHARE, SHORT_EN_MIN = 6, 0.6, 4
+STOP_WORDS = frozenset(
+    """a an the this that these those it its they them their there here we us our you your i me my he she his her
+    is are was were be been being am do does did doing done has have had having will would shall should can could
+    may might must of in on at by for with from to into onto over under about as than then so such and or but nor if
+    whether because while when where which who whom whose what why how not no yes also still only just even too very
+    more most less much many each every all any some both either neither one ones other another same own up down out
+    off again further once th nd rd""".split()  # th: what "$j$-th" leaves without its math
+)
+QUOTED_EN = (  # the article's title and section headings as the book names them (book/intro.md)
+    "how does a model decide where to look",
+    "From human attention to reading information on demand",
+    "Without attention, a model can still use context",
+    'From "only a summary" to "read it again"',
+    "From the current need to a set of reading weights",
+    'How early attention computes a "match"',
+    "Same content, a different state, a different read",
+    "Nobody labels where to look: how does it learn?",
+    "From early attention toward the next structure",
+)
+_STEMMER = snowballstemmer.stemmer("english")
+
+
+def word_hash(word: str) -> str:
+    return hashlib.sha256(word.encode("utf-8")).hexdigest()[:8]
+
+
+@functools.cache
+def _stem(word: str) -> str:
+    word = re.sub(r"is(e|ed|es|ing|ation|ations)$", r"iz\1", word)  # organise, organize
+    word = re.sub(r"our(s?)$", r"or\1", word)  # colour, color
+    return _STEMMER.stemWord(word)
+
+
+def content_words(text: str) -> list[str]:
+    """The content words of English ``text``, in order: no math, code, link targets or stop words; stemmed."""
+    text = re.sub(r"\$\$.*?\$\$", " ", text, flags=re.S)
+    text = re.sub(r"\$[^$\n]*\$|`[^`\n]*`|\]\([^)]*\)|\{\w+\}", " ", text)
+    for quote in QUOTED_EN:
+        text = re.sub(re.escape(quote), " ", text, flags=re.I)
+    words = re.findall(r"[a-z]+", text.lower().replace("\u2019", "'"))
+    return [_stem(w) for w in words if len(w) > 1 and w not in STOP_WORDS]
+
+
+def en_fingerprint(rendering: str) -> list[str]:
+    """The lines of the English fingerprint of a rendering: per sentence, the hashes of its content words."""
+    lines = []
+    for line in rendering.splitlines():
+        if line.startswith("§"):
+            lines.append(line.split()[0])
+        elif line.strip() and not line.startswith("#"):
+            lines.append(" ".join(word_hash(w) for w in content_words(line)))
+    return lines
+
+
+@functools.cache
+def rendered_sentences() -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """(section, content-word hashes) of every sentence of the English rendering of the article."""
+    section, found = "", []
+    for line in EN_FINGERPRINT.read_text(encoding="utf-8").splitlines():
+        if line.startswith("§"):
+            section = line[1:]
+        elif line and not line.startswith("#"):
+            found.append((section, tuple(line.split())))
+    return tuple(found)
+
+
+@functools.cache
+def rendered_runs() -> dict[tuple[str, ...], str]:
+    """Every run of EN_RUN content-word hashes of a rendered sentence, with its section."""
+    return {h[i : i + EN_RUN]: sec for sec, h in rendered_sentences() for i in range(len(h) - EN_RUN + 1)}
+
+
+def common_subsequence(a: tuple[str, ...], b: tuple[str, ...]) -> int:
+    row = [0] * (len(b) + 1)
+    for x in a:
+        diagonal = 0
+        for j, y in enumerate(b):
+            diagonal, row[j + 1] = row[j + 1], diagonal + 1 if x == y else max(row[j + 1], row[j])
+    return row[-1]
+
+
+def copied_english(text: str) -> list[str]:
+    """What of English ``text`` follows the article: shared runs of EN_RUN content words, and sentences whose
+    content words follow one rendered sentence in order (FOLLOW_MIN, FOLLOW_SHARE); each with its section."""
+    found = []
+    for paragraph in re.split(r"\n\s*\n", text):
+        words = content_words(paragraph)
+        hashes = tuple(word_hash(w) for w in words)
+        stretches: list[list[int]] = []  # [start, end) of overlapping shared windows
+        for i in range(len(hashes) - EN_RUN + 1):
+            if hashes[i : i + EN_RUN] in rendered_runs():
+                if stretches and i < stretches[-1][1]:
+                    stretches[-1][1] = i + EN_RUN
+                else:
+                    stretches.append([i, i + EN_RUN])
+        for start, end in stretches:
+            section = rendered_runs()[hashes[start : start + EN_RUN]]
+            found.append(f"run ({section}): {' '.join(words[start:end])}")
+        for sentence in re.split(r"(?<=[.!?])\s+", paragraph):
+            mine = tuple(word_hash(w) for w in content_words(sentence))
+            if len(mine) < SHORT_EN_MIN or (len(mine) < FOLLOW_MIN and not sentence.rstrip().endswith((".", "?", "!"))):
+                continue  # a short heading or table cell is a name, not a sentence
+            need = FOLLOW_MIN if len(mine) >= FOLLOW_MIN else len(mine)
+            for section, theirs in rendered_sentences():
+                if sum((Counter(mine) & Counter(theirs)).values()) < need:  # a quick bound on the subsequence
+                    continue
+                common = common_subsequence(mine, theirs)
+                if common >= need and common >= FOLLOW_SHARE * len(mine):
+                    found.append(f"follows ({section}, {common}/{len(mine)} words): {' '.join(sentence.split())}")
+                    break
+    return found
+
+
+def english_prose() -> list[tuple[str, str, str]]:
+    """(file, cell id, markdown) of every English lesson and page."""
+    found = []
+    for path in sorted([*(ROOT / "notebooks").glob("*.ipynb"), *(ROOT / "book").glob("*.ipynb")]):
+        for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
+            if cell["cell_type"] == "markdown":
+                found.append((str(path.relative_to(ROOT)), cell.get("id", ""), "".join(cell["source"])))
+    for path in sorted((ROOT / "book").glob("*.md")):
+        found.append((str(path.relative_to(ROOT)), "", path.read_text(encoding="utf-8")))
+    return found
+
+
+def test_the_english_fingerprint_covers_every_section():
+    sections = [sec for sec, _ in rendered_sentences()]
+    assert set(sections) == set("序一二三四五六七八") and len(sections) >= 180
+    assert all(len(hashes) >= 2 for _, hashes in rendered_sentences())
+
+
+def test_no_english_sentence_follows_the_article():
+    copied = [f"{name} [{cell}]: {what}" for name, cell, text in english_prose() for what in copied_english(text)]
+    assert not copied, f"{len(copied)} English passages follow the article:\n" + "\n".join(copied)
+
+
+def test_the_english_check_finds_a_copied_or_paraphrased_sentence_and_allows_the_books_own():
+    # literal renderings of the article (sections 三, 四, 七) and the sentences the book wrote for them before
+    assert copied_english(
+        "The key change is not that the summary got longer, but that it can be recomputed at every step."
+    )
+    assert copied_english("It is not yet a probability, and it has no natural semantic unit.")
+    assert copied_english(
+        "What is supervised is the prediction; how to read only gets a signal through its effect on it."
+    )
+    # the book's own words for the same facts, and ordinary technical phrases
+    assert not copied_english("Nothing labels the alignment: the loss is on the output words only.")
+    assert not copied_english("The decoder state and the annotation of each source position give one score.")
+    assert not copied_english("A score is a real number; softmax turns the scores into weights that sum to one.")
+    assert not copied_english('Section 三 of the article is titled From "only a summary" to "read it again".')
+    assert content_words("The colours were organised") == content_words("the color is organized")
+
+
 if __name__ == "__main__":  # write the fingerprint of the article
     sys.path.insert(0, str(ROOT))
     FINGERPRINT.parent.mkdir(exist_ok=True)
-    header = f"# sha256[:12] of every run of {RUN} Chinese characters of {ARTICLE.name} "
-    header += "(tests/lessons/test_own_words.py)\n"
-    FINGERPRINT.write_text(header + "".join(f"{g}\n" for g in sorted(article_grams(ARTICLE.read_text("utf-8")))))
+    header = f"# sha256[:12] of every run of {RUN} Chinese characters of {ARTICLE.name}, then ({SHORT_PREFIX}) of "
+    header += f"every run of {SHORT_RUN} (tests/lessons/test_own_words.py)\n"
+    if sys.argv[1:2] == ["--english"]:  # from an English rendering of the article's sentences
+        rendering = open(sys.argv[2], encoding="utf-8").read()
+        header = "# per sentence of an English rendering of the article, sha256[:8] of each content word "
+        header += "(tests/lessons/test_own_words.py); § lines start a section\n"
+        EN_FINGERPRINT.write_text(header + "".join(f"{line}\n" for line in en_fingerprint(rendering)))
+        sys.exit()
+    article = ARTICLE.read_text("utf-8")
+    body = "".join(f"{g}\n" for g in sorted(article_grams(article)))
+    body += "".join(f"{SHORT_PREFIX}{g}\n" for g in sorted(article_grams(article, SHORT_RUN)))
+    FINGERPRINT.write_text(header + body)
