@@ -13,7 +13,6 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from ..lang import Messages
-from ..models.train import BUCKETS
 
 # Chinese text never uses $...$ (matplotlib's mathtext has no CJK glyphs): its symbols are Unicode (eₜⱼ, αₜⱼ).
 # English braces inside $...$ are doubled ({{tj}}) because the catalog formats every sentence.
@@ -204,8 +203,7 @@ def report(ev, attention: bool = True, steps: int | None = None) -> str:
     lines += [TEXT("token", x=ev.token_accuracy()), TEXT("exact", x=ev.exact_accuracy())]
     if attention:
         lines.append(TEXT("alignment", x=ev.alignment_accuracy()))
-    for lo, hi in BUCKETS:
-        token, exact = ev.token_accuracy(lo, hi), ev.exact_accuracy(lo, hi)
+    for lo, hi, token, exact in ev.by_bucket():
         lines.append(TEXT("bucket", lo=lo, hi=hi, token=token, exact=exact))
     return "\n".join(lines)
 

@@ -146,6 +146,10 @@ class Evaluation:
         words = [n * k for n, k in zip(self.lengths, self.sentences, strict=True)]
         return self._share(self.align_right, words, lo, hi)
 
+    def by_bucket(self) -> list[tuple[int, int, float, float]]:
+        """``(lo, hi, token accuracy, exact accuracy)`` for each source-length bucket of :data:`BUCKETS`."""
+        return [(lo, hi, self.token_accuracy(lo, hi), self.exact_accuracy(lo, hi)) for lo, hi in BUCKETS]
+
 
 @pinned_blas
 def evaluate(model: Seq2Seq, pairs: list[data.Pair], batch_size: int = 256, alignment: bool = True) -> Evaluation:
