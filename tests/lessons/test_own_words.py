@@ -13,7 +13,7 @@ clause, is too short for a 16-character run: a second fingerprint keeps every cl
 or more characters, and a translated clause of that length that equals one of them is flagged.
 
 The English prose (markdown of ``notebooks/*.ipynb``, ``book/*.ipynb``, ``book/*.md``) is compared with an English
-rendering of the article's key sentences (184 sentences over the preface and the eight sections, translated
+rendering of the article's key sentences (183 sentences over the preface and the eight sections, translated
 literally by the tests' author; the title, the section headings, the example sentences and the cited works'
 titles are left out, since the book quotes them by name). ``tests/data/article_en.txt`` keeps the rendering as
 fingerprints only: one line per sentence, the sha256[:8] of each of its content words (lower-cased, stop words
