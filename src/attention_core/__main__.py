@@ -70,13 +70,19 @@ def _write(text: str) -> int:
     try:
         sys.stdout.write(text + "\n")
         sys.stdout.flush()
-    except BrokenPipeError:
-        status = 0  # the reader stopped reading: nothing went wrong here
     except OSError as exc:
+        return _output_failed(exc)
+    return 0
+
+
+def _output_failed(exc: OSError) -> int:
+    """The exit status after a write to stdout failed: 0 for a closed pipe (the reader stopped reading), else 1
+    with one line on stderr naming the cause (a full disk)."""
+    if isinstance(exc, BrokenPipeError):
+        status = 0
+    else:
         print(f"python -m attention_core: error: could not write the output: {exc.strerror}", file=sys.stderr)
         status = 1
-    else:
-        return 0
     # Python flushes stdout again at exit; point it at /dev/null so that flush cannot fail a second time.
     os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return status
@@ -116,7 +122,12 @@ def _train(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         )
     except (TypeError, ValueError) as exc:
         parser.error(str(exc))  # one line and exit status 2, no traceback
-    result = train(cfg, callback=progress_printer(cfg.model.attention, cfg.steps))
+    if sys.stdout is None:
+        return _write("")  # nowhere to print the progress: one line, before any training
+    try:
+        result = train(cfg, callback=progress_printer(cfg.model.attention, cfg.steps))
+    except OSError as exc:  # a progress line could not be written (closed pipe, full disk): training stops
+        return _output_failed(exc)
     return _write(report(evaluate(result.model, result.splits.test), cfg.model.attention, result.steps))
 
 

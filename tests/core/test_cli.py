@@ -84,3 +84,15 @@ def test_repeated_s_options_keep_every_value(capsys):
     assert [line for line in out.splitlines() if line.startswith("s =")] == ["s = 1", "s = -2", "s = 3"]
     assert main(["example"]) == 0  # the default stays the article's two states
     assert [line for line in capsys.readouterr().out.splitlines() if line.startswith("s =")] == ["s = -1", "s = 1"]
+
+
+def test_train_on_a_full_disk_or_a_closed_pipe_prints_no_traceback():
+    with open("/dev/full", "w") as full:
+        run = subprocess.run([*CLI, "train", "--steps", "3"], stdout=full, stderr=subprocess.PIPE, text=True)
+    assert run.returncode == 1
+    assert run.stderr == "python -m attention_core: error: could not write the output: No space left on device\n"
+    producer = subprocess.Popen([*CLI, "train", "--steps", "3"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    producer.stdout.read(5)
+    producer.stdout.close()  # the reader goes away after the first progress line
+    stderr = producer.stderr.read().decode()
+    assert producer.wait(timeout=120) == 0 and "Traceback" not in stderr, stderr
