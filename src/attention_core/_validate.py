@@ -608,17 +608,6 @@ def random_embeddings_args(tokens, d_e) -> tuple[tuple[str, ...], int]:
     return tuple(tokens), integer(d_e, "d_e")
 
 
-# ------------------------------------------------------------------------------------- readers' answers
-
-
-def answer_numbers(answer, name: str, count: int, what: str) -> np.ndarray:
-    """A reader's answer of ``count`` numbers as a float array ``(count,)``; NaN and inf pass, for the
-    self-check to grade (:mod:`attention_core.checks`); ``what`` says what the numbers are."""
-    arr = real_array(answer, name, ndims=(1,), expected=f"({count},): {what}", allow_nan=True)
-    require(arr.shape == (count,), lambda: f"{name} must be {what}; got {arr.shape[0]} numbers")
-    return arr
-
-
 # ---------------------------------------------------------------------------------------------- figures
 
 

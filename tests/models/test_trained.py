@@ -26,6 +26,7 @@ from attention_core.models.trained import (
     live_differences,
     load_snapshots,
     load_trained,
+    save_snapshots,
     save_trained,
     snapshot_sentences,
     trained_config,
@@ -191,6 +192,11 @@ def test_a_name_that_is_not_a_plain_name_is_refused(tmp_path, name):
         trained_record(name, tmp_path / "inner")
     with pytest.raises((ValueError, TypeError), match="plain name"):
         save_trained(name, Seq2Seq(ModelConfig(d_emb=3, d_enc=3, d_dec=4, d_att=3)), {}, tmp_path / "inner")
+    (tmp_path / "tiny.json").write_text("{}")  # "../tiny" from inner/ would find these snapshots
+    with pytest.raises((ValueError, TypeError), match="plain name"):
+        load_snapshots(name, tmp_path / "inner")
+    with pytest.raises((ValueError, TypeError), match="plain name"):
+        save_snapshots(name, {}, tmp_path / "inner")
 
 
 def test_live_differences_compare_a_run_with_the_committed_parameters():

@@ -234,14 +234,14 @@ def save_snapshots(name: str, record: dict, folder: Path = SNAPSHOT_DIR) -> Path
     """Write a :class:`SnapshotRecorder` record as compact JSON to ``<folder>/<name>.json``."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"{name}.json"
+    path = folder / f"{plain_name(name)}.json"
     path.write_text(json.dumps(record, separators=(",", ":")) + "\n")
     return path
 
 
 def load_snapshots(name: str = LESSON07, folder: Path = SNAPSHOT_DIR) -> dict:
     """The committed snapshots of the run that made ``name`` (see :class:`SnapshotRecorder`)."""
-    path = Path(folder) / f"{name}.json"
+    path = Path(folder) / f"{plain_name(name)}.json"
     if not path.exists():
         raise FileNotFoundError(
             f"no snapshots of {name!r} in {folder}: "
