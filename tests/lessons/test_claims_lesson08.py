@@ -78,3 +78,28 @@ def test_on_the_verb_final_language_the_designs_rank_differently():
     exact = {d: spread(runs(STUDY, "verb_final", d), "exact") for d in DESIGN_NAMES}
     assert exact[BAHDANAU]["min"] > exact[SWAPPED]["max"] and exact[LUONG]["min"] > exact[SWAPPED]["max"]
     assert exact[BAHDANAU]["mean"] > exact[LUONG]["mean"] + 0.05
+
+
+def test_on_the_verb_final_language_exact_accuracy_separates_the_designs_run_by_run():
+    # Lesson 08's conclusion (issue 29): a difference in exact-sequence accuracy, counted over runs paired by
+    # training and data seed, between designs that differ in score, order and state. Bahdanau's additive model
+    # beats Luong's in 13 of 14 pairs and the swapped score in 14 of 14; Luong's beats the swapped score in 14 of
+    # 14. Token accuracy does not separate Luong's from the swapped score (means 0.9610 vs 0.9607; 11 of 14).
+    from attention_core.models.sweep import paired_wins
+
+    assert paired_wins(STUDY, "verb_final", BAHDANAU, LUONG, "exact") == (13, 14)
+    assert paired_wins(STUDY, "verb_final", BAHDANAU, SWAPPED, "exact") == (14, 14)
+    assert paired_wins(STUDY, "verb_final", LUONG, SWAPPED, "exact") == (14, 14)
+    token = {d: spread(runs(STUDY, "verb_final", d), "token")["mean"] for d in (LUONG, SWAPPED)}
+    assert abs(token[LUONG] - token[SWAPPED]) < 0.001
+    assert paired_wins(STUDY, "verb_final", LUONG, SWAPPED, "token")[0] < 14
+
+
+def test_the_alignment_phrases_of_lesson_08_name_their_band():
+    # "virtually every" (0.999 or more) for every run of Luong's decoder; Bahdanau's additive model never reaches it
+    # (at most 0.9949, "nearly every"); the swapped score reaches it in 8 of 14 runs.
+    from attention_core.models.sweep import alignment_band
+
+    assert all(alignment_band(r["alignment"]) == "virtually every" for r in runs(STUDY, "svo", LUONG))
+    assert alignment_band(spread(runs(STUDY, "svo", BAHDANAU), "alignment")["max"]) == "nearly every"
+    assert sum(alignment_band(r["alignment"]) == "virtually every" for r in runs(STUDY, "svo", SWAPPED)) == 8

@@ -176,3 +176,9 @@ def test_one_run_retrained_lands_inside_the_recorded_range():
             b = spread(chosen, key, lo, hi)
             got = fresh["buckets"][f"{lo}-{hi}"][key]
             assert b["min"] - RETRAIN_TOL <= got <= b["max"] + RETRAIN_TOL, (key, lo, hi, got, b)
+
+
+def test_the_scripts_docstring_counts_the_runs_it_makes():
+    # scripts/seed_study.py states the study's run time once, from its number of runs (issue 29): 112 runs.
+    n = len(SCRIPT.POINTS) * len(DESIGNS) * len(LANGUAGES)
+    assert n == 112 and f"makes {n} runs" in SCRIPT.__doc__

@@ -28,6 +28,10 @@ SWEEP_FILE = STUDY_FILE  # lesson 07's length experiment is the part of the stud
 ATTENTION, FIXED_SUMMARY, GENERAL_SCORE, LUONG = "attention", "fixed summary", "general score", "Luong"  # design names
 METRICS = ("token", "exact", "alignment")  # the figures of a run, by the names figure() and spread() take
 
+# One phrase for one range of alignment accuracy, wherever the book describes one (lessons 07, 08 and the argument
+# page): (phrase, lowest accuracy it covers), highest band first. alignment_band() names the band of a figure.
+ALIGNMENT_BANDS = (("virtually every", 0.999), ("nearly every", 0.97), ("most", 0.75), ("not most", 0.0))
+
 # The designs compared, by name -> the ModelConfig fields that differ (everything else is the lesson-07 recipe).
 DESIGNS = {
     ATTENTION: {"attention": True, "order": "bahdanau", "score": "additive"},  # lesson 07; lesson 08's Bahdanau
@@ -65,10 +69,10 @@ def evaluation(run: dict) -> Evaluation:
 
 def figure(run: dict, key: str, lo: int = 1, hi: int = 10**9) -> float:
     """One run's ``key`` accuracy ("token", "exact" or "alignment") on source lengths ``[lo, hi]``; or the share
-    of misread determiners (``key="determiner_misread"``, attention designs)."""
-    if key == "determiner_misread":
-        det = run["misreads"]["determiner"]
-        return det["misread"] / det["words"]
+    of misread words of one class (``key="determiner_misread"``, ``"verb_misread"``, ...; attention designs)."""
+    if key.endswith("_misread") and key.removesuffix("_misread") in run.get("misreads", {}):
+        rec = run["misreads"][key.removesuffix("_misread")]
+        return rec["misread"] / rec["words"]
     if key not in ("token", "exact", "alignment"):
         raise ValueError(f"key must be 'token', 'exact', 'alignment' or 'determiner_misread', got {key!r}")
     return getattr(evaluation(run), f"{key}_accuracy")(lo, hi)
@@ -80,6 +84,23 @@ def spread(chosen: list[dict], key: str, lo: int = 1, hi: int = 10**9) -> dict[s
         raise ValueError("spread needs at least one run")
     values = np.array([figure(r, key, lo, hi) for r in chosen])
     return {"mean": float(values.mean()), "min": float(values.min()), "max": float(values.max()), "runs": len(chosen)}
+
+
+def alignment_band(accuracy: float) -> str:
+    """The phrase of :data:`ALIGNMENT_BANDS` for an alignment accuracy in [0, 1] (the share of target words read
+    from their true source position)."""
+    if not 0.0 <= accuracy <= 1.0:
+        raise ValueError(f"an alignment accuracy lies in [0, 1], got {accuracy!r}")
+    return next(phrase for phrase, lowest in ALIGNMENT_BANDS if accuracy >= lowest)
+
+
+def paired_wins(study: dict, language: str, first: str, second: str, key: str) -> tuple[int, int]:
+    """``(wins, pairs)``: at how many of the study's seed points (same training seed, same data seed) design
+    ``first`` has the higher :func:`figure` ``key`` than design ``second``, out of how many points both ran."""
+    a = {(r["seed"], r["data_seed"]): figure(r, key) for r in runs(study, language, first)}
+    b = {(r["seed"], r["data_seed"]): figure(r, key) for r in runs(study, language, second)}
+    pairs = sorted(a.keys() & b.keys())
+    return sum(a[k] > b[k] for k in pairs), len(pairs)
 
 
 def summarise(chosen: list[dict]) -> dict:
