@@ -1,6 +1,7 @@
 # One command for each job. Every target creates .venv and installs what it needs on first use.
 # make book     regenerate the other editions if their sources changed, then build the website into _build/html
-#               and print each edition to a PDF in _build/pdf (SITE_URL=https://... names the site in the PDFs)
+#               and print each edition to a PDF in _build/pdf (SITE_URL=https://... gives the site's public address
+#               the PDFs link to; default: html: baseurl: in _config.yml)
 # make editions merge the English into the translation files (report missing/stale), regenerate zh/, execute what changed
 # make test     run every check: lint, unit and property tests, strict nbval, the -W build, browser tests
 # make check    the inner loop (about a minute): lint, unit and property tests; no notebooks, build or browser

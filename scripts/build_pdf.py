@@ -8,14 +8,20 @@ edition's folder of the website, where every page links to it (``book/_ext/ae_la
 OUT/_build/html/<language>. Every page of ``_toc.yml``, in its order, becomes a chapter: the page's article as the
 website shows it (math typeset at build time, figures, code and outputs, exercise solutions opened), after a title
 page and a table of contents with page numbers. Links between pages, sections and equations become links inside
-the PDF; the outline (bookmarks) follows the headings. A live explorer, which needs a browser, becomes a note
-naming the website page that holds it: its path in the site (``notebooks/06_same_content_different_state.html``),
-or a full address when ``--site-url`` (or the environment variable ``AE_SITE_URL``) gives the site's base URL.
+the PDF; the outline (bookmarks) follows the headings, inline math kept as text. A live explorer, which needs a
+browser, becomes a note naming the website page that holds it by its full address, and the title page gives the
+edition's address: the site's public address is ``html: baseurl:`` in ``_config.yml`` (Sphinx's ``html_baseurl``),
+overridden by ``--site-url`` (``make book SITE_URL=...``) or the environment variable ``AE_SITE_URL``. Without one
+the build says so once and the notes give the page's path in the site
+(``notebooks/06_same_content_different_state.html``).
+The document's title, author (``_config.yml``'s ``author``) and language are set in the PDF.
 
 How: one HTML file per edition (``_pdf/print.html`` inside the edition's folder, so the site's stylesheets,
 MathJax fonts and figures resolve; deleted afterwards) printed by Chromium (Playwright's ``page.pdf``, with
 ``outline`` and ``tagged``), twice: the first print tells on which page each chapter and section starts
-(``pypdf`` reads the PDF's link destinations), the second writes those numbers into the contents.
+(``pypdf`` reads the PDF's link destinations), the second writes those numbers into the contents. A section's
+anchor is its heading (not the ``<section>``, whose top can stay at the foot of a page when the heading moves on to
+the next one with what follows it), so a contents number and a link land on the page that shows the heading.
 """
 
 from __future__ import annotations
@@ -47,6 +53,7 @@ class Chapter(NamedTuple):
     part: str | None  # the caption of the part it opens (None inside a part, or before the first)
     title: str  # its first heading
     sections: list[tuple[str, str]]  # (id in the print file, title) of its second-level headings
+    math_titles: dict[str, str]  # a heading's text without its inline math (as Chromium's outline has it) -> with it
     body: str  # the article's HTML, with ids, links and image paths rewritten for the print file
     math_css: str  # MathJax's stylesheet for the glyphs of the page
 
@@ -73,9 +80,30 @@ def _page_text(key: str, edition: str) -> str:
     return PAGE.text(key, edition)
 
 
+def site_address(given: str | None = None) -> str:
+    """The website's public address, ending in "/": ``given`` (``--site-url``, ``AE_SITE_URL``) if set, else
+    ``html: baseurl:`` in ``_config.yml`` (one setting for the whole site; every edition lives under it); "" if
+    neither is set."""
+    if given is None:
+        import yaml
+
+        config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
+        given = str((config.get("html") or {}).get("baseurl") or "")
+    given = given.strip()
+    if given and not urlsplit(given).scheme.startswith("http"):
+        raise ValueError(f"the site's address must be a full http(s) address, not {given!r}")
+    return given.rstrip("/") + "/" if given else ""
+
+
+def edition_address(site_url: str, edition: str) -> str:
+    """The address of an edition's folder of the website: the site's, or its ``<language>/`` folder ("" without
+    one)."""
+    return site_url and site_url.rstrip("/") + "/" + ("" if edition == ENGLISH else f"{edition}/")
+
+
 def explorer_note(edition: str, docname: str, site_url: str, key: str = "pdf_explorer") -> str:
     """The note that stands for a live explorer (``pdf_explorer``) or for a notebook widget (``pdf_widget``): it
-    names the website page that holds the live explorer."""
+    names the website page that holds the live explorer, by its full address when the site has one."""
     path = ("" if edition == ENGLISH else f"{edition}/") + f"{docname}.html"
     if site_url:
         url = site_url.rstrip("/") + "/" + path
@@ -83,6 +111,65 @@ def explorer_note(edition: str, docname: str, site_url: str, key: str = "pdf_exp
     else:
         where = f"<code>{html_lib.escape(path)}</code>"
     return f'<div class="ae-pdf-explorer" role="note"><p>{_page_text(key, edition).format(url=where)}</p></div>'
+
+
+# A MathML operator written with spaces around it in a title (a relation or a binary operator after an operand).
+SPACED_OPERATORS = set("=≠<>≤≥≈∼≡∝+×·∗→←↦∈∉⊂⊆")
+
+
+def math_text(container) -> str:
+    """The text of an inline formula typeset by MathJax (``mjx-container``), read from its assistive MathML:
+    ``s = −1``. Operators in :data:`SPACED_OPERATORS` get a space either side unless they open the formula or follow
+    another operator (a sign: ``−1``)."""
+    math = container.find("math")
+    if math is None:
+        return ""
+    out: list[str] = []
+    previous = None
+    for leaf in math.find_all(["mi", "mn", "mo", "mtext", "ms"]):
+        text = leaf.get_text()
+        if leaf.name == "mo" and text in SPACED_OPERATORS and previous not in (None, "mo"):
+            out.append(f" {text} ")
+        else:
+            out.append(text)
+        previous = leaf.name
+    return " ".join("".join(out).split())
+
+
+def heading_text(heading, with_math: bool = True) -> str:
+    """A heading's text on one line, each inline formula as :func:`math_text` (or left out, ``with_math=False``,
+    as Chromium's outline leaves it out: MathJax draws its glyphs with CSS, which the outline does not read)."""
+    parts = []
+    for piece in heading.descendants:
+        if isinstance(piece, str) and not piece.find_parent("mjx-container"):
+            parts.append(str(piece))
+        elif getattr(piece, "name", None) == "mjx-container" and with_math:
+            parts.append(math_text(piece))
+    text = " ".join("".join(parts).split())
+    return re.sub(r" (?=[,.;:!?，。；：、）)])", "", text) if with_math else text
+
+
+def anchor_headings(article) -> None:
+    """Give each section's id, and those of the empty anchors (``<span id>``) before its heading, to the heading:
+    a link or a contents line then lands where the heading is drawn. The ``<section>`` starts where the page is
+    left: with its heading pushed to the next page (a heading stays with what follows it), its top is the foot of
+    the previous page."""
+    for section in article.find_all("section", id=True):
+        anchors = []
+        for child in section.children:
+            if getattr(child, "name", None) is None:
+                if str(child).strip():
+                    break
+                continue
+            if child.name == "span" and child.get("id") and not child.contents:
+                anchors.append(child)
+                continue
+            if child.name in ("h1", "h2", "h3", "h4", "h5", "h6") and not child.get("id"):
+                child["id"] = section["id"]
+                del section["id"]
+                for anchor in reversed(anchors):
+                    child.insert(0, anchor.extract())
+            break
 
 
 def _has_class(element, name: str) -> bool:
@@ -131,6 +218,7 @@ def chapter(site: pathlib.Path, docname: str, part: str | None, docnames: set[st
 
     for element in article.find_all(id=True):
         element["id"] = f"{key}--{element['id']}"
+    anchor_headings(article)
     for link in article.find_all("a", href=True):
         link["href"] = _link(link["href"], key, folder, docnames, edition, site_url)
         if not link["href"]:  # a page outside the PDF (the index, the search page) and no site address
@@ -143,9 +231,16 @@ def chapter(site: pathlib.Path, docname: str, part: str | None, docnames: set[st
             img.attrs.pop(lazy, None)
 
     title_tag = article.find("h1")
-    title = title_tag.get_text(" ", strip=True) if title_tag else docname
-    sections = [(h.parent["id"], h.get_text(" ", strip=True)) for h in article.find_all("h2") if h.parent.get("id")]
-    return Chapter(docname, key, part, title, sections, article.decode_contents(), style.string if style else "")
+    title = heading_text(title_tag) if title_tag else docname
+    sections = [(h["id"], heading_text(h)) for h in article.find_all("h2") if h.get("id")]
+    math_titles = {
+        heading_text(h, with_math=False): heading_text(h)
+        for h in article.find_all(["h1", "h2", "h3", "h4", "h5", "h6"])
+        if h.find("mjx-container")
+    }
+    return Chapter(
+        docname, key, part, title, sections, math_titles, article.decode_contents(), style.string if style else ""
+    )
 
 
 def _link(href: str, key: str, folder: str, docnames: set[str], edition: str, site_url: str) -> str:
@@ -181,14 +276,23 @@ def _stylesheets(site: pathlib.Path, docname: str) -> list[str]:
     return found
 
 
+def language(config: dict, edition: str) -> str:
+    """The edition's language tag (``en``, ``zh-CN``): Sphinx's ``language`` in its ``_config.yml``."""
+    return str(config.get("sphinx", {}).get("config", {}).get("language", edition)).replace("_", "-")
+
+
 PLACEHOLDER = "000"  # a contents line's page number on the first print: as wide as the numbers that replace it
 
 
-def document(edition: str, config: dict, chapters: list[Chapter], css: list[str], styles: str) -> str:
-    """The print file: a title page, the contents (each line's page number a placeholder as wide as three digits,
-    filled in the loaded page once the first print has found it: ``NUMBERS``), then every chapter on a new page.
-    ``css``: the site's stylesheets; ``styles``: the fonts and MathJax's rules, before the print style."""
-    lang = str(config.get("sphinx", {}).get("config", {}).get("language", edition)).replace("_", "-")
+def document(
+    edition: str, config: dict, chapters: list[Chapter], css: list[str], styles: str, site_url: str = ""
+) -> str:
+    """The print file: a title page (with the edition's web address when the site has one), the contents (each
+    line's page number a placeholder as wide as three digits, filled in the loaded page once the first print has
+    found it: ``NUMBERS``), then every chapter on a new page. ``css``: the site's stylesheets; ``styles``: the fonts
+    and MathJax's rules, before the print style."""
+    lang = language(config, edition)
+    home = edition_address(site_url, edition)
     title, _, subtitle = str(config["title"]).partition(" · ")
     esc = html_lib.escape
 
@@ -219,7 +323,8 @@ def document(edition: str, config: dict, chapters: list[Chapter], css: list[str]
         + (f'<p class="ae-pdf-subtitle">{esc(subtitle)}</p>' if subtitle else "")
         + f'<p class="ae-pdf-author">{esc(str(config.get("author", "")))}</p>'
         f'<p class="ae-pdf-about">{_page_text("pdf_about", edition)}</p>'
-        f'<p class="ae-pdf-copyright">© {esc(str(config.get("copyright", "")))}</p></section>'
+        + (f'<p class="ae-pdf-site"><a href="{esc(home)}">{esc(home)}</a></p>' if home else "")
+        + f'<p class="ae-pdf-copyright">© {esc(str(config.get("copyright", "")))}</p></section>'
         f'<nav class="ae-pdf-toc" id="ae-pdf-contents"><h1>{esc(_page_text("pdf_contents", edition))}</h1>'
         f"<ul>{''.join(contents)}</ul></nav>" + "".join(body) + "</article></div></div></main></body></html>"
     )
@@ -454,6 +559,36 @@ def destinations(pdf: pathlib.Path) -> dict[str, int]:
     }
 
 
+def finish(pdf: pathlib.Path, title: str, author: str, lang: str, math_titles: dict[str, str]) -> int:
+    """Set the PDF's title, author and language (the document information and its XMP metadata, and the catalog's
+    ``/Lang``), and put the inline math back into the outline: Chromium leaves a formula out of a bookmark's title
+    ("The worked example at  and "), so each title equal to a heading's text without its math, whitespace aside,
+    becomes the heading's text with it (``math_titles``). Returns how many titles were completed."""
+    import pikepdf
+
+    completed = 0
+    with pikepdf.open(str(pdf), allow_overwriting_input=True) as doc:
+        outlines = doc.Root.get("/Outlines")
+        stack = [outlines.get("/First")] if outlines is not None else []
+        while stack:
+            item = stack.pop()
+            if item is None:
+                continue
+            found = math_titles.get(" ".join(str(item.get("/Title", "")).split()))
+            if found is not None:
+                item.Title = pikepdf.String(found)
+                completed += 1
+            stack += [item.get("/Next"), item.get("/First")]
+        doc.Root.Lang = pikepdf.String(lang)
+        with doc.open_metadata(set_pikepdf_as_editor=False) as meta:  # XMP, and the document information from it
+            meta.load_from_docinfo(doc.docinfo)  # Chromium's: the producer, the creator and the dates
+            meta["dc:title"] = title
+            meta["dc:creator"] = [author]
+            meta["dc:language"] = [lang]
+        doc.save(str(pdf))
+    return completed
+
+
 def compact(pdf: pathlib.Path) -> None:
     """Rewrite ``pdf`` with its objects in compressed object streams (Debian's qpdf): Chromium writes every
     structure element of the tagged PDF (the outline and screen readers need them) as a plain object, and these
@@ -493,9 +628,9 @@ def build_edition(browser, out: pathlib.Path, edition: str, site_url: str = "") 
     footer = _footer(title, face)
     try:
         math_css = "\n".join(dict.fromkeys(ch.math_css for ch in chapters if ch.math_css))
-        styles = cjk_fonts(document(edition, config, chapters, css, ""), folder)
+        styles = cjk_fonts(document(edition, config, chapters, css, "", site_url), folder)
         styles += "\n" + math_fonts(math_css, folder) + "\n" + face
-        print_file.write_text(document(edition, config, chapters, css, styles), encoding="utf-8")
+        print_file.write_text(document(edition, config, chapters, css, styles, site_url), encoding="utf-8")
         wanted = {ch.key for ch in chapters} | {sid for ch in chapters for sid, _ in ch.sections}
         page = _open(browser, print_file)
         try:
@@ -516,6 +651,8 @@ def build_edition(browser, out: pathlib.Path, edition: str, site_url: str = "") 
             page.close()
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+    math_titles = {k: v for ch in chapters for k, v in ch.math_titles.items()}
+    finish(pdf, str(config["title"]), str(config.get("author", "")), language(config, edition), math_titles)
     compact(pdf)
     shutil.copyfile(pdf, site / pdf.name)  # the website links to it from every page
     return pdf
@@ -537,10 +674,17 @@ def _lang():
     return _module("ae_pdf_lang", ROOT / "book" / "_ext" / "ae_lang.py")
 
 
-def build(out: pathlib.Path, site_url: str = "", browser=None) -> list[pathlib.Path]:
-    """Print every edition built under ``out`` (by ``scripts/build_book.py``); return the PDFs' paths. ``browser``:
-    a Playwright Chromium to print with (the tests pass theirs), else Chromium is started here."""
+def build(out: pathlib.Path, site_url: str | None = None, browser=None) -> list[pathlib.Path]:
+    """Print every edition built under ``out`` (by ``scripts/build_book.py``); return the PDFs' paths. ``site_url``:
+    the website's address (None: ``_config.yml``'s, :func:`site_address`). ``browser``: a Playwright Chromium to
+    print with (the tests pass theirs), else Chromium is started here."""
+    site_url = site_address(site_url)
     if browser is not None:
+        if not site_url:
+            print(
+                "build_pdf: no site address (html: baseurl: in _config.yml, or make book SITE_URL=https://...): "
+                "the PDFs name the website's pages by their paths in the site, not by full addresses"
+            )
         return [build_edition(browser, out, edition, site_url) for edition in _lang().editions()]
     from playwright.sync_api import sync_playwright
 
@@ -561,7 +705,11 @@ def build(out: pathlib.Path, site_url: str = "", browser=None) -> list[pathlib.P
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("out", nargs="?", default=str(ROOT), help="the folder holding _build/html (default: repo)")
-    parser.add_argument("--site-url", default=os.environ.get("AE_SITE_URL", ""), help="the website's base URL")
+    parser.add_argument(
+        "--site-url",
+        default=os.environ.get("AE_SITE_URL") or None,
+        help="the website's public address (default: html: baseurl: in _config.yml)",
+    )
     args = parser.parse_args()
     start = time.perf_counter()
     for pdf in build(pathlib.Path(args.out).resolve(), args.site_url):

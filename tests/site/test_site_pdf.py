@@ -5,12 +5,16 @@ on the page its line in the contents names); its page count is in :data:`PAGES`;
 name (``pdffonts``: no anonymous Type 3 glyphs; the Chinese edition Noto Sans CJK SC), draws no missing glyph (no
 ``.notdef`` in any text it shows, no U+FFFD in its text) and carries the worked example's digits as text. Its
 links land inside the document: every link with a destination resolves, a link to a lesson lands on the lesson's
-first page, a link to an equation on the page that shows the equation's number. Explorers are notes naming their
-website page; the site links every page to its edition's PDF. A few pages are rendered with ``pdftoppm`` into
-``_build/screenshots/pdf/`` (kept by CI with the other screenshots) for a look.
+first page, a link to an equation on the page that shows the equation's number, and every line of the contents
+(issue 29) prints the page its link lands on, the page that shows the heading, next to the link's destination.
+Explorers are notes linking to their website page by its full address, given on the title page too; the site links
+every page to its edition's PDF. Bookmarks keep a heading's inline math as text; no page is blank; the title, author
+and language are set. A few pages are rendered with ``pdftoppm`` into ``_build/screenshots/pdf/`` (kept by CI with the
+other screenshots) for a look.
 
-The PDFs are printed once per session from the ``site`` fixture's build (about a minute); ``AE_PDF=_build/pdf``
-reads PDFs printed already (``make book``) instead, with ``AE_SITE=_build/html``.
+The PDFs are printed once per session from the ``site`` fixture's build (about a minute and a half), with the site's
+address :data:`SITE_URL`; ``AE_PDF=_build/pdf`` reads PDFs printed already (``make book``) instead, with
+``AE_SITE=_build/html`` (their address is the one their title page gives).
 """
 
 from __future__ import annotations
@@ -30,6 +34,8 @@ EDITIONS = ("en", "zh")
 PAGES = range(90, 136)  # both editions: 111 and 104 pages when this was written
 SHOTS = pathlib.Path(os.environ.get("AE_SCREENSHOTS", ROOT / "_build" / "screenshots")) / "pdf"
 EXAMPLE_DIGITS = ("0.5414", "0.3095", "0.1491", "1.392334")  # lesson 06's weights and read (A)
+SITE_URL = "https://example.org/attention-executable/"  # the address the session's print gives the site
+MATH_BOOKMARKS = 2  # headings with inline math, per edition (the appendix's): each keeps its formula as text
 
 
 def _poppler(tool: str) -> str:
@@ -49,8 +55,41 @@ def pdfs(site, chromium_browser) -> dict[str, pathlib.Path]:
     if os.environ.get("AE_PDF"):
         folder = pathlib.Path(os.environ["AE_PDF"]).resolve()
         return {e: folder / build_pdf._lang().pdf_name(e) for e in EDITIONS}
-    paths = build_pdf.build(pathlib.Path(site).resolve().parents[1], browser=chromium_browser)
+    paths = build_pdf.build(pathlib.Path(site).resolve().parents[1], site_url=SITE_URL, browser=chromium_browser)
     return dict(zip(build_pdf._lang().editions(), paths, strict=True))
+
+
+def _uris(pdf: pathlib.Path, pages: range | None = None) -> list[str]:
+    """The addresses the PDF's links leave for, page by page (all pages, or ``pages``, 1-based)."""
+    import pikepdf
+
+    found = []
+    with pikepdf.open(str(pdf)) as doc:
+        for number, page in enumerate(doc.pages, start=1):
+            if pages is not None and number not in pages:
+                continue
+            for annot in page.get("/Annots") or []:
+                action = annot.get("/A")
+                if annot.get("/Subtype") == "/Link" and action is not None and "/URI" in action:
+                    found.append(str(action.URI))
+    return found
+
+
+@pytest.fixture(scope="session")
+def addresses(pdfs) -> dict[str, str]:
+    """Each edition's web address as its PDF's title page gives it (the session's print: :data:`SITE_URL`, and its
+    ``zh/`` folder); skips for PDFs printed without a site address (``AE_PDF``, no ``html: baseurl:``)."""
+    found = {}
+    for edition, pdf in pdfs.items():
+        home = [uri for uri in _uris(pdf, range(1, 2)) if uri.startswith(("http://", "https://"))]
+        if not home:
+            if os.environ.get("AE_PDF"):
+                pytest.skip(f"{pdf.name} was printed without the site's address (html: baseurl: in _config.yml)")
+            pytest.fail(f"{pdf.name}: the title page gives no web address")
+        found[edition] = home[0]
+    if not os.environ.get("AE_PDF"):
+        assert found == {"en": SITE_URL, "zh": SITE_URL + "zh/"}, found
+    return found
 
 
 def _reader(path: pathlib.Path):
@@ -254,18 +293,55 @@ def test_links_land_inside_the_document(pdfs, site, edition):
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
-def test_explorers_are_notes_naming_their_website_page(pdfs, edition):
+def test_explorers_are_notes_linking_to_their_website_page(pdfs, addresses, edition):
+    """Every note that stands for an explorer, and every mention of the book's website the PDF writes itself, gives
+    the page's full address: the note's text ends in it and links to it; the title page names the edition's address."""
+    from attention_core.explorers.site import PAGE
+
     text = _flat(_text(pdfs[edition]))
-    prefix = "" if edition == "en" else "zh/"
+    home = addresses[edition]
+    uris = _uris(pdfs[edition])
     for lesson in (
         "01_reading_on_demand",
         "04_from_scores_to_weights",
         "05_additive_score",
         "07_learning_without_labels",
     ):
-        assert f"{prefix}notebooks/{lesson}.html" in text, f"no note names the explorer's page of {lesson}"
+        url = f"{home}notebooks/{lesson}.html"
+        assert url in uris, f"no note links to the explorer's page of {lesson}: {url}"
+        assert url in text.replace(" ", ""), f"no note writes the address of {lesson}'s page: {url}"
+    # each note (its bold label opens it) comes with one link to a page of the site
+    # a note opens with its label and the first words after it (the label alone also occurs in the lessons' text)
+    openings = [re.sub(r"<[^>]+>|\s", "", PAGE.text(key, edition))[:20] for key in ("pdf_explorer", "pdf_widget")]
+    notes = sum(text.replace(" ", "").count(opening) for opening in openings)
+    to_pages = [uri for uri in uris if uri.startswith(home) and uri.endswith(".html")]
+    assert notes >= 7 and len(to_pages) >= notes, f"{notes} explorer notes, {len(to_pages)} links to the site's pages"
+    assert home in _flat(_text(pdfs[edition], 1)).replace(" ", ""), "the title page does not write the site's address"
     for website_only in ("needs JavaScript", "需要浏览器启用 JavaScript", "just below", "紧接在下方"):
         assert website_only not in text, f"the website's explorer text {website_only!r} is in the PDF"
+
+
+def test_the_sites_address_is_one_setting():
+    """``html: baseurl:`` in ``_config.yml`` is the site's address (Sphinx's ``html_baseurl``); ``--site-url`` /
+    ``SITE_URL`` overrides it; it ends in "/", and the Chinese edition lives in its ``zh/`` folder. Without one the
+    notes give the page's path in the site."""
+    import yaml
+
+    build_pdf = script("build_pdf")
+    config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
+    assert "baseurl" in config["html"], "_config.yml has no html: baseurl: (the site's public address)"
+    configured = str(config["html"]["baseurl"] or "")
+    assert build_pdf.site_address() == (configured.rstrip("/") + "/" if configured else "")
+    assert build_pdf.site_address("https://a.example/b") == "https://a.example/b/"
+    assert build_pdf.site_address("") == ""
+    with pytest.raises(ValueError):
+        build_pdf.site_address("a.example/b")
+    assert build_pdf.edition_address("https://a.example/b/", "zh") == "https://a.example/b/zh/"
+    note = build_pdf.explorer_note("zh", "notebooks/05_additive_score", "https://a.example/b/")
+    assert 'href="https://a.example/b/zh/notebooks/05_additive_score.html"' in note
+    assert "<code>notebooks/05_additive_score.html</code>" in build_pdf.explorer_note(
+        "en", "notebooks/05_additive_score", ""
+    )
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
@@ -302,3 +378,190 @@ def test_pages_rendered_for_a_look(pdfs, site, edition):
         image = Image.open(f"{stem}.png").convert("L")
         dark = sum(image.histogram()[:128]) / (image.width * image.height)
         assert dark > 0.002, f"{stem}.png is almost blank"
+
+
+def _words(pdf: pathlib.Path, page: int) -> list[tuple[str, float, float, float, float]]:
+    """(word, xMin, yMin, xMax, yMax) of every word ``pdftotext -bbox`` finds on ``page``, in points from the top
+    left corner."""
+    out = subprocess.run(
+        [_poppler("pdftotext"), "-bbox", "-f", str(page), "-l", str(page), str(pdf), "-"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    pattern = r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">(.*?)</word>'
+    return [(html.unescape(w), float(a), float(b), float(c), float(d)) for a, b, c, d, w in re.findall(pattern, out)]
+
+
+def contents_lines(pdf: pathlib.Path, contents_first: str = "book/intro") -> list[tuple[str, int, str]]:
+    """(text, printed page number, destination) of every line of the contents: each link on the pages before the
+    first chapter (``contents_first``), read as the words inside its rectangle."""
+    import pikepdf
+
+    lines = []
+    with pikepdf.open(str(pdf)) as doc:
+        first = _dest_positions(doc)[script("build_pdf").key_of(contents_first)][0]  # the first chapter's page
+        for number in range(2, first):
+            page = doc.pages[number - 1]
+            height = float(page.mediabox[3])
+            words = _words(pdf, number)
+            for annot in page.get("/Annots") or []:
+                if annot.get("/Subtype") != "/Link" or "/Dest" not in annot:
+                    continue
+                x0, y0, x1, y1 = (float(v) for v in annot.Rect)
+                top, bottom = height - y1, height - y0
+                inside = [w for w, a, b, c, d in words if x0 <= (a + c) / 2 <= x1 and top <= (b + d) / 2 <= bottom]
+                text = " ".join(inside)
+                found = re.fullmatch(r"(.+?)\s*(\d+)", text)
+                assert found, f"contents page {number}: a link reads {text!r}, not a title and a page number"
+                lines.append((found.group(1), int(found.group(2)), str(annot.Dest).lstrip("/")))
+    return lines
+
+
+def _dest_positions(doc) -> dict[str, tuple[int, float]]:
+    """(page, top in points from the page's top) of every named destination of a pikepdf document."""
+    pages = {page.objgen: number for number, page in enumerate(doc.pages, start=1)}
+    found = {}
+    for name, dest in doc.Root.Dests.items():
+        page = pages[dest[0].objgen]
+        height = float(doc.pages[page - 1].mediabox[3])
+        found[name.lstrip("/")] = (page, height - float(dest[3]))
+    return found
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_every_contents_line_lands_on_its_heading(pdfs, edition):
+    """Each line of the contents (chapters and sections) prints the page its link lands on, and there, just below
+    the link's destination, is the heading's first word: a section's anchor is its heading, so a heading pushed to
+    the next page with what follows it takes its number and its link along (four lines were one page short)."""
+    import pikepdf
+
+    lines = contents_lines(pdfs[edition])
+    assert len(lines) >= 60, f"only {len(lines)} lines in the contents"
+    with pikepdf.open(str(pdfs[edition])) as doc:
+        positions = _dest_positions(doc)
+    wrong = []
+    for text, printed, dest in lines:
+        page, top = positions[dest]
+        first = text.split()[0]
+        below = [b for w, _, b, _, _ in _words(pdfs[edition], page) if w == first and top - 2 <= b <= top + 100]
+        if printed != page or not below:
+            wrong.append(
+                f"{text!r}: printed {printed}, lands on page {page} at {top:.0f} pt, heading there: {bool(below)}"
+            )
+    assert not wrong, "\n".join(wrong)
+
+
+def _bookmarks(reader) -> list[str]:
+    """The title of every bookmark, at every level, in order."""
+    found = []
+
+    def walk(items):
+        for item in items:
+            if isinstance(item, list):
+                walk(item)
+            else:
+                found.append(item.title)
+
+    walk(reader.outline)
+    return found
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_bookmarks_keep_inline_math(pdfs, site, edition):
+    """A heading's inline math stays in its bookmark as text (Chromium leaves it out: "The worked example at  and
+    "); no bookmark has a gap, a space before punctuation or a loose end where a formula was."""
+    build_pdf = script("build_pdf")
+    from bs4 import BeautifulSoup
+
+    titles = _bookmarks(_reader(pdfs[edition]))
+    assert len(titles) >= 60, f"only {len(titles)} bookmarks"
+    for title in titles:
+        assert title == title.strip() and "  " not in title, f"a gap in the bookmark {title!r}"
+        assert not re.search(r" [,.;:!?，。；：、]| and$", title), f"a formula is missing in {title!r}"
+    folder = pathlib.Path(site) if edition == "en" else pathlib.Path(site) / edition
+    expected = []
+    for _, docname in build_pdf.toc(ROOT if edition == "en" else ROOT / edition):
+        article = BeautifulSoup((folder / f"{docname}.html").read_text(encoding="utf-8"), "html.parser").article
+        for heading in article.find_all(["h1", "h2", "h3", "h4", "h5", "h6"]):
+            if heading.find("mjx-container"):
+                for link in heading.select("a.headerlink"):
+                    link.decompose()
+                expected.append(build_pdf.heading_text(heading))
+    assert len(expected) == MATH_BOOKMARKS, expected
+    for title in expected:
+        assert re.search(r"s = (−1|1|0\.5)", title), f"{title!r} lost its formula"
+        assert title in titles, f"no bookmark {title!r} in {[t for t in titles if t[:6] == title[:6]]}"
+
+
+def blank_pages(pdf: pathlib.Path, footer: str) -> list[int]:
+    """The pages (1-based) that show nothing but the running footer (``footer`` and the page number): no other
+    text and no image."""
+    import pikepdf
+
+    blank = []
+    with pikepdf.open(str(pdf)) as doc:
+        for number, page in enumerate(doc.pages, start=1):
+            text = _flat(_text(pdf, number)).replace(footer, "").replace(str(number), "").strip()
+            if not text and not pikepdf.Page(page).get_images():
+                blank.append(number)
+    return blank
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_no_blank_page(pdfs, site, edition):
+    """No page is blank, and the notation's table starts on the notation's first page (the theme kept every table
+    whole, so the table nearly a page tall went to the next page and left that one empty below the heading)."""
+    from bs4 import BeautifulSoup
+
+    reader = _reader(pdfs[edition])
+    footer = str(reader.metadata.title).split(" · ")[0]
+    assert blank_pages(pdfs[edition], footer) == []
+    folder = pathlib.Path(site) if edition == "en" else pathlib.Path(site) / edition
+    table = BeautifulSoup((folder / "book" / "notation.html").read_text(encoding="utf-8"), "html.parser").table
+    meaning = table.find("tbody").find("tr").find_all("td")[-1].find(string=True).strip()[:12]
+    start = _destinations(reader)["book-notation"]
+    assert meaning.replace(" ", "") in _text(pdfs[edition], start).replace(" ", "").replace("\n", ""), (
+        f"the notation's table does not start on its page {start} ({meaning!r})"
+    )
+
+
+def test_the_blank_page_check_sees_a_blank_page(chromium_browser, tmp_path):
+    """The check above can fail: a page with nothing but its footer is blank; a page with an image is not."""
+    page = chromium_browser.new_page()
+    import base64
+    import io
+
+    from PIL import Image
+
+    png = io.BytesIO()
+    Image.new("RGB", (4, 4), (200, 30, 30)).save(png, format="PNG")
+    pixel = "data:image/png;base64," + base64.b64encode(png.getvalue()).decode("ascii")
+    page.set_content(
+        "<p style='break-after:page'>one</p><div style='break-after:page'></div>"
+        f"<img src='{pixel}' style='width:5px;break-after:page'><p>four</p>"
+    )
+    footer = "<div style='font-size:8px;width:100%'><span>The footer</span> <span class='pageNumber'></span></div>"
+    page.pdf(path=str(tmp_path / "blank.pdf"), display_header_footer=True, footer_template=footer)
+    page.close()
+    assert blank_pages(tmp_path / "blank.pdf", "The footer") == [2]
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_title_author_and_language_are_set(pdfs, edition):
+    """The document information and its XMP metadata give the edition's title and author (``_config.yml``) and
+    the catalog its language."""
+    import pikepdf
+    import yaml
+
+    config = yaml.safe_load((ROOT / ("" if edition == "en" else edition) / "_config.yml").read_text(encoding="utf-8"))
+    lang = {"en": "en", "zh": "zh-CN"}[edition]
+    with pikepdf.open(str(pdfs[edition])) as doc:
+        assert str(doc.docinfo["/Title"]) == config["title"]
+        assert str(doc.docinfo["/Author"]) == config["author"] != ""
+        assert str(doc.docinfo["/Creator"]) == "Chromium", "Chromium's own entries are kept"
+        assert str(doc.Root.Lang) == lang
+        meta = doc.open_metadata()
+        assert meta["dc:title"] == config["title"]
+        assert meta["dc:creator"] == [config["author"]]
+        assert set(meta["dc:language"]) == {lang}
