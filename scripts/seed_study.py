@@ -1,15 +1,20 @@
 """The seed study of lessons 07 and 08: every design, both target languages, many seeds.
 
-    nice .venv/bin/python scripts/seed_study.py          # writes results/seed_study.json (about half an hour)
+    nice .venv/bin/python scripts/seed_study.py              # writes results/seed_study.json, on every core
+    nice .venv/bin/python scripts/seed_study.py --jobs 1     # the same file, one run after another
+    .venv/bin/python scripts/seed_study.py --backend dask --scheduler tcp://HOST:8786   # on a Dask cluster
 
-How long it takes: the study makes 112 runs (4 designs x 2 target languages x 14 seed points, below), one after
-another in one process, with BLAS pinned to one thread, so it uses one core. One attention run takes about 14.5 s
-(measured; a fixed-summary run takes less), so the whole study takes about 112 x 14.5 s, roughly 27 minutes: about
-half an hour on one core, whatever the number of cores. This is the one place the book states that time.
+How long it takes: the study makes 112 runs (4 designs x 2 target languages x 14 seed points, below), each in one
+process with BLAS pinned to one thread. One attention run takes about 14.5 s (measured; a fixed-summary run takes
+less), so one after another the study takes about 112 x 14.5 s, roughly 27 minutes; the runs are independent, so
+joblib spreads them over the cores (two runs on two cores took 1/1.98 of the serial time), or over a Dask cluster's
+workers, and keeps their results in order: the JSON is the same byte for byte however the runs were spread. This is
+the one place the book states that time.
 
-Each run is one training with the lesson-07 recipe (:class:`TrainConfig` defaults: data sizes, 1,000 steps,
-optimiser and schedule), for every design of ``DESIGNS`` (lesson 07's attention model and fixed-summary
-baseline, lesson 08's general-score and Luong decoders), on both target languages, at the points ``POINTS``:
+Each run (:func:`attention_core.models.study.run_point`) is one training with the lesson-07 recipe
+(:class:`TrainConfig` defaults: data sizes, 1,000 steps, optimiser and schedule), for every design of ``DESIGNS``
+(lesson 07's attention model and fixed-summary baseline, lesson 08's general-score and Luong decoders), on both
+target languages, at the points ``POINTS`` of :mod:`attention_core.models.study`:
 
 - training seeds 0-9 (initialisation and batch order) on data seed 0, whose test set is the one the book
   prints from: they measure how far the same data and recipe land apart;
@@ -31,152 +36,138 @@ attention run on "svo" with data seed 0 and its training seed.
 from __future__ import annotations
 
 import argparse
-import dataclasses
-import json
-import re
+import contextlib
+import os
 import sys
+import tempfile
 import time
 from pathlib import Path
 
-import numpy as np
+from joblib import Parallel, delayed, parallel_config
 
 from attention_core.models import data
-from attention_core.models.margins import MARGIN, decision_gaps
-from attention_core.models.misreads import misreads_by_class
-from attention_core.models.seq2seq import ModelConfig
-from attention_core.models.sweep import DESIGNS, STUDY_FILE, smallest_gap, summarise
-from attention_core.models.train import BUCKETS, TrainConfig, evaluate, splits_for, train
-from attention_core.models.trained import in_eval_dtype
-
-TRAIN_SEEDS = tuple(range(10))  # training seeds on data seed 0
-DATA_SEEDS = (1, 2, 3, 4)  # further data samples, with training seed 0
-POINTS = [(0, s) for s in TRAIN_SEEDS] + [(d, 0) for d in DATA_SEEDS]  # (data_seed, seed)
+from attention_core.models.study import DATA_SEEDS, TRAIN_SEEDS, compact_json, points_of, record, run_point
+from attention_core.models.sweep import DESIGNS, STUDY_FILE, smallest_gap
 
 
-def r4(x: float) -> float:
-    return round(float(x), 4)
+def study(points, steps: int | None = None, jobs: int = -1, progress=None) -> list[dict]:
+    """Train and evaluate every point, ``jobs`` at a time (-1: every core; joblib's backend decides where), and
+    return their records in the order of ``points``."""
+    runs = []
+    tasks = (delayed(run_point)(*point, steps=steps) for point in points)
+    for run in Parallel(n_jobs=jobs, return_as="generator")(tasks):  # results come back in order
+        runs.append(run)
+        if progress is not None:
+            progress(run)
+    return runs
 
 
-def g3(x: float) -> float:
-    return float(f"{x:.3g}")  # three significant digits (gaps span 1e-5 to 10)
+def _seeds(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is negative; seeds are 0 or more")
+    return value
 
 
-def config_of(design: str, language: str = "svo", seed: int = 0, data_seed: int = 0) -> TrainConfig:
-    """The recipe of one run: lesson 07's defaults with the design's decoder, language and seeds."""
-    return TrainConfig(model=ModelConfig(**DESIGNS[design]), language=language, seed=seed, data_seed=data_seed)
+class _OneLineParser(argparse.ArgumentParser):
+    """Errors are one line on stderr and exit status 2, with no usage and no traceback."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: error: {message}\n")
 
 
-def run_point(
-    design: str,
-    language: str = "svo",
-    seed: int = 0,
-    data_seed: int = 0,
-    splits: data.Splits | None = None,
-    details: bool = True,
-) -> dict:
-    """Train and evaluate one run of the study; return what the JSON stores for it (with ``details=False`` only the
-    steps, the losses and the accuracies: not the decision gaps and the misreads, a quarter of the time)."""
-    cfg = config_of(design, language, seed, data_seed)
-    splits = splits_for(cfg) if splits is None else splits
-    result = train(cfg, splits)
-    model = in_eval_dtype(result.model)  # evaluated in float64, as the committed models are
-    ev = evaluate(model, splits.test)
-    attention = cfg.model.attention
-    keys = ("token", "exact", "alignment") if attention else ("token", "exact")
-    run = {
-        "design": design,
-        "language": language,
-        "data_seed": data_seed,
-        "seed": seed,
-        "steps": result.steps,
-        "first_loss": round(result.losses[0], 6),
-        "final_loss": round(float(np.mean(result.losses[-50:])), 6),  # mean of the last 50 steps
-        **{key: r4(getattr(ev, f"{key}_accuracy")()) for key in keys},
-        "buckets": {
-            f"{lo}-{hi}": {key: r4(getattr(ev, f"{key}_accuracy")(lo, hi)) for key in keys} for lo, hi in BUCKETS
-        },
-        "counts": dataclasses.asdict(ev),
-    }
-    if not details:
-        return run
-    gaps = decision_gaps(model, splits.test)
-    gaps32 = decision_gaps(result.model, splits.test)  # the same decisions in float32, for comparison
-    run["gaps"] = {  # smallest decision gaps (logits, scores) in float64 and in float32 (margins module)
-        name: {"greedy": g3(g.greedy.min()), "alignment": None if g.alignment is None else g3(g.alignment.min())}
-        for name, g in (("float64", gaps), ("float32", gaps32))
-    }
-    run["near_ties"] = gaps.near_ties(MARGIN).tolist()  # test sentences with a float64 decision closer than MARGIN
-    if attention:
-        mis = misreads_by_class(model, splits.test)
-        for rec in mis.values():
-            for key in ("share", "weight_true", "weight_looked"):
-                rec[key] = None if np.isnan(rec[key]) else round(rec[key], 6)
-        run["misreads"] = mis
-    return run
-
-
-def compact_json(obj) -> str:
-    """JSON with one key per line, but every list of numbers and every flat mapping on one line."""
-
-    def one_line(match: re.Match) -> str:
-        inner = ", ".join(v.strip() for v in match.group(2).split(",\n") if v.strip())
-        return match.group(1) + inner + match.group(3)
-
-    text = json.dumps(obj, indent=1)
-    text = re.sub(r"(\[)([-+0-9.,eE\s]*)(\])", one_line, text)  # [1, 2, 3]
-    return re.sub(r"(\{)([^{}\[\]]*)(\})", one_line, text)  # {"mean": 0.5, "min": 0.4, ...}
-
-
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def _parser() -> argparse.ArgumentParser:
+    parser = _OneLineParser(prog="scripts/seed_study.py", description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=STUDY_FILE, help="where to write the JSON")
+    parser.add_argument("--jobs", type=int, default=-1, help="runs at a time (-1: one per core; 1: one after another)")
+    parser.add_argument("--backend", choices=("loky", "dask"), default="loky", help="where the runs go (joblib)")
+    parser.add_argument("--scheduler", help="a Dask scheduler's address (with --backend dask; else a local cluster)")
+    parser.add_argument("--designs", nargs="+", default=list(DESIGNS), metavar="DESIGN", help=f"of {list(DESIGNS)}")
+    parser.add_argument("--languages", nargs="+", default=list(data.LANGUAGES), metavar="LANGUAGE")
+    parser.add_argument("--train-seeds", nargs="*", type=_seeds, default=list(TRAIN_SEEDS), metavar="SEED")
+    parser.add_argument("--data-seeds", nargs="*", type=_seeds, default=list(DATA_SEEDS), metavar="SEED")
+    parser.add_argument("--steps", type=int, help="optimiser steps per run (default: the recipe's)")
+    return parser
+
+
+def check_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Refuse, before the first run, whatever would make the study fail or lie: one line and exit status 2."""
+    for name, given, known in (("design", args.designs, DESIGNS), ("language", args.languages, data.LANGUAGES)):
+        unknown = [x for x in given if x not in known]
+        if unknown:
+            parser.error(f"unknown {name} {unknown[0]!r}; choose from {list(known)}")
+        if len(set(given)) < len(given):
+            parser.error(f"a {name} is named twice in {given}")
+    for name, seeds in (("--train-seeds", args.train_seeds), ("--data-seeds", args.data_seeds)):
+        if len(set(seeds)) < len(seeds):
+            parser.error(f"{name}: a seed is named twice in {seeds}")
+    if not args.train_seeds and not [d for d in args.data_seeds if d != 0]:
+        parser.error("no runs: give at least one training seed or one data seed other than 0")
+    if args.jobs == 0:
+        parser.error("--jobs 0 runs nothing; use -1 for every core or a positive number")
+    if args.steps is not None and args.steps < 1:
+        parser.error(f"--steps must be at least 1, got {args.steps}")
+    if args.scheduler and args.backend != "dask":
+        parser.error("--scheduler needs --backend dask")
+    if args.out.is_dir():
+        parser.error(f"--out {args.out} is a folder; name the JSON file")
+    try:  # the file is written after the last run: find out now whether it can be
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=args.out.parent, prefix=".seed_study-"):
+            pass
+    except OSError as exc:
+        parser.error(f"--out {args.out}: cannot write there ({exc.strerror})")
+
+
+@contextlib.contextmanager
+def backend(name: str, scheduler: str | None, jobs: int):
+    """joblib's default process pool, or a Dask cluster (the one at ``scheduler``, else a local one)."""
+    if name == "loky":
+        yield
+        return
+    from dask.distributed import Client, LocalCluster
+
+    with contextlib.ExitStack() as stack:
+        if scheduler:
+            client = stack.enter_context(Client(scheduler))
+        else:
+            workers = os.cpu_count() if jobs < 0 else jobs
+            cluster = stack.enter_context(LocalCluster(n_workers=workers, threads_per_worker=1, dashboard_address=None))
+            client = stack.enter_context(Client(cluster))
+        stack.enter_context(parallel_config(backend="dask"))
+        print(f"running on {client.scheduler.address}", file=sys.stderr)
+        yield
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _parser()
     args = parser.parse_args(argv)
+    check_args(parser, args)
+    points = points_of(args.designs, args.languages, args.train_seeds, args.data_seeds)
     started = time.perf_counter()
-    all_runs = []
-    for language in data.LANGUAGES:
-        for data_seed in sorted({d for d, _ in POINTS}):
-            splits = splits_for(config_of("attention", language, 0, data_seed))
-            for design in DESIGNS:
-                for seed in [s for d, s in POINTS if d == data_seed]:
-                    t0 = time.perf_counter()
-                    run = run_point(design, language, seed, data_seed, splits)
-                    all_runs.append(run)
-                    extra = f", alignment {run['alignment']:.4f}" if "alignment" in run else ""
-                    print(
-                        f"{language:10s} {design:13s} data {data_seed} seed {seed}: token {run['token']:.4f}, "
-                        f"exact {run['exact']:.4f}{extra}, smallest gap {smallest_gap(run):.2e}"
-                        f" ({time.perf_counter() - t0:.0f} s)",
-                        file=sys.stderr,
-                    )
-    config = dataclasses.asdict(TrainConfig())
-    for key in ("attention", "order", "score"):
-        config["model"].pop(key)
-    for key in ("seed", "data_seed", "language"):
-        config.pop(key)
-    out = {
-        "description": "Test-set figures of every design on both target languages, per training seed and data seed.",
-        "command": "python scripts/seed_study.py",
-        "designs": DESIGNS,
-        "languages": list(data.LANGUAGES),
-        "points": {
-            "training seeds on data seed 0": list(TRAIN_SEEDS),
-            "data seeds with training seed 0": list(DATA_SEEDS),
-        },
-        "config": config,
-        "margin": MARGIN,
-        "summary": {
-            language: {
-                design: summarise([r for r in all_runs if r["language"] == language and r["design"] == design])
-                for design in DESIGNS
-            }
-            for language in data.LANGUAGES
-        },
-        "runs": all_runs,
-    }
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(compact_json(out) + "\n")
-    print(f"wrote {args.out} in {time.perf_counter() - started:.0f} s", file=sys.stderr)
+
+    def progress(run: dict) -> None:
+        extra = f", alignment {run['alignment']:.4f}" if "alignment" in run else ""
+        print(
+            f"{run['language']:10s} {run['design']:13s} data {run['data_seed']} seed {run['seed']}: token "
+            f"{run['token']:.4f}, exact {run['exact']:.4f}{extra}, smallest gap {smallest_gap(run):.2e}",
+            file=sys.stderr,
+        )
+
+    with backend(args.backend, args.scheduler, args.jobs):
+        runs = study(points, args.steps, args.jobs, progress)
+    out = record(runs, args.designs, args.languages, args.train_seeds, args.data_seeds, args.steps)
+    try:
+        args.out.write_text(compact_json(out) + "\n")
+    except OSError as exc:
+        print(f"scripts/seed_study.py: error: could not write {args.out}: {exc.strerror}", file=sys.stderr)
+        return 1
+    print(f"wrote {args.out}: {len(runs)} runs in {time.perf_counter() - started:.0f} s", file=sys.stderr)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

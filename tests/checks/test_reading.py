@@ -124,7 +124,7 @@ def test_moved_states_right_and_wrong():
     assert "moves too" in check_moved_states([], changed=12, T=12).message
     assert "[4, 5] have read x_3" in check_moved_states([3], changed=3, T=5).message
     assert "numbered from 1" in check_moved_states([0, 13], changed=12, T=12).message
-    assert "[13] are not positions" in check_moved_states([12, 13], changed=12, T=12).message
+    assert "[13] lie outside the positions" in check_moved_states([12, 13], changed=12, T=12).message
     assert "text 'all'" in check_moved_states("all", changed=12, T=12).message
 
 

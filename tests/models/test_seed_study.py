@@ -8,12 +8,14 @@ it lands inside the range the file records (``make test`` runs it, ``make check`
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
+import subprocess
+import sys
 
 import numpy as np
 import pytest
 
 from attention_core.models import data
+from attention_core.models import study as SCRIPT  # what scripts/seed_study.py trains, one run at a time
 from attention_core.models.sweep import (
     DESIGNS,
     accuracy_by_length,
@@ -42,16 +44,7 @@ from tests.helpers import ROOT
 STUDY = load_seed_study()
 LANGUAGES = tuple(data.LANGUAGES)
 ATTENTION = [d for d in DESIGNS if DESIGNS[d]["attention"]]
-
-
-def load_script():
-    spec = importlib.util.spec_from_file_location("seed_study", ROOT / "scripts" / "seed_study.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-SCRIPT = load_script()
+STUDY_SCRIPT = ROOT / "scripts" / "seed_study.py"
 
 
 # --- the file ---------------------------------------------------------------------------------------------------
@@ -166,7 +159,7 @@ def test_one_run_retrained_lands_inside_the_recorded_range():
     # The verb-final attention model with training seed 3: on this machine it reproduces its record exactly; on
     # another, training rounds differently and the run may land elsewhere, but within the spread of the seeds.
     stored = next(r for r in runs(STUDY, "verb_final", "attention", 0) if r["seed"] == 3)
-    fresh = SCRIPT.run_point("attention", "verb_final", seed=3, details=False)
+    fresh = SCRIPT.run_point("attention", "verb_final", seed=3)
     assert fresh["steps"] == stored["steps"]
     chosen = runs(STUDY, "verb_final", "attention")
     for key in ("token", "exact", "alignment"):
@@ -181,4 +174,44 @@ def test_one_run_retrained_lands_inside_the_recorded_range():
 def test_the_scripts_docstring_counts_the_runs_it_makes():
     # scripts/seed_study.py states the study's run time once, from its number of runs (issue 29): 112 runs.
     n = len(SCRIPT.POINTS) * len(DESIGNS) * len(LANGUAGES)
-    assert n == 112 and f"makes {n} runs" in SCRIPT.__doc__
+    assert n == 112 and f"makes {n} runs" in STUDY_SCRIPT.read_text(encoding="utf-8")
+
+
+# --- the command line: every core or a cluster, the same file; bad arguments refused before the first run -------
+TINY = ["--designs", "fixed summary", "--languages", "svo", "--train-seeds", "0", "1", "--data-seeds", "--steps", "2"]
+
+
+def study_command(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(STUDY_SCRIPT), *args], capture_output=True, text=True, timeout=300)
+
+
+@pytest.mark.slow  # two tiny runs three times: one after another, on two processes, on a local Dask cluster
+def test_the_study_writes_the_same_file_however_its_runs_are_spread(tmp_path):
+    points = SCRIPT.points_of(["fixed summary"], ["svo"], [0, 1], [])
+    serial = [SCRIPT.run_point(*point, steps=2) for point in points]
+    want = SCRIPT.compact_json(SCRIPT.record(serial, ["fixed summary"], ["svo"], [0, 1], [], 2)) + "\n"
+    for name, spread_by in (("loky", ["--jobs", "2"]), ("dask", ["--jobs", "2", "--backend", "dask"])):
+        out = tmp_path / f"{name}.json"
+        run = study_command(*TINY, *spread_by, "--out", str(out))
+        assert run.returncode == 0, run.stderr
+        assert out.read_text(encoding="utf-8") == want, name
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["--designs", "bogus"], "unknown design 'bogus'"),
+        (["--languages", "svo", "svo"], "named twice"),
+        (["--train-seeds", "-1"], "'-1' is negative"),
+        (["--train-seeds", "--data-seeds"], "no runs"),
+        (["--jobs", "0"], "--jobs 0 runs nothing"),
+        (["--steps", "0"], "--steps must be at least 1"),
+        (["--scheduler", "tcp://127.0.0.1:1"], "--scheduler needs --backend dask"),
+        (["--out", "/proc/no/such.json"], "cannot write there"),
+        (["--out", "/tmp"], "is a folder"),
+    ],
+)
+def test_a_bad_argument_is_one_line_before_any_run(args, says):
+    run = study_command(*args)
+    assert run.returncode == 2 and run.stderr.count("\n") == 1 and says in run.stderr, run.stderr
+    assert run.stdout == "" and "Traceback" not in run.stderr

@@ -37,7 +37,7 @@ TEXT = Messages(
         "your_answer": "your answer",
         "your_context": "your context",
         "your_query": "your query",
-        "outside": "{name}: {positions} are not positions of a sentence numbered 1..{T}",
+        "outside": "{name}: {positions} lie outside the positions 1..{T}",
         "from_zero": "{name}: holds position 0, but the positions are numbered from 1 to {T}",
         # check_softmax: the inputs, then what can go wrong on one of them
         "case_single": "a single position [5]",
