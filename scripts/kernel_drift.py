@@ -63,15 +63,30 @@ def dump(out: str) -> None:
     print(f"wrote {out}", file=sys.stderr)
 
 
+def gap_drift(a: np.ndarray, b: np.ndarray) -> float:
+    """The largest change between two dumps of the same gaps: infinite where a gap is finite in one and not in the
+    other (it became infinite, or stopped being) or where the two are different non-finite values; 0 for two
+    empty arrays."""
+    if a.shape != b.shape:
+        return float("inf")  # not the same decisions at all
+    a, b = a.astype(float), b.astype(float)
+    finite_a, finite_b = np.isfinite(a), np.isfinite(b)
+    if np.any(finite_a != finite_b):
+        return float("inf")
+    nonfinite = ~finite_a
+    if np.any(nonfinite & ~((a == b) | (np.isnan(a) & np.isnan(b)))):
+        return float("inf")
+    both = finite_a & finite_b
+    return float(np.abs(a[both] - b[both]).max()) if both.any() else 0.0
+
+
 def compare(reference: str, others: list[str]) -> None:
     ref = np.load(reference)
     worst: dict[str, float] = {}
     for path in others:
         other = np.load(path)
         for key in sorted(k for k in ref.files if not k.endswith("/tokens")):
-            a, b = ref[key], other[key]
-            both = np.isfinite(a) & np.isfinite(b)
-            drift = float(np.abs(a - b)[both].max()) if both.any() else 0.0
+            drift = gap_drift(ref[key], other[key])
             model, dtype, kind = key.split("/")
             same = np.array_equal(ref[f"{model}/{dtype}/tokens"], other[f"{model}/{dtype}/tokens"])
             print(f"{path}: {model} {dtype} {kind}: largest change of a gap {drift:.2e}; greedy tokens same: {same}")
