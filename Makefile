@@ -37,7 +37,6 @@ book: $(BIN)/.installed assets editions
 	$(BIN)/python scripts/build_book.py
 	$(BIN)/python scripts/build_pdf.py $(if $(SITE_URL),--site-url "$(SITE_URL)")
 	@echo "Open _build/html/index.html (中文版: _build/html/zh/index.html), or serve it: $(BIN)/python -m http.server -d _build/html 8000"
-	@echo "The PDFs: _build/pdf/attention-executable.pdf, _build/pdf/attention-executable-zh.pdf"
 
 test: $(BIN)/.installed assets
 	$(BIN)/python -m pytest tests book notebooks zh/book zh/notebooks --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg \

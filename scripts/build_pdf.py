@@ -711,6 +711,13 @@ def main() -> None:
         help="the website's public address (default: html: baseurl: in _config.yml)",
     )
     args = parser.parse_args()
+    browsers = _module("ae_pdf_browser", ROOT / "scripts" / "chromium.py")
+    if browsers.find_chromium() is None:  # the website is built; only the print needs a browser
+        print(
+            "build_pdf: the PDFs were not printed: they need Chromium (apt-get install chromium-headless-shell, "
+            "or set CHROMIUM=/path/to/chromium, then run make book again)"
+        )
+        return
     start = time.perf_counter()
     for pdf in build(pathlib.Path(args.out).resolve(), args.site_url):
         print(f"{pdf.relative_to(pathlib.Path(args.out).resolve())}: {pdf.stat().st_size / 1e6:.1f} MB")
