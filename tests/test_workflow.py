@@ -49,7 +49,10 @@ def test_pages_are_built_and_deployed_from_main_only():
     build, deploy = jobs["build"], jobs["deploy"]
     assert "refs/heads/main" in build["if"] and "push" in build["if"]
     assert build["needs"] == "test" and deploy["needs"] == "build"
-    assert any(step.get("run", "").strip() == "make book" for step in build["steps"])
+    book = next(step for step in build["steps"] if step.get("run", "").strip().startswith("make book"))
+    assert book["run"].strip() == 'make book SITE_URL="$SITE_URL"'  # the README's command, with the site's address
+    site = next(step for step in build["steps"] if step.get("id") == "site")
+    assert "github.io" in site["run"] and book["env"]["SITE_URL"] == "${{ steps.site.outputs.url }}"
     upload = next(s for s in build["steps"] if s.get("uses", "").startswith("actions/upload-pages-artifact@"))
     assert upload["with"]["path"] == "_build/html"
     assert any(s.get("uses", "").startswith("actions/deploy-pages@") for s in deploy["steps"])

@@ -44,7 +44,7 @@ def allowed_words() -> set[str]:
     words |= set(data.SRC_WORDS + data.TGT_WORDS)
     words |= {term for entry in _ae_lang().term_list() if not entry.chinese for term in entry.english}
     words |= {"English", "nan", "inf", "Ctrl"}
-    words |= {"source", "outputs"}  # what myst-nb writes into the code folds' {type} (the Chinese omits {type})
+    words |= {"source", "outputs", "content"}  # myst-nb's words for a code fold's {type} (the Chinese omits {type})
     words |= {"tanh", "softmax", "eos", "python"}  # math functions, lesson 04's end symbol <eos>, a printed command
     return {w.lower() for word in words for w in re.split(r"[\s/]+", word) if w}
 
