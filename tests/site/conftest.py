@@ -620,11 +620,11 @@ class Sweep:
         return {load.path: load for load in sorted(loads, key=lambda load: load.path)}
 
     async def _load(self, page, recorder: _Recorder, path: str, width: int, scheme: str, kinds: list) -> Load:
-        await page.goto(f"{self.server}/{path}", wait_until="load")
+        await page.goto(f"{self.server}/{path}", wait_until="load", timeout=LOAD_TIMEOUT_MS)
         first = (width, scheme) == FIRST
         if first or path in EXPLORER_PAGES:
-            await page.wait_for_load_state("networkidle")
-        await page.wait_for_function(EXPLORERS_READY, timeout=15000)  # every live explorer has drawn
+            await page.wait_for_load_state("networkidle", timeout=LOAD_TIMEOUT_MS)
+        await page.wait_for_function(EXPLORERS_READY, timeout=LOAD_TIMEOUT_MS)  # every live explorer has drawn
         await page.evaluate(SETTLED)  # fonts requested by the first layout; the explorers draw after load
         found = await page.evaluate(OVERFLOW)
         local = (self.server, "data:", f"blob:{self.server}")
@@ -649,6 +649,12 @@ class Sweep:
         whole = (width, scheme) in WHOLE_PAGE_SHOTS
         await page.screenshot(path=str(SHOTS / f"{stem}-{width}-{scheme}.jpg"), full_page=whole, quality=80)
         return load
+
+
+# How long the sweep waits for a page to load, go quiet and draw its explorers. The sweep judges what a page shows,
+# not how fast (make bench times pages); on a two-core machine busy with the rest of the gate a page has taken more
+# than Playwright's default 30 s to go quiet, and one such page failed every test of its setting.
+LOAD_TIMEOUT_MS = 120_000
 
 
 @pytest.fixture(scope="session")
