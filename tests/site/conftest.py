@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import functools
-import http.server
 import json
 import os
 import pathlib
-import socketserver
+import socket
+import subprocess
+import sys
 import threading
+import time
 import urllib.parse
 
 import numpy as np
@@ -114,20 +115,29 @@ def site(request):
 
 @pytest.fixture(scope="session")
 def server(site):
-    """Serve the built site on 127.0.0.1 at a free port; yield its base URL."""
+    """Serve the built site on 127.0.0.1 at a free port; yield its base URL.
 
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, *args):
-            pass
-
-    handler = functools.partial(Quiet, directory=str(site))
-    httpd = socketserver.ThreadingTCPServer(("127.0.0.1", 0), handler)
-    httpd.daemon_threads = True
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
-    httpd.server_close()
+    The server is a process of its own (Python's ``http.server``, threaded): served from a thread of the test's
+    process, it shared the interpreter with Playwright's event handling, and on a busy two-core machine a page of
+    the sweep waited more than two minutes for the network to go quiet."""
+    with socket.socket() as probe:  # a free port
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    command = [sys.executable, "-m", "http.server", "--bind", "127.0.0.1", "--directory", str(site), str(port)]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                break
+        except OSError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                process.kill()
+                raise RuntimeError(f"the site's server did not start on port {port}") from None
+            time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    process.terminate()
+    process.wait(timeout=10)
 
 
 @pytest.fixture(scope="session")
