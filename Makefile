@@ -29,13 +29,13 @@ _vendor/.versions: scripts/fetch_assets.sh
 	bash scripts/fetch_assets.sh
 
 editions: $(BIN)/.installed
-	-$(BIN)/python scripts/editions.py update
-	$(BIN)/python scripts/editions.py generate
+	-$(BIN)/python -m attention_workshop.editions update
+	$(BIN)/python -m attention_workshop.editions generate
 	for nb in $$(cat _build/editions-*-to-execute.txt); do $(BIN)/jupyter execute --inplace "$$nb" || exit 1; done
 
 book: $(BIN)/.installed assets editions
-	$(BIN)/python scripts/build_book.py
-	$(BIN)/python scripts/build_pdf.py $(if $(SITE_URL),--site-url "$(SITE_URL)")
+	$(BIN)/python -m attention_workshop.build_book
+	$(BIN)/python -m attention_workshop.build_pdf $(if $(SITE_URL),--site-url "$(SITE_URL)")
 	@echo "Open _build/html/index.html (中文版: _build/html/zh/index.html), or serve it: $(BIN)/python -m http.server -d _build/html 8000"
 
 test: $(BIN)/.installed assets
@@ -53,7 +53,7 @@ lab: $(BIN)/.installed
 	$(BIN)/jupyter lab notebooks $(if $(filter 0,$(shell id -u)),--allow-root)
 
 bench: $(BIN)/.installed
-	$(BIN)/python scripts/bench.py
+	$(BIN)/python -m attention_workshop.bench
 
 clean:
 	rm -rf _build

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fetch the site's third-party files from the npm registry at pinned versions into _vendor/ (not committed).
 # The book serves them itself, so pages work offline and make no request to a CDN.
-#   _vendor/node/mathjax/   the MathJax package, run by Node at build time (book/_ext/ae_math.js) to typeset
+#   _vendor/node/mathjax/   the MathJax package, run by Node at build time (src/attention_workshop/ae_math.js) to typeset
 #                           every equation into the page; never served
 #   _vendor/static/         what pages load (html_static_path): MathJax's CommonHTML fonts, nothing else
 set -euo pipefail

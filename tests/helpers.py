@@ -1,13 +1,10 @@
-"""What several test files share: the repository's root, the scripts imported from their files, and the helpers that
-read numbers and Chinese out of text. One place, so the copies cannot drift."""
+"""What several test files share: the repository's root and the helpers that read numbers and Chinese out of text.
+One place, so the copies cannot drift."""
 
 from __future__ import annotations
 
-import functools
-import importlib.util
 import pathlib
 import re
-import sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?")  # a printed number: 3, -0.5414, 1e-05
@@ -21,21 +18,6 @@ def numbers(text: str) -> list[str]:
 
 def has_cjk(text: str) -> bool:
     return CJK.search(text) is not None
-
-
-@functools.cache
-def script(name: str):
-    """``scripts/<name>.py`` imported from its file (the scripts are not a package)."""
-    spec = importlib.util.spec_from_file_location(f"ae_script_{name}", ROOT / "scripts" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses in the script look their module up
-    spec.loader.exec_module(module)
-    return module
-
-
-def editions_module():
-    """scripts/editions.py: the generator of every edition but the English one."""
-    return script("editions")
 
 
 def reading_minutes(words: int) -> int:

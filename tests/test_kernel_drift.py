@@ -1,13 +1,12 @@
-"""scripts/kernel_drift.py compare: a gap that became infinite (or stopped being) is an infinite drift, not none."""
+"""kernel_drift compare: a gap that became infinite (or stopped being) is an infinite drift, not none."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from tests.helpers import script
+from attention_workshop.kernel_drift import gap_drift
 
-gap_drift = script("kernel_drift").gap_drift
 INF, NAN = float("inf"), float("nan")
 
 

@@ -13,7 +13,7 @@ from tests.helpers import ROOT
 def test_the_pdfs_without_chromium_are_one_line_and_no_failure():
     env = {**os.environ, "CHROMIUM": str(ROOT / "no-such-browser")}  # as if none were installed
     run = subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "build_pdf.py")], env=env, capture_output=True, text=True, timeout=120
+        [sys.executable, "-m", "attention_workshop.build_pdf"], env=env, capture_output=True, text=True, timeout=120
     )
     assert run.returncode == 0, run.stderr
     assert run.stderr == "" and run.stdout.count("\n") == 1, (run.stdout, run.stderr)

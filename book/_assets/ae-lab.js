@@ -1,6 +1,6 @@
 // Lesson 07's laboratory on the website: the committed translation model, in the reader's browser.
 //
-// Loaded only on lesson 07's pages (book/_ext/ae_site.py), after ae-lab-math.js (the model's mathematics, a
+// Loaded only on lesson 07's pages (src/attention_workshop/ae_site.py), after ae-lab-math.js (the model's mathematics, a
 // second implementation of attention_core.models, tested against it), ae-lab-data.js (self.AELabData: the
 // committed parameters, the grammar, the training snapshots and the recipe, exported by
 // attention_core.explorers.site.lab_data when the site was built) and ae-lab-worker.js (the training loop of

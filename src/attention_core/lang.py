@@ -10,10 +10,36 @@ package), whose entries are keyed by the sentence's name (``msgctxt``) and its E
     ax.set_title(TEXT("title", s=s))
 
 When the English of an entry changes, its translation no longer matches and the tests report it as stale
-(``tests/lessons/test_translations.py``). The language is one plain, process-wide setting: ``set_language("zh")``; the
-math never reads it (the import contract in ``pyproject.toml`` forbids this module in the math layer). Code
-identifiers, numbers and array shapes never change with the language, and error messages for programmers
-(``ValueError``, ``TypeError``) stay English.
+(``tests/lessons/test_translations.py``). Code identifiers, numbers and array shapes never change with the language,
+and error messages for programmers (``ValueError``, ``TypeError``) stay English.
+
+**Compiled catalogues.** The PO file is what translators edit; what the package reads is its compiled form, the
+``.mo`` file beside it, through the standard library (``gettext.translation``). ``make`` compiles every PO file with
+Babel (``pybabel compile``) when it installs the package and again whenever a PO file is newer than its ``.mo``; the
+``.mo`` files are build products, not committed. When the ``.mo`` is missing or older than its PO file (a plain
+``pip install -e .`` without ``make``, or a PO file just edited or merged by ``attention_workshop.editions``), the
+catalogue is compiled in memory from the PO file with the same Babel call (:func:`compile_catalogue`) and read by the
+same ``gettext`` class. That choice, rather than a compiling step in the setuptools build, is deliberate: an editable
+install runs no build step when a file changes, so a ``.mo`` made at install time would go stale with the first
+edited translation and the package would silently show the old text; compiling the stale case in memory keeps the
+PO file the one source, costs a few tenths of a second once per process, and needs no build-time dependency.
+Untranslated and fuzzy (stale) entries are never compiled: their English is used, and the translation tests report
+them.
+
+**A broken translation never breaks the package.** A translation whose ``{placeholders}`` are malformed (a lone
+``{`` or ``}``), or are not exactly the English's (a field added or missing), or that cannot be filled with the
+values the English takes, is not used: the English is shown instead, with one :class:`TranslationWarning` naming
+the PO file, the entry and the problem. A catalogue that cannot be read at all gives one such warning and English.
+
+**One process-wide setting, safe across threads.** ``set_language("zh")`` sets the language for the whole process;
+the math never reads it (the import contract in ``pyproject.toml`` forbids this module in the math layer).
+``with language("zh"):`` holds a module-level re-entrant lock for its whole block, and :func:`set_language` takes
+the same lock, so two threads' ``with`` blocks run one after the other: inside a block the language is the block's
+own from start to end, and afterwards it is what it was before. Two consequences, by design: a thread that merely
+reads text outside any ``with`` block sees whichever language is set at that moment (another thread's block
+included), and a ``with language(...)`` block must not wait for another thread that itself enters
+``with language(...)`` or calls :func:`set_language` (that thread waits for the block to end: a deadlock). Nothing
+in the package starts threads inside such a block.
 
 Besides English and the languages with a translation file there is a pseudo-language, :data:`PSEUDO`, used by the
 tests: it writes every sentence in accented look-alike letters (``Weights`` -> ``Ŵéíĝĥţś``), so that any plain
@@ -25,18 +51,26 @@ from __future__ import annotations
 import contextlib
 import functools
 import gettext
+import io
 import pathlib
 import re
 import string
+import threading
 import unicodedata
+import warnings
 
 ENGLISH = "en"  # the source language: the text in the code
 PSEUDO = "qps"  # the pseudo-language of the completeness tests (as in "qps-ploc")
 DOMAIN = "attention_core"  # the package's translation file: locale/<language>/LC_MESSAGES/attention_core.po
 LOCALE_DIR = pathlib.Path(__file__).resolve().parent / "locale"
 
-_language = ENGLISH  # the one process-wide setting
+_language = ENGLISH  # the one process-wide setting, written only while holding _LOCK
+_LOCK = threading.RLock()  # held by every `with language(...)` block for its whole duration, and by set_language
 MESSAGES: list[Messages] = []  # every Messages object created, for the tests and the translation tools
+
+
+class TranslationWarning(UserWarning):
+    """A translation was not used (malformed, other placeholders, unreadable catalogue); the English was shown."""
 
 
 def languages(localedir: pathlib.Path = LOCALE_DIR, domain: str = DOMAIN) -> tuple[str, ...]:
@@ -52,9 +86,13 @@ def _check(code: str) -> str:
 
 
 def set_language(code: str) -> None:
-    """Make ``code`` (``"en"``, ``"zh"``, ...) the language of everything the package writes from now on."""
+    """Make ``code`` (``"en"``, ``"zh"``, ...) the language of everything the package writes from now on.
+
+    Process-wide. It waits while another thread is inside a ``with language(...)`` block (see the module's notes)."""
     global _language
-    _language = _check(code)
+    code = _check(code)
+    with _LOCK:
+        _language = code
 
 
 def get_language() -> str:
@@ -64,40 +102,47 @@ def get_language() -> str:
 
 @contextlib.contextmanager
 def language(code: str):
-    """Use ``code`` inside a ``with`` block only, then restore the previous language."""
+    """Use ``code`` inside a ``with`` block only, then restore the previous language.
+
+    The block holds the module's lock from start to end: another thread's ``with language(...)`` block or
+    :func:`set_language` waits until this block ends, so the language stays this block's own for its whole
+    duration. The lock is re-entrant: nested blocks and ``set_language`` in the same thread are fine; waiting inside
+    the block for another thread that changes the language is a deadlock."""
     global _language
-    previous, _language = _language, _check(code)
-    try:
-        yield
-    finally:
-        _language = previous
+    code = _check(code)
+    with _LOCK:
+        previous, _language = _language, code
+        try:
+            yield
+        finally:
+            _language = previous
 
 
-# ----------------------------------------------------------------------------------------------- PO files
-class POTranslations(gettext.NullTranslations):
-    """Python's gettext interface (``gettext``, ``pgettext``) over the entries of one PO file.
+# ------------------------------------------------------------------------------------ compiled catalogues
+def catalogue_path(code: str, localedir: pathlib.Path = LOCALE_DIR, domain: str = DOMAIN) -> pathlib.Path:
+    """The PO file translators edit for language ``code``; its compiled ``.mo`` sits beside it."""
+    return localedir / code / "LC_MESSAGES" / f"{domain}.po"
 
-    PO is the translators' text format; Python's own ``gettext.translation`` reads only the compiled ``.mo``
-    form, so the entries are read with ``polib``. Untranslated and fuzzy (stale) entries are left out: their
-    English is used instead, and the translation tests report them.
-    """
 
-    def __init__(self, path: pathlib.Path):
-        super().__init__()
-        import polib  # the standard PO reader; only needed when a translation is used
+def compile_catalogue(po: pathlib.Path) -> bytes:
+    """The ``.mo`` bytes of PO file ``po``, as ``pybabel compile`` writes them (untranslated and fuzzy entries left
+    out). Raises ``babel.messages.pofile.PoFileError`` (with the line) on a syntax error, ``UnicodeError`` on a wrong
+    encoding."""
+    from babel.messages.mofile import write_mo  # Babel: only needed when no up-to-date .mo exists
+    from babel.messages.pofile import read_po
 
-        self.path = path
-        self.entries = {
-            (e.msgctxt, e.msgid): e.msgstr
-            for e in polib.pofile(str(path))
-            if e.msgstr and not e.obsolete and "fuzzy" not in e.flags
-        }
+    with open(po, "rb") as source:
+        catalog = read_po(source, abort_invalid=True)
+    compiled = io.BytesIO()
+    write_mo(compiled, catalog, use_fuzzy=False)
+    return compiled.getvalue()
 
-    def gettext(self, message: str) -> str:
-        return self.entries.get((None, message), message)
 
-    def pgettext(self, context: str, message: str) -> str:
-        return self.entries.get((context, message), message)
+def _read_catalogue(po: pathlib.Path, localedir: pathlib.Path, domain: str, code: str) -> gettext.GNUTranslations:
+    mo = po.with_suffix(".mo")
+    if mo.exists() and mo.stat().st_mtime >= po.stat().st_mtime:
+        return gettext.translation(domain, localedir, languages=[code])  # the compiled file, read by the stdlib
+    return gettext.GNUTranslations(io.BytesIO(compile_catalogue(po)))  # no .mo, or an older one: compiled in memory
 
 
 class PseudoTranslations(gettext.NullTranslations):
@@ -112,19 +157,48 @@ class PseudoTranslations(gettext.NullTranslations):
 
 @functools.cache
 def translations(code: str, localedir: pathlib.Path = LOCALE_DIR, domain: str = DOMAIN) -> gettext.NullTranslations:
-    """The translations of ``domain`` into language ``code`` (English: none, the text is the code's own)."""
+    """The translations of ``domain`` into language ``code`` (English: none, the text is the code's own).
+
+    Read once per process from the compiled catalogue (see the module's notes). A catalogue that cannot be read
+    gives one :class:`TranslationWarning` naming the file and the problem, and English."""
     if code == PSEUDO:
         return PseudoTranslations()
-    path = localedir / code / "LC_MESSAGES" / f"{domain}.po"
-    return POTranslations(path) if path.exists() else gettext.NullTranslations()
+    po = catalogue_path(code, localedir, domain)
+    if not po.exists():
+        return gettext.NullTranslations()
+    try:
+        return _read_catalogue(po, localedir, domain, code)
+    except Exception as error:  # a syntax error, a wrong encoding, a damaged .mo, Babel missing: never a traceback
+        warnings.warn(
+            f"{po}: cannot read the translations ({type(error).__name__}: {error}); using the English",
+            TranslationWarning,
+            stacklevel=2,
+        )
+        return gettext.NullTranslations()
 
 
 def _fields(text: str) -> set[str]:
+    """The names of ``text``'s ``{placeholders}``; ``ValueError`` if its braces are malformed."""
     return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
 
 
+def _problem(translated: str, english: str) -> str | None:
+    """Why ``translated`` cannot stand for ``english`` (its placeholders), or ``None`` if it can."""
+    try:
+        fields = _fields(translated)
+    except ValueError as error:
+        return f"malformed placeholders ({error})"
+    wanted = _fields(english)
+    extra, missing = sorted(fields - wanted), sorted(wanted - fields)
+    if extra or missing:
+        parts = [f"field {{{name}}} not in the English" for name in extra]
+        parts += [f"field {{{name}}} of the English missing" for name in missing]
+        return ", ".join(parts)
+    return None
+
+
 class Messages:
-    """The reader-facing sentences of one module, in English, translated through ``domain``'s PO files.
+    """The reader-facing sentences of one module, in English, translated through ``domain``'s catalogues.
 
     ``context`` names the module (``__name__``); an entry's ``msgctxt`` in the PO file is ``context:key``.
     """
@@ -140,11 +214,26 @@ class Messages:
         return f"{self.context}:{key}"
 
     def __call__(self, key: str, **values) -> str:
-        """The sentence ``key`` in the current language, with ``{placeholders}`` filled from ``values``."""
-        return self.text(key, _language).format(**values)
+        """The sentence ``key`` in the current language, with ``{placeholders}`` filled from ``values``.
+
+        A translation that cannot be filled with ``values`` (a format specification the values do not take) gives
+        the English and one :class:`TranslationWarning`; an English that cannot be filled is the caller's error."""
+        code = _language  # read once: the language of this whole call
+        translated = self.text(key, code)
+        english = self.entries[key]
+        if translated is english:
+            return english.format(**values)  # an error here is the caller's: the values do not fit the English
+        try:
+            return translated.format(**values)
+        except (ValueError, KeyError, IndexError, AttributeError, TypeError) as error:
+            problem = f"cannot be filled ({type(error).__name__}: {error})"
+        filled = english.format(**values)
+        self._warn(code, key, problem)
+        return filled
 
     def text(self, key: str, code: str) -> str:
-        """The sentence ``key`` in language ``code``, placeholders unfilled."""
+        """The sentence ``key`` in language ``code``, placeholders unfilled (the English if the translation's
+        placeholders are malformed or not the English's, with one :class:`TranslationWarning`)."""
         try:
             english = self.entries[key]
         except KeyError:
@@ -152,7 +241,21 @@ class Messages:
         if code == ENGLISH:
             return english
         translated = translations(code, self.localedir, self.domain).pgettext(self.msgctxt(key), english)
-        return translated if _fields(translated) == _fields(english) else english
+        if translated == english:
+            return english
+        problem = _problem(translated, english)
+        if problem is not None:
+            self._warn(code, key, problem)
+            return english
+        return translated
+
+    def _warn(self, code: str, key: str, problem: str) -> None:
+        where = "the pseudo-language" if code == PSEUDO else str(catalogue_path(code, self.localedir, self.domain))
+        warnings.warn(
+            f"{where}: msgctxt {self.msgctxt(key)!r}, msgid {self.entries[key]!r}: {problem}; using the English",
+            TranslationWarning,
+            stacklevel=3,
+        )
 
     def table(self, code: str) -> dict[str, str]:
         """Every sentence in language ``code``, by key (for the website's exported labels)."""

@@ -32,7 +32,8 @@ def test_the_layer_contracts_hold():
 
 def test_a_math_module_importing_a_figure_breaks_a_contract(tmp_path):
     copy = tmp_path / "src"
-    shutil.copytree(ROOT / "src" / "attention_core", copy / "attention_core", ignore=shutil.ignore_patterns("*.npz"))
+    for package in ("attention_core", "attention_workshop"):
+        shutil.copytree(ROOT / "src" / package, copy / package, ignore=shutil.ignore_patterns("*.npz"))
     reading = copy / "attention_core" / "reading.py"
     reading.write_text(reading.read_text() + "\nfrom .figures import state as _drawing  # noqa\n")
     run = run_contracts(copy)
@@ -113,6 +114,29 @@ def test_the_package_import_graph_has_no_cycle():
     graph = grimp.build_graph("attention_core", cache_dir=None)
     assert "attention_core.models.seq2seq" in graph.modules
     assert import_cycles(graph) == []
+
+
+def test_the_workshop_import_graph_has_no_cycle_and_the_product_never_imports_it():
+    graph = grimp.build_graph("attention_core", "attention_workshop", cache_dir=None)
+    assert {"attention_workshop.build_pdf", "attention_workshop.editions"} <= graph.modules
+    assert import_cycles(graph) == []
+    upward = [
+        (product, tool)
+        for product in graph.find_descendants("attention_core") | {"attention_core"}
+        for tool in graph.find_descendants("attention_workshop") | {"attention_workshop"}
+        if graph.chain_exists(importer=product, imported=tool)
+    ]
+    assert upward == []
+
+
+def test_the_product_importing_its_workshop_breaks_a_contract(tmp_path):
+    copy = tmp_path / "src"
+    for package in ("attention_core", "attention_workshop"):
+        shutil.copytree(ROOT / "src" / package, copy / package, ignore=shutil.ignore_patterns("*.npz"))
+    lang = copy / "attention_core" / "lang.py"
+    lang.write_text(lang.read_text() + "\nfrom attention_workshop import paths as _paths  # noqa\n")
+    run = run_contracts(copy)
+    assert run.returncode != 0 and "The product never imports its workshop" in run.stdout
 
 
 def test_an_import_cycle_is_found():

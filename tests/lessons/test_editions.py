@@ -1,4 +1,4 @@
-"""Every edition but the English one is generated (scripts/editions.py), and what is committed is what generates.
+"""Every edition but the English one is generated (``editions``), and what is committed is what generates.
 
 The English notebooks and pages are the one source; an edition is their copy with the text of its translation
 files (``locale/<language>/LC_MESSAGES/*.po``). These tests regenerate each edition in memory and compare it with
@@ -14,10 +14,11 @@ import shutil
 
 import pytest
 
-from tests.helpers import ROOT, editions_module
+from attention_workshop import editions as ED
+from attention_workshop.paths import translations
+from tests.helpers import ROOT
 
-ED = editions_module()
-LANGUAGES = ED.languages()
+LANGUAGES = translations()
 SOURCES = ED.sources()
 CASES = [(lang, source) for lang in LANGUAGES for source in SOURCES if source.generates]
 MEND = "the committed edition is not what the English and its translation files generate: run `make editions`"

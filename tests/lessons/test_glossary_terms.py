@@ -8,19 +8,10 @@ import re
 import polib
 import pytest
 
+from attention_workshop import ae_lang
 from tests.helpers import ROOT
 
-
-def ae_lang():
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("ae_lang_terms", ROOT / "book" / "_ext" / "ae_lang.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-TERMS = ae_lang().term_list()
+TERMS = ae_lang.term_list()
 QUOTED = re.compile(r"“[^”]*”|「[^」]*」")  # a word named in quotation marks is mentioned, not used
 
 

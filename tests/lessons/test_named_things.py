@@ -1,7 +1,7 @@
 """Prose names only files, tests and functions that exist.
 
 Every inline code span of every page and lesson, in every edition, that names a file (``tests/test_x.py``,
-``scripts/y.py``, ``results/z.json``), a test (``tests/test_x.py::test_name``), a module
+``src/attention_workshop/y.py``, ``results/z.json``), a test (``tests/test_x.py::test_name``), a module
 (``attention_core.models.train``) or a function or constant of the package (``read_with_query(...)``, ``SCORER``)
 must name something that exists, so that a reader who follows a name finds it.
 
@@ -178,7 +178,8 @@ def test_every_named_file_test_and_function_exists(names):
 
 def test_the_check_catches_a_name_that_does_not_exist(names):
     text = (
-        "See `tests/test_models.py`, `scripts/editions.py`, `load_trained()` and `attention_core.models.luong_decoder`."
+        "See `tests/test_models.py`, `src/attention_workshop/editions.py`, `load_trained()` and "
+        "`attention_core.models.luong_decoder`."
     )
     assert missing(text, names) == ["tests/test_models.py", "attention_core.models.luong_decoder"]
     assert missing("`read_with_query(felix, q)` and `no_such_function(x)`", names) == ["no_such_function(x)"]

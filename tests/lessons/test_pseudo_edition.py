@@ -23,9 +23,10 @@ from html.parser import HTMLParser
 
 import pytest
 
-from tests.helpers import ROOT, editions_module
+from attention_workshop import ae_lang
+from attention_workshop import editions as ED
+from tests.helpers import ROOT
 
-ED = editions_module()
 WORD = re.compile(r"(?<![\w/.-])[A-Za-z]{3,}(?![\w/.-])")  # an English-looking word, not part of a path or name
 DROP = re.compile(r"\$\$.*?\$\$|\$[^$\n]*\$|`[^`]*`|\{[^{}]*\}|https?://\S+|\S+\.(?:py|json|npz|ipynb|html|md)\b", re.S)
 
@@ -42,7 +43,7 @@ def allowed_words() -> set[str]:
     words = set(toy_sentences._TOKEN_FEATURES) | set(toy_sentences.FEATURES) | set(example.TOKENS)
     words |= set(toy_sentences.SOURCE_TOKENS + toy_sentences.LONG_TOKENS + toy_sentences.MAT_TOKENS)
     words |= set(data.SRC_WORDS + data.TGT_WORDS)
-    words |= {term for entry in _ae_lang().term_list() if not entry.chinese for term in entry.english}
+    words |= {term for entry in ae_lang.term_list() if not entry.chinese for term in entry.english}
     words |= {"English", "nan", "inf", "Ctrl"}
     words |= {"source", "outputs", "content"}  # myst-nb's words for a code fold's {type} (the Chinese omits {type})
     words |= {"tanh", "softmax", "eos", "python"}  # math functions, lesson 04's end symbol <eos>, a printed command
@@ -53,7 +54,7 @@ def allowed_words() -> set[str]:
 def catalog_strings() -> tuple[str, ...]:
     """What Sphinx and the book theme translate themselves, from their own Chinese catalogs: a real edition gets
     these words from there, and the pseudo-language has no such catalog. (The theme's words that no catalog
-    translates are ours to translate: THEME_STRINGS in book/_ext/ae_lang.py.) Longest first."""
+    translates are ours to translate: THEME_STRINGS in src/attention_workshop/ae_lang.py.) Longest first."""
     import polib
     import sphinx
     import sphinx_book_theme
@@ -71,15 +72,6 @@ def without_catalog_strings(line: str) -> str:
     """``line`` without the parts that are a catalog's string whole (a button's word, a page title's "Index")."""
     parts = re.split(r"(\s+[—-]\s+)", line.strip())
     return "".join(" " if part in catalog_strings() else part for part in parts)
-
-
-def _ae_lang():
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("ae_lang_pseudo", ROOT / "book" / "_ext" / "ae_lang.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def escaped(text: str, allowed: set[str]) -> list[str]:

@@ -1,4 +1,4 @@
-"""Every translation file is complete and current: no missing, stale or unused entry (scripts/editions.py).
+"""Every translation file is complete and current: no missing, stale or unused entry (attention_workshop.editions).
 
 A missing entry is English with no translation; a stale one was translated from English that has changed since
 (gettext's "fuzzy", made by ``make editions``); an unused one translates English that no longer exists. Each is
@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers import editions_module
+from attention_workshop import editions as ED
+from attention_workshop.paths import translations
 
-ED = editions_module()
-CASES = [(lang, source) for lang in ED.languages() for source in ED.sources()]
+CASES = [(lang, source) for lang in translations() for source in ED.sources()]
 
 
 @pytest.mark.parametrize(("lang", "source"), CASES, ids=[f"{lang}:{s.name}" for lang, s in CASES])
@@ -26,7 +26,7 @@ def test_every_entry_is_translated_current_and_used(lang, source):
     assert not report, f"{source.po_path(lang)}: run `make editions`, then translate:\n" + "\n".join(report)
 
 
-@pytest.mark.parametrize("lang", ED.languages())
+@pytest.mark.parametrize("lang", translations())
 def test_translated_fstrings_keep_their_placeholders(lang):
     for source in ED.sources():
         if not isinstance(source, ED.NotebookSource):

@@ -1,6 +1,6 @@
 """results/seed_study.json: complete, consistent with the committed models, and what lessons 07 and 08 claim from it.
 
-The file is what ``scripts/seed_study.py`` wrote (one run per design, language, training seed and data seed,
+The file is what ``attention_workshop.seed_study`` wrote (one run per design, language, training seed and data seed,
 trained in float32 and evaluated in float64). These tests read it; one slow test retrains a run and checks that
 it lands inside the range the file records (``make test`` runs it, ``make check`` does not).
 """
@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from attention_core.models import data
-from attention_core.models import study as SCRIPT  # what scripts/seed_study.py trains, one run at a time
+from attention_core.models import study as SCRIPT  # what src/attention_workshop/seed_study.py trains, one run at a time
 from attention_core.models.sweep import (
     DESIGNS,
     accuracy_by_length,
@@ -44,7 +44,7 @@ from tests.helpers import ROOT
 STUDY = load_seed_study()
 LANGUAGES = tuple(data.LANGUAGES)
 ATTENTION = [d for d in DESIGNS if DESIGNS[d]["attention"]]
-STUDY_SCRIPT = ROOT / "scripts" / "seed_study.py"
+STUDY_SCRIPT = ROOT / "src" / "attention_workshop" / "seed_study.py"
 
 
 # --- the file ---------------------------------------------------------------------------------------------------
@@ -128,7 +128,7 @@ def test_spread_and_accuracy_by_length_on_made_up_runs():
 
 
 def test_missing_study_file_says_how_to_make_it(tmp_path):
-    with pytest.raises(FileNotFoundError, match="scripts/seed_study.py"):
+    with pytest.raises(FileNotFoundError, match="attention_workshop.seed_study"):
         load_seed_study(tmp_path / "absent.json")
 
 
@@ -172,7 +172,7 @@ def test_one_run_retrained_lands_inside_the_recorded_range():
 
 
 def test_the_scripts_docstring_counts_the_runs_it_makes():
-    # scripts/seed_study.py states the study's run time once, from its number of runs (issue 29): 112 runs.
+    # attention_workshop.seed_study states the study's run time once, from its number of runs (issue 29): 112 runs.
     n = len(SCRIPT.POINTS) * len(DESIGNS) * len(LANGUAGES)
     assert n == 112 and f"makes {n} runs" in STUDY_SCRIPT.read_text(encoding="utf-8")
 
@@ -182,7 +182,9 @@ TINY = ["--designs", "fixed summary", "--languages", "svo", "--train-seeds", "0"
 
 
 def study_command(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, str(STUDY_SCRIPT), *args], capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "attention_workshop.seed_study", *args], capture_output=True, text=True, timeout=300
+    )
 
 
 @pytest.mark.slow  # two tiny runs three times: one after another, on two processes, on a local Dask cluster

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import importlib.util
 from pathlib import Path
 
 import numpy as np
@@ -32,20 +31,9 @@ from attention_core.models.trained import (
     trained_config,
     trained_record,
 )
-from tests.helpers import ROOT
+from attention_workshop import train_committed
 
-SCRIPT = ROOT / "scripts" / "train_committed.py"
-
-
-def committed_runs() -> dict[str, TrainConfig]:
-    """The recipes of scripts/train_committed.py, by name (the script is the one place that lists them)."""
-    spec = importlib.util.spec_from_file_location("train_committed", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.RUNS
-
-
-RUNS = committed_runs()
+RUNS: dict[str, TrainConfig] = train_committed.RUNS  # the recipes, by name: the script is the one place that lists them
 
 
 @functools.cache
@@ -92,7 +80,7 @@ def test_committed_parameters_were_made_with_their_recipe(name):
     assert record["model"] == recipe.pop("model")
     assert record["train_config"] == recipe
     assert record["steps"] == len(record["losses"]) == RUNS[name].steps
-    assert record["command"] == f"python scripts/train_committed.py --only {name}"
+    assert record["command"] == f"python -m attention_workshop.train_committed --only {name}"
 
 
 def test_save_and_load_round_trip(tmp_path):
@@ -110,7 +98,7 @@ def test_save_and_load_round_trip(tmp_path):
 
 
 def test_unknown_name_says_how_to_make_it(tmp_path):
-    with pytest.raises(FileNotFoundError, match="train_committed.py"):
+    with pytest.raises(FileNotFoundError, match="attention_workshop.train_committed"):
         load_trained("absent", tmp_path)
 
 
@@ -216,7 +204,7 @@ def test_live_differences_compare_a_run_with_the_committed_parameters():
 
 
 # ---------------------------------------------------------------------------------------------------------
-# Snapshots of the committed lesson-07 run (scripts/train_committed.py --snapshots)
+# Snapshots of the committed lesson-07 run (src/attention_workshop/train_committed.py --snapshots)
 
 
 def test_a_snapshot_hook_sees_the_steps_and_changes_nothing():

@@ -28,7 +28,9 @@ import urllib.parse
 import numpy as np
 import pytest
 
-from tests.helpers import ROOT, script
+from attention_workshop import build_book
+from attention_workshop import chromium as browsers
+from tests.helpers import ROOT
 
 SHOTS = pathlib.Path(os.environ.get("AE_SCREENSHOTS", ROOT / "_build" / "screenshots"))
 SETTINGS = ((1280, "light"), (1280, "dark"), (390, "light"), (390, "dark"))
@@ -79,7 +81,7 @@ async () => {{
 
 @pytest.fixture(scope="session")
 def book_build(tmp_path_factory):
-    """Both editions built with warnings as errors (``scripts/build_book.py``'s ``build``): English in ``html``,
+    """Both editions built with warnings as errors (``attention_workshop.build_book``'s ``build``): English in ``html``,
     Chinese in ``html/zh``. Returns (exit code, log, html dir).
 
     Built once per run: under pytest-xdist every process asks for it, the first builds it into a folder all of
@@ -94,7 +96,7 @@ def book_build(tmp_path_factory):
     with FileLock(str(shared / "book.lock")):
         if not done.exists():
             out.mkdir(exist_ok=True)
-            code, log = script("build_book").build(out)
+            code, log = build_book.build(out)
             done.write_text(json.dumps([code, log]), encoding="utf-8")
     code, log = json.loads(done.read_text(encoding="utf-8"))
     return code, log, out / "_build" / "html"
@@ -144,7 +146,7 @@ def server(site):
 @pytest.fixture(scope="session")
 def chromium_browser():
     """Debian's Chromium driven by Playwright. Skips where Chromium is missing, except under CI=true."""
-    chromium = script("chromium").find_chromium()
+    chromium = browsers.find_chromium()
     if chromium is None:
         where = os.environ.get("CHROMIUM") or "/usr/bin/chromium-headless-shell, /usr/bin/chromium or on PATH"
         if os.environ.get("CI") == "true":
@@ -154,7 +156,7 @@ def chromium_browser():
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium, args=script("chromium").CHROMIUM_ARGS)
+        browser = p.chromium.launch(executable_path=chromium, args=browsers.CHROMIUM_ARGS)
         yield browser
         browser.close()
 
@@ -556,9 +558,8 @@ class _Recorder:
 
 
 async def launch(playwright):
-    """Debian's Chromium, as the book drives it (scripts/chromium.py), from Playwright's asynchronous API."""
-    chromium = script("chromium")
-    return await playwright.chromium.launch(executable_path=chromium.find_chromium(), args=chromium.CHROMIUM_ARGS)
+    """Debian's Chromium, as the book drives it (attention_workshop.chromium), from Playwright's asynchronous API."""
+    return await playwright.chromium.launch(executable_path=browsers.find_chromium(), args=browsers.CHROMIUM_ARGS)
 
 
 def run_async(coroutine):

@@ -1,6 +1,6 @@
 """The Chinese edition of the website (``_build/html/zh``) beside the English one, in a real browser.
 
-Both editions are built by ``scripts/build_book.py`` (the ``book_build`` fixture). Every page declares its
+Both editions are built by ``attention_workshop.build_book`` (the ``book_build`` fixture). Every page declares its
 language; every page has a language switch that is a keyboard-focusable, named link to the same page in the other
 edition (and carries the ``#section``); the Chinese explorers show the article's numbers with Chinese labels;
 Chinese pages request nothing outside the site and log no console error; the Chinese search finds the lessons
@@ -247,7 +247,7 @@ def _index(site) -> dict:
 @pytest.mark.parametrize("term", SEARCH_TERMS)
 def test_chinese_search_index_maps_each_term_to_lessons(site, term):
     """The search page looks a Chinese query up as one word (it does not split it), so the index must hold
-    each term whole: the glossary's terms are given to jieba as a user dictionary (book/_ext/ae_lang.py)."""
+    each term whole: the glossary's terms are given to jieba as a user dictionary (attention_workshop.ae_lang)."""
     index = _index(site)
     docs = set()
     for kind in ("terms", "titleterms"):

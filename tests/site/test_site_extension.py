@@ -1,20 +1,15 @@
-"""The book's Sphinx extension (book/_ext/ae_site.py) in isolation: stored widgets shown as text, math TeX."""
+"""The book's Sphinx extension (attention_workshop.ae_site) in isolation: stored widgets shown as text, math TeX."""
 
 from __future__ import annotations
 
-import importlib.util
-
 import pytest
-
-from tests.helpers import ROOT
 
 
 @pytest.fixture(scope="module")
 def ae_site():
-    spec = importlib.util.spec_from_file_location("ae_site", ROOT / "book" / "_ext" / "ae_site.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    from attention_workshop import ae_site
+
+    return ae_site
 
 
 def test_finished_progress_bar_becomes_its_text(ae_site):

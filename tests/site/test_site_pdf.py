@@ -1,4 +1,4 @@
-"""The book as a PDF, one per edition (``scripts/build_pdf.py``; issue 20), printed by Chromium from the built site.
+"""The book as a PDF, one per edition (``build_pdf``; issue 20), printed by Chromium from the built site.
 
 Each PDF opens and holds every page of its edition's ``_toc.yml`` in order (the outline's chapters, each starting
 on the page its line in the contents names); its page count is in :data:`PAGES`; it embeds every font it uses by
@@ -28,7 +28,9 @@ import subprocess
 
 import pytest
 
-from tests.helpers import ROOT, script
+from attention_workshop import build_pdf
+from attention_workshop.paths import editions
+from tests.helpers import ROOT
 
 EDITIONS = ("en", "zh")
 PAGES = range(90, 136)  # both editions: 111 and 104 pages when this was written
@@ -51,12 +53,11 @@ def _poppler(tool: str) -> str:
 @pytest.fixture(scope="session")
 def pdfs(site, chromium_browser) -> dict[str, pathlib.Path]:
     """Each edition's PDF, printed from the built site (``site`` is OUT/_build/html; the PDFs go to OUT/_build/pdf)."""
-    build_pdf = script("build_pdf")
     if os.environ.get("AE_PDF"):
         folder = pathlib.Path(os.environ["AE_PDF"]).resolve()
         return {e: folder / build_pdf._lang().pdf_name(e) for e in EDITIONS}
     paths = build_pdf.build(pathlib.Path(site).resolve().parents[1], site_url=SITE_URL, browser=chromium_browser)
-    return dict(zip(build_pdf._lang().editions(), paths, strict=True))
+    return dict(zip(editions(), paths, strict=True))
 
 
 def _uris(pdf: pathlib.Path, pages: range | None = None) -> list[str]:
@@ -111,7 +112,6 @@ def _flat(text: str) -> str:
 
 def _chapters(site: pathlib.Path, edition: str) -> list[tuple[str, str]]:
     """(key in the PDF, first heading) of every page of the edition's table of contents, in order."""
-    build_pdf = script("build_pdf")
     folder = site if edition == "en" else site / edition
     found = []
     for _, docname in build_pdf.toc(ROOT if edition == "en" else ROOT / edition):
@@ -327,7 +327,6 @@ def test_the_sites_address_is_one_setting():
     notes give the page's path in the site."""
     import yaml
 
-    build_pdf = script("build_pdf")
     config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
     assert "baseurl" in config["html"], "_config.yml has no html: baseurl: (the site's public address)"
     configured = str(config["html"]["baseurl"] or "")
@@ -400,7 +399,7 @@ def contents_lines(pdf: pathlib.Path, contents_first: str = "book/intro") -> lis
 
     lines = []
     with pikepdf.open(str(pdf)) as doc:
-        first = _dest_positions(doc)[script("build_pdf").key_of(contents_first)][0]  # the first chapter's page
+        first = _dest_positions(doc)[build_pdf.key_of(contents_first)][0]  # the first chapter's page
         for number in range(2, first):
             page = doc.pages[number - 1]
             height = float(page.mediabox[3])
@@ -471,7 +470,6 @@ def _bookmarks(reader) -> list[str]:
 def test_bookmarks_keep_inline_math(pdfs, site, edition):
     """A heading's inline math stays in its bookmark as text (Chromium leaves it out: "The worked example at  and
     "); no bookmark has a gap, a space before punctuation or a loose end where a formula was."""
-    build_pdf = script("build_pdf")
     from bs4 import BeautifulSoup
 
     titles = _bookmarks(_reader(pdfs[edition]))

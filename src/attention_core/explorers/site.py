@@ -2,7 +2,7 @@
 
 The static site has no Python kernel. Its explorers (``book/_assets/ae-explorers.js``) recompute
 ``e_j(s) = v^T tanh(W_s s + W_h h_j + b)``, the softmax and the weighted sum in the browser, from the dictionary
-that :func:`site_parameters` returns. The book's Sphinx extension (``book/_ext/ae_site.py``) writes it into
+that :func:`site_parameters` returns. The book's Sphinx extension (``src/attention_workshop/ae_site.py``) writes it into
 every page that holds an explorer at build time, and the browser tests check that the page shows the numbers
 that :func:`attention_core.worked_example` and :func:`attention_core.softmax` compute.
 
@@ -275,7 +275,7 @@ LABELS = Messages(
 )
 
 
-# What the website writes around its explorers (book/_ext/ae_site.py): the note that replaces a notebook widget,
+# What the website writes around its explorers (attention_workshop.ae_site): the note that replaces a notebook widget,
 # the line shown without JavaScript, and the introduction of lesson 07's explorer. May hold HTML.
 PAGE = Messages(
     f"{__name__}.page",
@@ -298,7 +298,7 @@ PAGE = Messages(
             "own sentence and see its alignment, step through the decoder, replay how the committed run learned where "
             "to look, or train the model yourself, with no alignment label, in a background thread."
         ),
-        # the book as a PDF (scripts/build_pdf.py): the link on every page, and what the PDF writes itself
+        # the book as a PDF (attention_workshop.build_pdf): the link on every page, and what the PDF writes itself
         "pdf_link": "This book as a PDF",
         "pdf_contents": "Contents",
         "pdf_about": (

@@ -5,7 +5,7 @@ greedy decoding one step at a time, in the order of the lesson's equations: the 
 weights, the read ``c_t``, the state update with ``c_t``, the next-word distribution
 (:meth:`~attention_core.models.seq2seq.Seq2Seq.greedy_trace` computes every quantity; the figure is
 :func:`~attention_core.figures.training.decoder_step_figure`). ``learning_snapshots()`` scrubs (or plays) through
-the snapshots that ``scripts/train_committed.py --snapshots`` recorded while it trained the committed parameters
+the snapshots that ``attention_workshop.train_committed --snapshots`` recorded while it trained the committed parameters
 (:class:`~attention_core.figures.training.SnapshotFigure`).
 
 State lives in the returned widget, never in module globals. Both need a running kernel (``make lab``); the

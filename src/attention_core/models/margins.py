@@ -14,7 +14,7 @@ The gaps are computed from log-probabilities (``log p_i - log p_k = z_i - z_k``;
 e_j - e_k``) of a teacher-forced pass that feeds the greedy tokens back, so the decoders need no hook; that pass
 rounds differently from ``greedy`` itself by far less than the margin.
 
-Measured by hand (``scripts/kernel_drift.py``; OpenBLAS 0.3.31 on an AVX-512 machine; the committed lesson 07/08
+Measured by hand (``attention_workshop.kernel_drift``; OpenBLAS 0.3.31 on an AVX-512 machine; the committed lesson 07/08
 models on the 2,000 test sentences), forcing OPENBLAS_CORETYPE=Haswell or Sandybridge, numpy's SIMD down to
 baseline (NPY_DISABLE_CPU_FEATURES="X86_V3 X86_V4 AVX512_ICL"), or both:
 

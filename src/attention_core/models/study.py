@@ -1,4 +1,4 @@
-"""One run of the seed study of lessons 07 and 08, and the study's file: what ``scripts/seed_study.py`` trains.
+"""One run of the seed study of lessons 07 and 08, and the study's file: what ``attention_workshop.seed_study`` trains.
 
 The study (its command line, its run time and how it spreads the runs over cores or a cluster: the script's
 docstring) trains every design of :data:`~.sweep.DESIGNS` on both target languages at the seed points
@@ -129,7 +129,7 @@ def record(runs: list[dict], designs, languages, train_seeds, data_seeds, steps:
         config.pop(key)
     return {
         "description": "Test-set figures of every design on both target languages, per training seed and data seed.",
-        "command": "python scripts/seed_study.py",
+        "command": "python -m attention_workshop.seed_study",
         "designs": {d: DESIGNS[d] for d in designs},
         "languages": list(languages),
         "points": {

@@ -1,6 +1,6 @@
 """The seed study of lessons 07 and 08: where its results live, and the figures the lessons read from them.
 
-``scripts/seed_study.py`` trains every design of :data:`DESIGNS` on both target languages (:data:`data.LANGUAGES
+``attention_workshop.seed_study`` trains every design of :data:`DESIGNS` on both target languages (:data:`data.LANGUAGES
 <attention_core.models.data.LANGUAGES>`) at several training seeds and data seeds, evaluates each run on its
 test set and writes ``results/seed_study.json``; ``tests/models/test_seed_study.py`` checks the lessons' claims
 on that file and retrains one run. The file lives in the repository, beside ``src/``, so it is found from an
@@ -46,8 +46,8 @@ def load_seed_study(path: Path = STUDY_FILE) -> dict:
     path = Path(path)
     if not path.exists():
         raise FileNotFoundError(
-            f"no seed-study results at {path}; run `.venv/bin/python scripts/seed_study.py` from the repository "
-            "(with the package installed editable) to produce them"
+            f"no seed-study results at {path}; run `.venv/bin/python -m attention_workshop.seed_study` from the "
+            "repository (with the packages installed editable) to produce them"
         )
     return json.loads(path.read_text())
 

@@ -10,8 +10,8 @@ and committed here, beside a record of how they were made::
     trained/<name>.json   the command, seeds and configuration, the training losses and validation checks,
                           and the test-set counts the parameters gave when they were saved
 
-``scripts/train_committed.py`` writes both; ``tests/models/test_trained.py`` checks that loading and evaluating the
-parameters reproduces the recorded counts exactly.
+``attention_workshop.train_committed`` writes both; ``tests/models/test_trained.py`` checks that loading and
+evaluating the parameters reproduces the recorded counts exactly.
 
 The parameters are trained and stored in float32, but :func:`load_trained` returns them in a float64 model
 (:data:`EVAL_DTYPE`; the cast is exact). Every count is a tally of arg-max decisions, and in float32 another
@@ -54,7 +54,7 @@ VERB_FINAL_BASELINE = "lesson07_verb_final_fixed_summary_seed0"  # its fixed-sum
 
 
 # Lesson 07 trains its recipe live and checks the run against the committed parameters, figure by figure: at
-# most this far apart. Measured by hand (scripts/kernel_drift.py live), the lesson-07 recipe trained under 7
+# most this far apart. Measured by hand (attention_workshop.kernel_drift live), the lesson-07 recipe trained under 7
 # kernel/SIMD settings (native AVX-512, OPENBLAS_CORETYPE Haswell, Sandybridge, Prescott, numpy SIMD at baseline,
 # and two combinations) landed from the committed figures at most: token 0.0022, exact 0.0075 (earlier, 11
 # settings: exact 0.987-0.9965 against 0.989), alignment 0.0013, first-step loss 4.8e-7 (plus up to 5e-7 for the
@@ -108,7 +108,7 @@ def trained_record(name: str = LESSON07, folder: Path = TRAINED_DIR) -> dict:
         known = sorted(p.stem for p in Path(folder).glob("*.json"))
         raise FileNotFoundError(
             f"no trained parameters named {name!r} in {folder} (have: {known}); "
-            "`.venv/bin/python scripts/train_committed.py` makes them"
+            "`.venv/bin/python -m attention_workshop.train_committed` makes them"
         )
     try:
         record = json.loads(meta.read_text(encoding="utf-8"))
@@ -245,6 +245,6 @@ def load_snapshots(name: str = LESSON07, folder: Path = SNAPSHOT_DIR) -> dict:
     if not path.exists():
         raise FileNotFoundError(
             f"no snapshots of {name!r} in {folder}: "
-            f"`.venv/bin/python scripts/train_committed.py --only {name} --snapshots` makes them"
+            f"`.venv/bin/python -m attention_workshop.train_committed --only {name} --snapshots` makes them"
         )
     return json.loads(path.read_text())

@@ -1,7 +1,7 @@
 """Train the models whose figures the book prints, and commit their parameters (lesson 07, the website).
 
-    .venv/bin/python scripts/train_committed.py       # writes src/attention_core/models/trained/<name>.{npz,json}
-    .venv/bin/python scripts/train_committed.py --only lesson07_attention_seed0 --snapshots
+    .venv/bin/python -m attention_workshop.train_committed   # writes src/attention_core/models/trained/<name>.*
+    .venv/bin/python -m attention_workshop.train_committed --only lesson07_attention_seed0 --snapshots
                                                       # the same, plus trained/snapshots/<name>.json
 
 Each model is one run of a fixed recipe (``TrainConfig`` with the seeds below). The JSON beside the parameters
@@ -90,7 +90,7 @@ def main(argv: list[str] | None = None) -> None:
         train_cfg.pop("model")
         blas = [f"{i.get('internal_api')} {i.get('version')} {i.get('architecture')}" for i in threadpool_info()]
         record = {
-            "command": f"python scripts/train_committed.py --only {name}",
+            "command": f"python -m attention_workshop.train_committed --only {name}",
             "train_config": train_cfg,
             "steps": result.steps,
             "losses": [round(float(x), 6) for x in result.losses],
@@ -105,7 +105,7 @@ def main(argv: list[str] | None = None) -> None:
             print(f"{name}: parameters bit for bit equal to the committed ones: {'yes' if same else 'NO'}")
         npz, meta = save_trained(name, result.model, record, TRAINED_DIR)
         if recorder is not None:
-            command = f"python scripts/train_committed.py --only {name} --snapshots"
+            command = f"python -m attention_workshop.train_committed --only {name} --snapshots"
             path = save_snapshots(name, recorder.record(name, command))
             kib, n = path.stat().st_size / 1024, len(recorder.steps)
             print(f"{name}: wrote snapshots/{path.name} ({kib:.0f} KiB, {n} snapshots)")

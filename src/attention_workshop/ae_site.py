@@ -43,7 +43,8 @@ from sphinx.util.math import get_node_equation_number
 logger = logging.getLogger(__name__)
 
 HERE = pathlib.Path(__file__).resolve().parent
-ROOT = HERE.parents[1]
+from attention_workshop.paths import ROOT  # noqa: E402
+
 MATHJAX = ROOT / "_vendor" / "node" / "mathjax"  # the npm package, used by Node at build time only
 FONT_DIR = "mathjax-fonts"  # under _static/: the CommonHTML woff fonts (from _vendor/static/)
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"

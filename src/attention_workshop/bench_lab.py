@@ -1,6 +1,6 @@
 """Budgets of lesson 07's laboratory on the website (prints figures; a script, not a timed test).
 
-    .venv/bin/python scripts/bench_lab.py [SITE]      # default _build/html; build it first (make book)
+    .venv/bin/python -m attention_workshop.bench_lab [SITE]      # default _build/html; build it first (make book)
 
 In headless Chromium (Debian's, as the browser tests), on the built site served from 127.0.0.1:
 
@@ -12,7 +12,7 @@ In headless Chromium (Debian's, as the browser tests), on the built site served 
 2. Input to repaint, median and 90th percentile over SAMPLES inputs (target: p90 <= 16 ms) for Compose (a new
    sentence typed: parse, greedy decoding, the grid), Step (the step slider) and Watch (the snapshot scrubber),
    and for Compose and Watch again while the Worker trains (target: p90 <= 50 ms). Measured as
-   ``scripts/bench_site.py`` does: the input is dispatched at the start of a frame and the sample ends when a
+   ``attention_workshop.bench_site`` does: the input is dispatched at the start of a frame and the sample ends when a
    message posted then arrives, after that frame's rendering. The compose sentences are typed once unmeasured
    first: the lab's boxes keep the largest size they have had, so only the first long sentence lays the page out.
 3. Weight of lesson 07's page in each edition, cold cache, with the lab's data and the figures loaded lazily
@@ -31,9 +31,8 @@ import time
 
 from playwright.sync_api import sync_playwright
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "scripts"))
-from bench_site import ARGS, CHROMIUM, PAGE_FIGURES, serve  # noqa: E402  (the same server, browser and page figures)
+from attention_workshop.bench_site import ARGS, CHROMIUM, PAGE_FIGURES, serve  # noqa: E402  (the same server, browser and page figures)
+from attention_workshop.paths import ROOT
 
 SHOTS = pathlib.Path(os.environ.get("AE_SCREENSHOTS", ROOT / "_build" / "screenshots"))
 LESSON_07 = "notebooks/07_learning_without_labels.html"

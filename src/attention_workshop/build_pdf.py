@@ -1,10 +1,10 @@
 """Print each edition of the built website to one PDF, offline, with Chromium: ``attention-executable.pdf``
 (English) and ``attention-executable-<language>.pdf`` (``-zh``: 中文) in OUT/_build/pdf, and a copy of each in its
-edition's folder of the website, where every page links to it (``book/_ext/ae_lang.py``).
+edition's folder of the website, where every page links to it (``src/attention_workshop/ae_lang.py``).
 
-    .venv/bin/python scripts/build_pdf.py [OUT] [--site-url URL]   # OUT defaults to the repository
+    .venv/bin/python -m attention_workshop.build_pdf [OUT] [--site-url URL]   # OUT defaults to the repository
 
-`make book` runs it after ``scripts/build_book.py``, which it reads from: OUT/_build/html (English) and
+`make book` runs it after ``src/attention_workshop/build_book.py``, which it reads from: OUT/_build/html (English) and
 OUT/_build/html/<language>. Every page of ``_toc.yml``, in its order, becomes a chapter: the page's article as the
 website shows it (math typeset at build time, figures, code and outputs, exercise solutions opened), after a title
 page and a table of contents with page numbers. Links between pages, sections and equations become links inside
@@ -27,7 +27,6 @@ the next one with what follows it), so a contents number and a link land on the 
 from __future__ import annotations
 
 import argparse
-import functools
 import html as html_lib
 import os
 import pathlib
@@ -39,10 +38,12 @@ import time
 from typing import NamedTuple
 from urllib.parse import unquote, urlsplit
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+from attention_workshop import ae_lang
+from attention_workshop import chromium as browsers  # how the book runs Chromium: one place
+from attention_workshop.paths import ENGLISH, ROOT, editions
+
 PRINT_CSS = ROOT / "book" / "_pdf" / "ae-print.css"
 PAGE_FOLDER = "_pdf"  # the print file's folder inside an edition's site folder: one level down, like every page
-ENGLISH = "en"
 
 
 class Chapter(NamedTuple):
@@ -622,7 +623,7 @@ def build_edition(browser, out: pathlib.Path, edition: str, site_url: str = "") 
     print_file = folder / "print.html"
     pdf_dir = out / "_build" / "pdf"
     pdf_dir.mkdir(parents=True, exist_ok=True)
-    pdf = pdf_dir / _lang().pdf_name(edition)
+    pdf = pdf_dir / ae_lang.pdf_name(edition)
     title = str(config["title"]).split(" · ")[0]
     face = footer_font(title)
     footer = _footer(title, face)
@@ -658,24 +659,8 @@ def build_edition(browser, out: pathlib.Path, edition: str, site_url: str = "") 
     return pdf
 
 
-def _module(name: str, path: pathlib.Path):
-    """A module imported from its file (the scripts, the tests' fixtures and the extension are not a package)."""
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-@functools.cache
-def _lang():
-    """book/_ext/ae_lang.py: the editions (English first) and the name of each one's PDF, as the website has them."""
-    return _module("ae_pdf_lang", ROOT / "book" / "_ext" / "ae_lang.py")
-
-
 def build(out: pathlib.Path, site_url: str | None = None, browser=None) -> list[pathlib.Path]:
-    """Print every edition built under ``out`` (by ``scripts/build_book.py``); return the PDFs' paths. ``site_url``:
+    """Print every edition built under ``out`` (by ``build_book``); return the PDFs' paths. ``site_url``:
     the website's address (None: ``_config.yml``'s, :func:`site_address`). ``browser``: a Playwright Chromium to
     print with (the tests pass theirs), else Chromium is started here."""
     site_url = site_address(site_url)
@@ -685,10 +670,9 @@ def build(out: pathlib.Path, site_url: str | None = None, browser=None) -> list[
                 "build_pdf: no site address (html: baseurl: in _config.yml, or make book SITE_URL=https://...): "
                 "the PDFs name the website's pages by their paths in the site, not by full addresses"
             )
-        return [build_edition(browser, out, edition, site_url) for edition in _lang().editions()]
+        return [build_edition(browser, out, edition, site_url) for edition in editions()]
     from playwright.sync_api import sync_playwright
 
-    browsers = _module("ae_pdf_browser", ROOT / "scripts" / "chromium.py")  # how the book runs Chromium: one place
     chromium = browsers.find_chromium()
     if chromium is None:
         raise RuntimeError(
@@ -711,7 +695,6 @@ def main() -> None:
         help="the website's public address (default: html: baseurl: in _config.yml)",
     )
     args = parser.parse_args()
-    browsers = _module("ae_pdf_browser", ROOT / "scripts" / "chromium.py")
     if browsers.find_chromium() is None:  # the website is built; only the print needs a browser
         print(
             "build_pdf: the PDFs were not printed: they need Chromium (apt-get install chromium-headless-shell, "

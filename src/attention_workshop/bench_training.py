@@ -1,6 +1,6 @@
 """Speed of training the lesson-07 attention model on this machine (prints figures; not a test).
 
-    .venv/bin/python scripts/bench_training.py [--against REV] [--rounds 3] [--steps 1000]
+    .venv/bin/python -m attention_workshop.bench_training [--against REV] [--rounds 3] [--steps 1000]
 
 1. Step time against another commit's trainer, on the same batches: the batches are made once, saved, and timed
    by a child process for each trainer (this commit's ``src/`` and REV's, extracted with ``git archive``),
@@ -8,7 +8,7 @@
    the last commit before the decoder was restructured.
 2. A full training run of the default configuration (float32, batches of 32, one BLAS thread): median step,
    steps per second, the first validation check reaching ``--target`` token accuracy, and the whole run.
-3. Where PyTorch is installed, ``scripts/bench_torch.py`` times the same model in PyTorch on one CPU thread.
+3. Where PyTorch is installed, ``attention_workshop.bench_torch`` times the same model in PyTorch on one CPU thread.
 
 Timings vary with the machine and its load; compare the ratios measured in one run.
 """
@@ -25,7 +25,8 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
+from attention_workshop.paths import ROOT
+
 BEFORE_RESTRUCTURE = "20e5880"  # the trainer before keys-once-per-sentence and cached activations (issue 9)
 
 CHILD = """

@@ -1,7 +1,7 @@
 """The language switch: every page links to the same page in every other edition (English, 中文, ...).
 
 The English book is built into ``_build/html`` and each other edition (generated into ``<language>/`` by
-``scripts/editions.py``) into ``_build/html/<language>``, with the same page names, so the counterpart of
+``src/attention_workshop/editions.py``) into ``_build/html/<language>``, with the same page names, so the counterpart of
 ``notebooks/07_learning_without_labels.html`` is ``zh/notebooks/07_learning_without_labels.html`` and back. The
 switch is an ordinary link per edition at the top of the article, named in that edition's language (reachable
 with the keyboard, named for screen readers, marked with its language), and a small script carries the current
@@ -24,15 +24,7 @@ import pathlib
 import re
 from typing import NamedTuple
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-ENGLISH = "en"
-
-
-def editions() -> list[str]:
-    """English first, then every language with translation files (``locale/<language>/``): each is an edition,
-    generated into the folder of that name and built into ``_build/html/<language>``."""
-    found = sorted(p.name for p in (ROOT / "locale").iterdir() if (p / "LC_MESSAGES").is_dir())
-    return [ENGLISH, *found]
+from attention_workshop.paths import ENGLISH, ROOT, editions
 
 
 def html_lang(edition: str) -> str:
@@ -123,7 +115,7 @@ def counterpart(edition: str, other: str, pagename: str) -> str:
 
 
 def pdf_name(edition: str) -> str:
-    """The file name of an edition's PDF (``scripts/build_pdf.py`` prints it and puts it in the edition's folder)."""
+    """The file name of an edition's PDF (``build_pdf`` prints it and puts it in the edition's folder)."""
     return "attention-executable.pdf" if edition == ENGLISH else f"attention-executable-{edition}.pdf"
 
 
@@ -250,8 +242,8 @@ def _english_anchors(app, doctree):
 
 # The words the theme (sphinx-book-theme, pydata-sphinx-theme) and Sphinx write on every page that their own
 # translations leave English or write in another variety (the book theme's zh_CN says 列印 where mainland readers
-# expect 打印). Each edition translates them in locale/<language>/LC_MESSAGES/theme.po (scripts/editions.py keeps
-# that file in step with this list); the build puts the translation into every page of the edition.
+# expect 打印). Each edition translates them in locale/<language>/LC_MESSAGES/theme.po (``editions`` keeps that file in
+# step with this list); the build puts the translation into every page of the edition.
 THEME_STRINGS = (
     "Search this book...",
     "Color mode",

@@ -13,7 +13,7 @@ set the slider and dispatch 'input'; the handler recomputes and updates the DOM,
 frame (style, layout, paint); a message posted from the same callback runs after the rendering, and its
 arrival time minus the start is one sample. Target: at most 16 ms (one frame at 60 Hz).
 
-Usage: .venv/bin/python scripts/bench_site.py [SITE]  (default _build/html; build it first with
+Usage: .venv/bin/python -m attention_workshop.bench_site [SITE]  (default _build/html; build it first with
 ``.venv/bin/jupyter-book build . -n --keep-going``).
 """
 
@@ -29,9 +29,9 @@ import threading
 
 from playwright.sync_api import sync_playwright
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
-from chromium import CHROMIUM_ARGS as ARGS  # noqa: E402  (how the book drives Chromium: scripts/chromium.py)
-from chromium import find_chromium  # noqa: E402
+from attention_workshop.chromium import CHROMIUM_ARGS as ARGS  # noqa: E402  (how the book drives Chromium: src/attention_workshop/chromium.py)
+from attention_workshop.chromium import find_chromium  # noqa: E402
+from attention_workshop.paths import ROOT
 
 CHROMIUM = find_chromium() or "/usr/bin/chromium"
 SAMPLES = 60

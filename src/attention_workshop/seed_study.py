@@ -1,8 +1,8 @@
 """The seed study of lessons 07 and 08: every design, both target languages, many seeds.
 
-    nice .venv/bin/python scripts/seed_study.py              # writes results/seed_study.json, on every core
-    nice .venv/bin/python scripts/seed_study.py --jobs 1     # the same file, one run after another
-    .venv/bin/python scripts/seed_study.py --backend dask --scheduler tcp://HOST:8786   # on a Dask cluster
+    nice .venv/bin/python -m attention_workshop.seed_study              # writes results/seed_study.json, on every core
+    nice .venv/bin/python -m attention_workshop.seed_study --jobs 1     # the same file, one run after another
+    .venv/bin/python -m attention_workshop.seed_study --backend dask --scheduler tcp://HOST:8786   # on a Dask cluster
 
 How long it takes: the study makes 112 runs (4 designs x 2 target languages x 14 seed points, below), each in one
 process with BLAS pinned to one thread. One attention run takes about 14.5 s (measured; a fixed-summary run takes
@@ -80,7 +80,7 @@ class _OneLineParser(argparse.ArgumentParser):
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = _OneLineParser(prog="scripts/seed_study.py", description=__doc__.splitlines()[0])
+    parser = _OneLineParser(prog="src/attention_workshop/seed_study.py", description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=STUDY_FILE, help="where to write the JSON")
     parser.add_argument("--jobs", type=int, default=-1, help="runs at a time (-1: one per core; 1: one after another)")
     parser.add_argument("--backend", choices=("loky", "dask"), default="loky", help="where the runs go (joblib)")
@@ -163,7 +163,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         args.out.write_text(compact_json(out) + "\n")
     except OSError as exc:
-        print(f"scripts/seed_study.py: error: could not write {args.out}: {exc.strerror}", file=sys.stderr)
+        print(
+            f"src/attention_workshop/seed_study.py: error: could not write {args.out}: {exc.strerror}", file=sys.stderr
+        )
         return 1
     print(f"wrote {args.out}: {len(runs)} runs in {time.perf_counter() - started:.0f} s", file=sys.stderr)
     return 0

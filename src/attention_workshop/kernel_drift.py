@@ -3,12 +3,12 @@
 Run it once with the machine's own kernels and once per forced setting, then compare. Set the environment
 variables by hand for one run; never in a test, a script or CI:
 
-    .venv/bin/python scripts/kernel_drift.py dump /tmp/drift/native.npz
-    OPENBLAS_CORETYPE=Haswell     .venv/bin/python scripts/kernel_drift.py dump /tmp/drift/haswell.npz
-    OPENBLAS_CORETYPE=Sandybridge .venv/bin/python scripts/kernel_drift.py dump /tmp/drift/sandybridge.npz
+    .venv/bin/python -m attention_workshop.kernel_drift dump /tmp/drift/native.npz
+    OPENBLAS_CORETYPE=Haswell     .venv/bin/python -m attention_workshop.kernel_drift dump /tmp/drift/haswell.npz
+    OPENBLAS_CORETYPE=Sandybridge .venv/bin/python -m attention_workshop.kernel_drift dump /tmp/drift/sandybridge.npz
     NPY_DISABLE_CPU_FEATURES="X86_V3 X86_V4 AVX512_ICL" \
-        .venv/bin/python scripts/kernel_drift.py dump /tmp/drift/nosimd.npz
-    .venv/bin/python scripts/kernel_drift.py compare /tmp/drift/native.npz /tmp/drift/*.npz
+        .venv/bin/python -m attention_workshop.kernel_drift dump /tmp/drift/nosimd.npz
+    .venv/bin/python -m attention_workshop.kernel_drift compare /tmp/drift/native.npz /tmp/drift/*.npz
 
 ``dump`` evaluates every committed model on its test set in float32 and in float64 and stores the log-probability
 gap and the attention-score gap of every teacher-forced decision and the greedy tokens; ``compare`` prints, per
@@ -18,7 +18,7 @@ model and precision, the largest change of a gap and whether any greedy token ch
 ``live`` trains a committed model's recipe as lesson 07 does and prints its figures next to the committed ones
 (the measurement behind ``attention_core.models.trained.LIVE_TOLERANCE``):
 
-    OPENBLAS_CORETYPE=Haswell .venv/bin/python scripts/kernel_drift.py live lesson07_attention_seed0
+    OPENBLAS_CORETYPE=Haswell .venv/bin/python -m attention_workshop.kernel_drift live lesson07_attention_seed0
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """Build every edition of the book with warnings as errors: English into OUT/_build/html, each other edition
-(generated into <language>/ by scripts/editions.py) into OUT/_build/html/<language>, with the same page names,
+(generated into <language>/ by attention_workshop.editions) into OUT/_build/html/<language>, with the same page names,
 so the language switch links page to page.
 
-    .venv/bin/python scripts/build_book.py [OUT]      # OUT defaults to the repository (so _build/html)
+    .venv/bin/python -m attention_workshop.build_book [OUT]      # OUT defaults to the repository (so _build/html)
 
 `make book` runs this; the tests' `book_build` fixture runs it into a temporary folder. Exit status non-zero
 if either build fails; the log of both builds goes to standard output.
@@ -17,12 +17,7 @@ import shutil
 import subprocess
 import sys
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
-
-
-def editions() -> list[str]:
-    """The languages with translation files (``locale/<language>/``), each generated into ``<language>/``."""
-    return sorted(p.name for p in (ROOT / "locale").iterdir() if (ROOT / p.name / "_config.yml").exists())
+from attention_workshop.paths import ROOT, translations
 
 
 def build(out: pathlib.Path) -> tuple[int, str]:
@@ -37,7 +32,7 @@ def build(out: pathlib.Path) -> tuple[int, str]:
     code = code or english.returncode
     html = out / "_build" / "html"
     _complete_redirect(html / "index.html", "en", _title(ROOT))
-    for lang in editions():
+    for lang in translations():
         edition_out = out / "_build" / f"{lang}-edition"
         run = subprocess.run(
             [str(jb), "build", str(ROOT / lang), "--path-output", str(edition_out), *flags],

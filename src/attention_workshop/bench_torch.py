@@ -1,6 +1,6 @@
 """The lesson-07 training step in numpy against the same model in PyTorch, one CPU thread each (prints figures).
 
-    .venv/bin/python scripts/bench_torch.py      # or any Python that has torch and attention_core
+    .venv/bin/python -m attention_workshop.bench_torch      # or any Python that has torch and attention_core
 
 PyTorch is not a dependency of the book: without it this script says so and exits 0. With it, it builds the
 lesson's model in PyTorch with the same sizes (bidirectional GRU encoder 32 + 32, additive scorer 64, GRU

@@ -1,0 +1,15 @@
+"""The workshop of *Attention, executable*: the code that builds, translates, prints, studies and measures the book.
+
+It works on a checkout of the repository (:data:`paths.ROOT`) and is installed beside the product,
+``attention_core``, by ``pip install -e .`` (every ``make`` target does it). Each command is a module with a
+``main()``, run as ``python -m attention_workshop.<module>``:
+
+- ``editions``: the translated editions, generated from the English and the PO files in ``locale/``;
+- ``build_book`` and ``build_pdf``: the website (every edition) and its PDFs; ``ae_site`` and ``ae_lang`` are the
+  Sphinx extensions the build loads, ``chromium`` finds the browser the PDFs and the benchmarks drive;
+- ``seed_study``, ``train_committed``, ``kernel_drift``: the trained models' study, committed parameters and drift;
+- ``bench`` and ``bench_*``: the benchmark figures (``make bench``).
+
+The product never imports the workshop (``tests/core/test_layers.py`` runs the import contracts of
+``pyproject.toml``).
+"""
