@@ -1,7 +1,7 @@
 """The language switch: every page links to the same page in every other edition (English, 中文, ...).
 
 The English book is built into ``_build/html`` and each other edition (generated into ``<language>/`` by
-``src/attention_workshop/editions.py``) into ``_build/html/<language>``, with the same page names, so the counterpart of
+``src/attention_workshop/editions/``) into ``_build/html/<language>``, with the same page names, so the counterpart of
 ``notebooks/07_learning_without_labels.html`` is ``zh/notebooks/07_learning_without_labels.html`` and back. The
 switch is an ordinary link per edition at the top of the article, named in that edition's language (reachable
 with the keyboard, named for screen readers, marked with its language), and a small script carries the current

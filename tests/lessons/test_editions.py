@@ -14,12 +14,13 @@ import shutil
 
 import pytest
 
-from attention_workshop import editions as ED
+from attention_workshop.editions import catalog, markdown, sources
+from attention_workshop.editions import code as code_text
 from attention_workshop.paths import translations
 from tests.helpers import ROOT
 
 LANGUAGES = translations()
-SOURCES = ED.sources()
+SOURCES = sources.sources()
 CASES = [(lang, source) for lang in LANGUAGES for source in SOURCES if source.generates]
 MEND = "the committed edition is not what the English and its translation files generate: run `make editions`"
 
@@ -28,10 +29,10 @@ MEND = "the committed edition is not what the English and its translation files 
 def test_the_committed_edition_is_the_generated_one(lang, source):
     target = source.target(lang)
     assert target.exists(), f"{target.relative_to(ROOT)} is missing: {MEND}"
-    if isinstance(source, ED.NotebookSource):
+    if isinstance(source, sources.NotebookSource):
         committed = json.loads(target.read_text(encoding="utf-8"))
-        assert ED.same_sources(committed, source.edition(lang)), f"{target.relative_to(ROOT)}: {MEND}"
-    elif isinstance(source, ED.ConfigSource):
+        assert sources.same_sources(committed, source.edition(lang)), f"{target.relative_to(ROOT)}: {MEND}"
+    elif isinstance(source, sources.ConfigSource):
         assert target.read_text(encoding="utf-8") == source.edition(lang), MEND
         assert (ROOT / lang / "_toc.yml").read_text(encoding="utf-8") == source.toc(lang), MEND
     else:
@@ -53,7 +54,7 @@ def test_generated_code_differs_from_the_english_only_in_strings_comments_and_th
     """The code of an edition is the English code: only string literals, comments and the language code of
     ``set_language`` may differ (the generator never edits code)."""
     for source in SOURCES:
-        if not isinstance(source, ED.NotebookSource):
+        if not isinstance(source, sources.NotebookSource):
             continue
         english = json.loads(source.path.read_text(encoding="utf-8"))
         for a, b in zip(english["cells"], source.edition(lang)["cells"], strict=True):
@@ -97,15 +98,15 @@ def test_a_changed_english_sentence_is_reported_stale(tmp_path):
     changed.parent.mkdir()
     changed.write_text(json.dumps(nb), encoding="utf-8")
     po = tmp_path / "copy.po"
-    shutil.copy(ED.NotebookSource(english).po_path(LANGUAGES[0]), po)
+    shutil.copy(sources.NotebookSource(english).po_path(LANGUAGES[0]), po)
 
-    source = ED.NotebookSource.__new__(ED.NotebookSource)
+    source = sources.NotebookSource.__new__(sources.NotebookSource)
     source.path, source.name = changed, "notebooks/" + english.name
     source.po_path = lambda lang: po
     entry = (cell["id"], "".join(cell["source"]))
-    before = ED.status(source, LANGUAGES[0])
+    before = catalog.status(source, LANGUAGES[0])
     assert entry in before.missing and before.unused  # not yet merged: the old English is unused
-    after = ED.update(source, LANGUAGES[0])
+    after = catalog.update(source, LANGUAGES[0])
     assert entry in after.stale and entry not in after.missing and not after.unused
 
 
@@ -116,7 +117,7 @@ def test_the_generator_keeps_code_and_translates_only_text():
         'x = load("lesson07", kind="additive", alt="two bars "\n'
         '         "side by side")\n'
     )
-    found = {lit.text: ED.translatable(lit) for lit in ED._code_literals(code)}
+    found = {lit.text: code_text.translatable(lit) for lit in code_text._code_literals(code)}
     assert found == {
         "{0}: most weight on h_{1}": True,  # an f-string: its fields become placeholders
         "mean": False,  # a subscript key is a name
@@ -133,25 +134,27 @@ def test_the_generator_keeps_code_and_translates_only_text():
         "a comment": "注释",
         "two bars side by side": "并排的两个柱子",
     }
-    out = ED.translate_code(code, table.get, "zh")
+    out = code_text.translate_code(code, table.get, "zh")
     assert out == (
         'print(f"{name:>8}：权重最大的是 h_{j + 1}", sweep["mean"], pad("词元", 9))  # 注释\n'
         'set_language("zh")\n'
         'x = load("lesson07", kind="additive", alt="并排的两个柱子")\n'
     )
-    assert ED.translate_code(code, lambda text: None, "en") == code  # nothing translated: the code, byte for byte
+    assert (
+        code_text.translate_code(code, lambda text: None, "en") == code
+    )  # nothing translated: the code, byte for byte
     with pytest.raises(ValueError, match="placeholders"):
-        ED.translate_code(code, {"{0}: most weight on h_{1}": "{0} only"}.get, "zh")
+        code_text.translate_code(code, {"{0}: most weight on h_{1}": "{0} only"}.get, "zh")
 
 
 def test_pages_cut_into_sections_and_glossary_entries_that_join_back_exactly():
     for path in sorted((ROOT / "book").glob("*.md")):
         text = path.read_text(encoding="utf-8")
-        pieces = ED.page_sections(text)
+        pieces = markdown.page_sections(text)
         assert "".join(body for _, _, body in pieces) == text
         contexts = [context for context, _, _ in pieces]
         assert len(contexts) == len(set(contexts)), path.name
-    glossary = ED.page_sections((ROOT / "book" / "glossary.md").read_text(encoding="utf-8"))
+    glossary = markdown.page_sections((ROOT / "book" / "glossary.md").read_text(encoding="utf-8"))
     assert any(context == "term:context vector" for context, _, _ in glossary)
 
 

@@ -178,7 +178,7 @@ def test_every_named_file_test_and_function_exists(names):
 
 def test_the_check_catches_a_name_that_does_not_exist(names):
     text = (
-        "See `tests/test_models.py`, `src/attention_workshop/editions.py`, `load_trained()` and "
+        "See `tests/test_models.py`, `src/attention_workshop/editions/`, `load_trained()` and "
         "`attention_core.models.luong_decoder`."
     )
     assert missing(text, names) == ["tests/test_models.py", "attention_core.models.luong_decoder"]

@@ -24,7 +24,7 @@ from html.parser import HTMLParser
 import pytest
 
 from attention_workshop import ae_lang
-from attention_workshop import editions as ED
+from attention_workshop.editions import pseudo
 from tests.helpers import ROOT
 
 WORD = re.compile(r"(?<![\w/.-])[A-Za-z]{3,}(?![\w/.-])")  # an English-looking word, not part of a path or name
@@ -84,7 +84,7 @@ def pseudo_book(tmp_path_factory):
     folder = ROOT / "_build" / "pseudo-edition"
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True)
-    notebooks = ED.write_pseudo_edition(folder)
+    notebooks = pseudo.write_pseudo_edition(folder)
     execute_in_one_kernel(notebooks)
     out = tmp_path_factory.mktemp("pseudo")
     build = subprocess.run(

@@ -7,17 +7,20 @@ listed by file and by cell (or section, or message name), with the English it co
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
-from attention_workshop import editions as ED
+from attention_workshop.editions import catalog, sources
+from attention_workshop.editions import code as code_text
 from attention_workshop.paths import translations
 
-CASES = [(lang, source) for lang in translations() for source in ED.sources()]
+CASES = [(lang, source) for lang in translations() for source in sources.sources()]
 
 
 @pytest.mark.parametrize(("lang", "source"), CASES, ids=[f"{lang}:{s.name}" for lang, s in CASES])
 def test_every_entry_is_translated_current_and_used(lang, source):
-    status = ED.status(source, lang)
+    status = catalog.status(source, lang)
     report = [
         f"{kind} [{context}] {msgid.strip().splitlines()[0][:100] if msgid.strip() else repr(msgid)}"
         for kind in ("missing", "stale", "unused")
@@ -28,11 +31,11 @@ def test_every_entry_is_translated_current_and_used(lang, source):
 
 @pytest.mark.parametrize("lang", translations())
 def test_translated_fstrings_keep_their_placeholders(lang):
-    for source in ED.sources():
-        if not isinstance(source, ED.NotebookSource):
+    for source in sources.sources():
+        if not isinstance(source, sources.NotebookSource):
             continue
         translation = source.translation(lang)
         for unit in source.units():
             text = translation(unit.context, unit.msgid)
             if text is not None and unit.kind == "string":
-                ED.check_fields(text, len(ED.re.findall(r"(?<!\{)\{(\d+)\}(?!\})", unit.msgid)))
+                code_text.check_fields(text, len(re.findall(r"(?<!\{)\{(\d+)\}(?!\})", unit.msgid)))

@@ -1,0 +1,129 @@
+"""The pseudo-language edition: every translatable word marked, so English that escapes translation shows."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import re
+
+from attention_workshop.editions.catalog import Translation
+from attention_workshop.editions.sources import ConfigSource, Source, sources
+
+
+# ----------------------------------------------------------------------------------------------- pseudo edition
+def pseudo_text(text: str) -> str:
+    from attention_core.lang import pseudo
+
+    return pseudo(text)
+
+
+ROLE = re.compile(r"\{(\w+)\}`([^`]*)`")
+LINK = re.compile(r"(\[[^\]]*\])(\([^)]*\))")
+MATH = re.compile(r"\$\$?[^$]+\$\$?")
+CODE = re.compile(r"`[^`]*`")
+
+
+def pseudo_inline(text: str) -> str:
+    """A line of markdown in the pseudo-language: text replaced, syntax, math, code, link targets and cross-reference
+    targets kept (a ``{ref}``'s own text and a ``{term}``'s term are text too)."""
+    parts, last = [], 0
+    pattern = re.compile(f"{ROLE.pattern}|{LINK.pattern}|{MATH.pattern}|{CODE.pattern}")
+    for m in pattern.finditer(text):
+        parts.append(pseudo_text(text[last : m.start()]))
+        piece = m.group()
+        role = ROLE.fullmatch(piece)
+        link = LINK.fullmatch(piece)
+        if role and role.group(1) == "term":
+            piece = f"{{term}}`{pseudo_text(role.group(2))}`"
+        elif role and role.group(1) in ("ref", "numref") and "<" in role.group(2):
+            label, target = role.group(2).rsplit("<", 1)
+            piece = f"{{{role.group(1)}}}`{pseudo_text(label)}<{target}`"
+        elif link:
+            piece = "[" + pseudo_inline(link.group(1)[1:-1]) + "]" + link.group(2)
+        parts.append(piece)
+        last = m.end()
+    parts.append(pseudo_text(text[last:]))
+    return "".join(parts)
+
+
+def pseudo_markdown(text: str) -> str:
+    """A markdown cell or page section in the pseudo-language (see :func:`pseudo_inline`): code blocks, display
+    math, labels and directive options are kept as they are; a directive's argument and body are text. The lines
+    of a paragraph are translated together, so inline math or code that wraps a line stays whole."""
+    out, code, math, directives, paragraph = [], None, False, [], []
+    for line in text.splitlines(keepends=True):
+        bare = line.rstrip("\n")
+        end = line[len(bare) :]
+        fence = re.match(r"^(\s*)(`{3,}|~{3,}|:{3,})(\{[\w-]+\})?(.*)$", bare)
+        display = bare.strip() == "$$" or (bare.strip().startswith("$$") and not bare.strip().endswith("$$"))
+        kept = re.match(r"^\(\S+\)=\s*$", bare) or re.match(r"^\s*:[\w-]+:", bare) or bare.startswith("    ")
+        if code is None and not math and not fence and not display and not kept and bare.strip():
+            paragraph.append(line)
+            continue
+        if paragraph:
+            out.append(pseudo_inline("".join(paragraph)))
+            paragraph = []
+        if code is not None:
+            out.append(line)
+            if bare.strip() == code:
+                code = None
+        elif math:
+            out.append(line)
+            math = not bare.strip().startswith("$$")
+        elif fence and directives and bare.strip() == directives[-1]:
+            directives.pop()  # the end of a directive
+            out.append(line)
+        elif fence and fence.group(3):
+            directives.append(fence.group(2))
+            out.append(fence.group(1) + fence.group(2) + fence.group(3) + pseudo_inline(fence.group(4)) + end)
+        elif fence:
+            code = fence.group(2)  # a code block
+            out.append(line)
+        elif display:
+            math = True
+            out.append(line)
+        else:
+            out.append(line)  # a label, a directive option, an indented code block, a blank line
+    if paragraph:
+        out.append(pseudo_inline("".join(paragraph)))
+    return "".join(out)
+
+
+def pseudo_translation(source: Source) -> Translation:
+    """Every unit of ``source`` in the pseudo-language: nothing a reader sees is left in English, so any English
+    the pseudo edition shows escaped the translation mechanism."""
+    table = {}
+    for unit in source.units():
+        if unit.kind in ("markdown", "section", "term"):
+            text = pseudo_markdown(unit.msgid)
+        elif unit.context in ("sphinx:language", "sphinx:html_search_language"):
+            text = unit.msgid  # Sphinx has no pseudo-language: keep its English machinery
+        else:
+            text = pseudo_text(unit.msgid)
+        table[(unit.context, unit.msgid)] = text
+    return Translation(mapping=table)
+
+
+def write_pseudo_edition(folder: pathlib.Path) -> list[pathlib.Path]:
+    """Write the pseudo-language edition of the whole book into ``folder`` (a folder below the repository);
+    return its notebooks (to be executed before it is built)."""
+    from attention_core.lang import PSEUDO
+
+    notebooks = []
+    for source in sources():
+        if not source.generates:
+            continue
+        translation = pseudo_translation(source)
+        if isinstance(source, ConfigSource):
+            (folder / "_config.yml").write_text(source.edition(PSEUDO, translation, folder), encoding="utf-8")
+            (folder / "_toc.yml").write_text(source.toc(PSEUDO, translation), encoding="utf-8")
+            continue
+        target = folder / source.name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        made = source.edition(PSEUDO, translation)
+        if isinstance(made, dict):
+            target.write_text(json.dumps(made, ensure_ascii=False, indent=1), encoding="utf-8")
+            notebooks.append(target)
+        else:
+            target.write_text(made, encoding="utf-8")
+    return notebooks

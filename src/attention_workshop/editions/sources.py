@@ -1,0 +1,301 @@
+"""The English sources of an edition (lessons, pages, the configuration, the package's and the theme's messages),
+each with its translation file per language and the translated copy it writes."""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import pathlib
+
+from attention_workshop.editions.catalog import Translation, load_po
+from attention_workshop.editions.code import _code_literals, translatable, translate_code
+from attention_workshop.editions.markdown import _lines, page_units, translate_page
+from attention_workshop.editions.units import Unit
+from attention_workshop.paths import LOCALE, ROOT
+
+
+def notebook_units(nb: dict) -> list[Unit]:
+    """The translatable units of an English notebook, in order."""
+    units = []
+    for cell in nb["cells"]:
+        source = "".join(cell["source"])
+        if cell["cell_type"] == "markdown":
+            if source.strip():
+                units.append(Unit(cell["id"], source, "markdown"))
+            continue
+        if cell["cell_type"] != "code":
+            continue
+        for lit in _code_literals(source):
+            if translatable(lit):
+                note = "; ".join(f"{{{n}}} = {f[1:-1]}" for n, f in enumerate(lit.fields))
+                units.append(Unit(cell["id"], lit.text, lit.kind, note))
+    return _unique(units)
+
+
+def _unique(units: list[Unit]) -> list[Unit]:
+    seen, out = set(), []
+    for u in units:
+        if (u.context, u.msgid) not in seen:
+            seen.add((u.context, u.msgid))
+            out.append(u)
+    return out
+
+
+class Source:
+    """One English source and its translation file per language; ``edition`` writes the translated copy."""
+
+    name: str  # the source's path relative to the repository (what the reports name)
+    generates = True  # whether the edition has a file made from this source (the package's messages have none)
+
+    def units(self) -> list[Unit]:
+        raise NotImplementedError
+
+    def po_path(self, lang: str) -> pathlib.Path:
+        return LOCALE / lang / "LC_MESSAGES" / pathlib.Path(self.name).with_suffix(".po")
+
+    def translation(self, lang: str) -> Translation:
+        return Translation(load_po(self.po_path(lang), lang))
+
+    def edition(self, lang: str, translation: Translation | None = None):
+        """The translated copy (a notebook dict, a page's text, ...), or ``None`` if there is none to write."""
+        return None
+
+    def target(self, lang: str) -> pathlib.Path:
+        return ROOT / lang / self.name
+
+    def write(self, lang: str) -> str:
+        """Write the edition; return "unchanged", "text" or "code" (executed code changed: run it again)."""
+        new = self.edition(lang)
+        if new is None:
+            return "unchanged"
+        target = self.target(lang)
+        if target.exists() and target.read_text(encoding="utf-8") == new:
+            return "unchanged"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(new, encoding="utf-8")
+        return "text"
+
+
+class NotebookSource(Source):
+    def __init__(self, path: pathlib.Path):
+        self.path, self.name = path, path.relative_to(ROOT).as_posix()
+
+    def units(self) -> list[Unit]:
+        return notebook_units(json.loads(self.path.read_text(encoding="utf-8")))
+
+    def edition(self, lang: str, translation: Translation | None = None) -> dict:
+        nb = json.loads(self.path.read_text(encoding="utf-8"))
+        return translate_notebook(nb, translation or self.translation(lang), lang)
+
+    def write(self, lang: str) -> str:
+        target, new = self.target(lang), self.edition(lang)
+        old = json.loads(target.read_text(encoding="utf-8")) if target.exists() else None
+        if old is not None and same_sources(old, new):
+            return "unchanged"
+        old_code = {c["id"]: c for c in (old or {"cells": []})["cells"] if c["cell_type"] == "code"}
+        new_code = [c for c in new["cells"] if c["cell_type"] == "code"]
+        code_same = (
+            old is not None
+            and len(old_code) == len(new_code)
+            and all(c["id"] in old_code and old_code[c["id"]]["source"] == c["source"] for c in new_code)
+        )
+        if code_same:  # only markdown changed: keep the executed outputs
+            for cell in new_code:
+                done = old_code[cell["id"]]
+                cell["outputs"], cell["execution_count"], cell["metadata"] = (
+                    done["outputs"],
+                    done["execution_count"],
+                    done["metadata"],
+                )
+            if "widgets" in old["metadata"]:
+                new["metadata"]["widgets"] = old["metadata"]["widgets"]
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(json.dumps(new, sort_keys=True, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        return "text" if code_same else "code"
+
+
+class PageSource(Source):
+    def __init__(self, path: pathlib.Path):
+        self.path, self.name = path, path.relative_to(ROOT).as_posix()
+
+    def units(self) -> list[Unit]:
+        return page_units(self.path.read_text(encoding="utf-8"))
+
+    def edition(self, lang: str, translation: Translation | None = None) -> str:
+        return translate_page(self.path.read_text(encoding="utf-8"), translation or self.translation(lang))
+
+
+class ConfigSource(Source):
+    """The book's ``_config.yml`` and ``_toc.yml``: the title, the part captions, the words of the code folds,
+    and two settings a translator chooses (Sphinx's ``language`` code and the search index's language)."""
+
+    name = "_config.yml"
+    SETTINGS = {  # sphinx.config key -> the English value a translation replaces
+        "language": "en",
+        "html_search_language": "en",
+        "nb_code_prompt_show": "Show code cell {type}",
+        "nb_code_prompt_hide": "Hide code cell {type}",
+    }
+    PATHS = ("favicon", "html_static_path")  # relative paths, one folder deeper in an edition
+
+    def _english(self):
+        import yaml
+
+        return (
+            yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8")),
+            yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8")),
+        )
+
+    def units(self) -> list[Unit]:
+        config, toc = self._english()
+        sphinx = config["sphinx"]["config"]
+        units = [Unit("title", config["title"], "setting"), Unit("author", config["author"], "setting")]
+        units += [Unit(f"sphinx:{key}", sphinx.get(key, english), "setting") for key, english in self.SETTINGS.items()]
+        units += [Unit("toc:caption", part["caption"], "caption") for part in toc["parts"]]
+        return _unique(units)
+
+    def edition(self, lang: str, translation: Translation | None = None, folder: pathlib.Path | None = None) -> str:
+        import yaml
+
+        translation = translation or self.translation(lang)
+        config, _ = self._english()
+        config["title"] = translation("title", config["title"]) or config["title"]
+        config["author"] = translation("author", config["author"]) or config["author"]
+        config["exclude_patterns"] = ["_build/*", "**.ipynb_checkpoints"]
+        sphinx = config["sphinx"]["config"]
+        for key, english in self.SETTINGS.items():
+            value = translation(f"sphinx:{key}", sphinx.get(key, english))
+            if value is not None:
+                sphinx[key] = value
+        sphinx["ae_edition"] = lang
+        _rebase(config, self.PATHS, os.path.relpath(ROOT, folder or ROOT / lang).replace(os.sep, "/") + "/")
+        return self._header(lang, "_config.yml") + yaml.safe_dump(
+            config, sort_keys=False, allow_unicode=True, width=120
+        )
+
+    def toc(self, lang: str, translation: Translation | None = None) -> str:
+        import yaml
+
+        translation = translation or self.translation(lang)
+        _, toc = self._english()
+        for part in toc["parts"]:
+            part["caption"] = translation("toc:caption", part["caption"]) or part["caption"]
+        return self._header(lang, "_toc.yml") + yaml.safe_dump(toc, sort_keys=False, allow_unicode=True, width=120)
+
+    def _header(self, lang: str, name: str) -> str:
+        return (
+            f"# Generated by attention_workshop.editions from ../{name} and "
+            f"{self.po_path(lang).relative_to(ROOT)}: do not edit; run `make editions`.\n"
+        )
+
+    def write(self, lang: str) -> str:
+        changed = "unchanged"
+        for target, text in ((self.target(lang), self.edition(lang)), (ROOT / lang / "_toc.yml", self.toc(lang))):
+            if not target.exists() or target.read_text(encoding="utf-8") != text:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_text(text, encoding="utf-8")
+                changed = "text"
+        return changed
+
+
+def _rebase(node, keys: tuple[str, ...], up: str) -> None:
+    """Prefix ``up`` (``../``) to the relative paths under ``keys``: an edition lives in a folder below the English."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key in keys:
+                node[key] = _up(value, up)
+            else:
+                _rebase(value, keys, up)
+
+
+def _up(value, up: str):
+    if isinstance(value, str):
+        return up + value
+    if isinstance(value, list):
+        return [_up(v, up) for v in value]
+    if isinstance(value, dict):
+        return {k: _up(v, up) for k, v in value.items()}
+    return value
+
+
+class PackageSource(Source):
+    """The sentences ``attention_core`` writes for readers (every :class:`attention_core.lang.Messages`): their
+    translation ships with the package, so it has no edition to write."""
+
+    name = "src/attention_core (package messages)"
+    generates = False
+
+    def units(self) -> list[Unit]:
+        import importlib
+        import pkgutil
+
+        import attention_core
+        from attention_core.lang import DOMAIN, LOCALE_DIR, MESSAGES
+
+        for module in pkgutil.walk_packages(attention_core.__path__, "attention_core."):
+            if not module.name.endswith("__main__"):
+                importlib.import_module(module.name)
+        ours = [
+            m
+            for m in MESSAGES
+            if m.domain == DOMAIN and m.localedir == LOCALE_DIR and m.context.startswith("attention_core")
+        ]
+        return _unique([Unit(m.msgctxt(key), text, "message") for m in ours for key, text in m.entries.items()])
+
+    def po_path(self, lang: str) -> pathlib.Path:
+        from attention_core.lang import DOMAIN, LOCALE_DIR
+
+        return LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+class ThemeSource(Source):
+    """The theme's fixed words (``ae_lang.THEME_STRINGS``), put into every page by the build."""
+
+    name = "src/attention_workshop/ae_lang.py (theme strings)"
+    generates = False
+
+    def units(self) -> list[Unit]:
+        from attention_workshop.ae_lang import THEME_STRINGS
+
+        return [Unit("theme", text, "theme") for text in THEME_STRINGS]
+
+    def po_path(self, lang: str) -> pathlib.Path:
+        return LOCALE / lang / "LC_MESSAGES" / "theme.po"
+
+
+def sources() -> list[Source]:
+    found: list[Source] = [
+        NotebookSource(p) for p in sorted([*ROOT.glob("book/*.ipynb"), *ROOT.glob("notebooks/*.ipynb")])
+    ]
+    found += [PageSource(p) for p in sorted(ROOT.glob("book/*.md"))]
+    return [*found, ConfigSource(), ThemeSource(), PackageSource()]
+
+
+def translate_notebook(nb: dict, translation: Translation, lang: str) -> dict:
+    """The edition of an English notebook in ``lang``: same cells, ids, tags and metadata; translated text;
+    no outputs (the edition is executed afterwards)."""
+    out = copy.deepcopy(nb)
+    for cell in out["cells"]:
+        source = "".join(cell["source"])
+        if cell["cell_type"] == "markdown":
+            new = translation(cell["id"], source) if source.strip() else None
+            cell["source"] = _lines(new if new is not None else source)
+        elif cell["cell_type"] == "code":
+            cell["source"] = _lines(translate_code(source, lambda text, c=cell["id"]: translation(c, text), lang))
+            cell["outputs"], cell["execution_count"] = [], None
+            cell["metadata"].pop("execution", None)
+    out["metadata"].pop("widgets", None)
+    return out
+
+
+def same_sources(a: dict, b: dict) -> bool:
+    """Two notebooks have the same cells (type, id, source, tags), whatever their outputs."""
+
+    def shape(nb):
+        return [
+            (c["cell_type"], c.get("id"), "".join(c["source"]), sorted(c.get("metadata", {}).get("tags", [])))
+            for c in nb["cells"]
+        ]
+
+    return shape(a) == shape(b)
