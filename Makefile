@@ -16,12 +16,23 @@ NOTEBOOKS := $(wildcard book/*.ipynb notebooks/*.ipynb zh/book/*.ipynb zh/notebo
 
 .PHONY: book test check lab execute bench assets clean editions
 
-$(BIN)/.installed: requirements.txt pyproject.toml
+# Installed: the packages, then the package's message catalogues compiled (PO -> .mo, read by attention_core.lang;
+# the .mo files are build products, not committed). A PO file newer than its .mo is compiled again; pip runs again
+# only when requirements.txt or pyproject.toml changes.
+CATALOGUES := $(patsubst %.po,%.mo,$(wildcard src/attention_core/locale/*/LC_MESSAGES/attention_core.po))
+
+$(BIN)/.installed: $(BIN)/.packages $(CATALOGUES)
+	touch $@
+
+$(BIN)/.packages: requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -r requirements.txt
 	$(BIN)/pip install --quiet -e .
 	touch $@
+
+src/attention_core/locale/%/LC_MESSAGES/attention_core.mo: src/attention_core/locale/%/LC_MESSAGES/attention_core.po $(BIN)/.packages
+	$(BIN)/pybabel --quiet compile --input-file $< --output-file $@
 
 assets: _vendor/.versions
 

@@ -169,8 +169,13 @@ def translations(code: str, localedir: pathlib.Path = LOCALE_DIR, domain: str = 
     try:
         return _read_catalogue(po, localedir, domain, code)
     except Exception as error:  # a syntax error, a wrong encoding, a damaged .mo, Babel missing: never a traceback
+        problem = f"{type(error).__name__}: {error}"
+        if isinstance(error, ImportError):
+            problem = (
+                f"no up-to-date .mo beside it, and compiling one needs Babel (make, or pip install Babel); {problem}"
+            )
         warnings.warn(
-            f"{po}: cannot read the translations ({type(error).__name__}: {error}); using the English",
+            f"{po}: cannot read the translations ({problem}); using the English",
             TranslationWarning,
             stacklevel=2,
         )

@@ -1,8 +1,11 @@
-"""The language of what the package writes for a reader: one process-wide setting, gettext PO translations."""
+"""The language of what the package writes for a reader: one process-wide setting, safe across threads, gettext
+translations (their catalogues: tests/core/test_lang_catalogues.py)."""
 
 from __future__ import annotations
 
 import re
+import threading
+import time
 
 import polib
 import pytest
@@ -11,6 +14,7 @@ from attention_core.lang import (
     ENGLISH,
     PSEUDO,
     Messages,
+    TranslationWarning,
     get_language,
     language,
     languages,
@@ -35,6 +39,57 @@ def test_the_setting_is_process_wide_and_checked():
         set_language("fr")  # no translation file for French
 
 
+def test_two_threads_in_language_blocks_never_see_each_others_language_and_leave_the_one_before():
+    before = get_language()
+    rounds, barrier = 200, threading.Barrier(2, timeout=60)
+    inside, seen, failures = [], [], []  # which blocks are open now; every language seen; what went wrong
+
+    def worker(code):
+        try:
+            for _ in range(rounds):
+                barrier.wait()  # both threads try to enter their block at the same moment
+                with language(code):
+                    inside.append(code)
+                    for _ in range(5):  # the whole block long, the language is this block's own
+                        seen.append(get_language())
+                        if get_language() != code or inside != [code]:
+                            failures.append((code, get_language(), list(inside)))
+                        time.sleep(0)  # let the other thread run
+                    inside.remove(code)
+        except Exception as error:  # reported below, in the test's thread
+            failures.append(error)
+
+    threads = [threading.Thread(target=worker, args=(code,)) for code in ("zh", PSEUDO)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert not any(thread.is_alive() for thread in threads)
+    assert failures == []
+    assert sorted(set(seen)) == sorted({"zh", PSEUDO}) and len(seen) == 2 * rounds * 5
+    assert get_language() == before
+
+
+def test_set_language_waits_for_another_threads_block_to_end():
+    done = threading.Event()
+
+    def other():
+        set_language("zh")
+        done.set()
+
+    with language(PSEUDO):
+        thread = threading.Thread(target=other)
+        thread.start()
+        assert not done.wait(0.2)  # blocked by the open block
+        assert get_language() == PSEUDO
+        set_language(PSEUDO)  # the lock is re-entrant: the block's own thread may still set the language
+    thread.join(timeout=10)
+    try:
+        assert done.is_set() and get_language() == "zh"  # then it ran, after the block had restored English
+    finally:
+        set_language(ENGLISH)
+
+
 def test_languages_are_english_the_translation_files_and_the_pseudo_language():
     assert languages() == (ENGLISH, "zh", PSEUDO)
 
@@ -50,7 +105,8 @@ def test_a_message_is_english_in_code_and_translated_from_a_po_file(tmp_path):
     text = Messages("demo", {"w": "weight {w:.2f}", "bad": "sum {s}", "stale": "old"}, "demo", tmp_path)
     assert text("w", w=0.5) == "weight 0.50"
     assert text.text("w", "zz").format(w=0.5) == "Gewicht 0.50"
-    assert text.text("bad", "zz") == "sum {s}"  # a translation with other placeholders is not used
+    with pytest.warns(TranslationWarning, match=r"demo\.po: msgctxt 'demo:bad', msgid 'sum \{s\}': field \{t\}"):
+        assert text.text("bad", "zz") == "sum {s}"  # a translation with other placeholders is not used
     assert text.text("stale", "zz") == "old"  # a stale (fuzzy) translation is not used either
     with pytest.raises(KeyError, match="no message"):
         text("missing")
