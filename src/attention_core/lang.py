@@ -18,11 +18,13 @@ and error messages for programmers (``ValueError``, ``TypeError``) stay English.
 Babel (``pybabel compile``) when it installs the package and again whenever a PO file is newer than its ``.mo``; the
 ``.mo`` files are build products, not committed. When the ``.mo`` is missing or older than its PO file (a plain
 ``pip install -e .`` without ``make``, or a PO file just edited or merged by ``attention_workshop.editions``), the
-catalogue is compiled in memory from the PO file with the same Babel call (:func:`compile_catalogue`) and read by the
-same ``gettext`` class. That choice, rather than a compiling step in the setuptools build, is deliberate: an editable
-install runs no build step when a file changes, so a ``.mo`` made at install time would go stale with the first
-edited translation and the package would silently show the old text; compiling the stale case in memory keeps the
-PO file the one source, costs a few tenths of a second once per process, and needs no build-time dependency.
+catalogue is compiled in memory from the PO file with the same Babel call (:func:`compile_catalogue`) and read by
+the same ``gettext`` class; without Babel, an older ``.mo`` is read with a warning, and with no ``.mo`` the text is
+English with a warning. "Older" is by modification time, as in Sphinx's own catalogues (``CatalogInfo.is_outdated``).
+Compiling here rather than in a setuptools build step is deliberate: an editable install runs no build step when a
+file changes, so a ``.mo`` made at install time would go stale with the first edited translation and the package
+would show the old text; compiling the stale case in memory keeps the PO file the one source, costs under a tenth
+of a second once per process (the Chinese catalogue, Babel's import included), and needs no build-time dependency.
 Untranslated and fuzzy (stale) entries are never compiled: their English is used, and the translation tests report
 them.
 
@@ -142,7 +144,18 @@ def _read_catalogue(po: pathlib.Path, localedir: pathlib.Path, domain: str, code
     mo = po.with_suffix(".mo")
     if mo.exists() and mo.stat().st_mtime >= po.stat().st_mtime:
         return gettext.translation(domain, localedir, languages=[code])  # the compiled file, read by the stdlib
-    return gettext.GNUTranslations(io.BytesIO(compile_catalogue(po)))  # no .mo, or an older one: compiled in memory
+    try:
+        compiled = compile_catalogue(po)  # no .mo, or an older one: compiled in memory
+    except ImportError:
+        if not mo.exists():
+            raise
+        warnings.warn(  # e.g. a wheel installed without Babel: pip gives its files the time they were written
+            f"{po}: newer than its .mo, and compiling it needs Babel (make, or pip install Babel); using the .mo",
+            TranslationWarning,
+            stacklevel=3,
+        )
+        return gettext.translation(domain, localedir, languages=[code])
+    return gettext.GNUTranslations(io.BytesIO(compiled))
 
 
 class PseudoTranslations(gettext.NullTranslations):
