@@ -5,12 +5,119 @@ from __future__ import annotations
 import copy
 import dataclasses
 import pathlib
+import re
 
 import polib
 
 
+class TranslationFileError(Exception):
+    """A translation file the generator cannot trust: a syntax error, a wrong encoding, a duplicate entry. Its
+    message is one line naming the file, the line and (where there is one) the entry's msgctxt."""
+
+    def __init__(self, path: pathlib.Path, line: int, problem: str, context: str | None = None):
+        self.path, self.line, self.problem, self.context = path, line, problem, context
+        where = f" [msgctxt {context!r}]" if context is not None else ""
+        super().__init__(f"{_shown(path)}:{line}:{where} {problem}")
+
+
+def _shown(path: pathlib.Path) -> str:
+    from attention_workshop.paths import ROOT
+
+    try:
+        return pathlib.Path(path).resolve().relative_to(ROOT).as_posix()
+    except ValueError:
+        return str(path)
+
+
+# One line of a PO file: a comment, a keyword with its string, or a string continuing the previous one. A string is
+# C-quoted: no raw double quote or backslash inside but as an escape (polib would silently cut an unterminated
+# string; GNU msgfmt refuses it).
+_STRING = r'"(?:[^"\\]|\\[\\"abfnrtv?\']|\\[0-7]{1,3}|\\x[0-9A-Fa-f]+)*"'
+_PO_LINE = re.compile(rf"(?:(?:msgctxt|msgid|msgid_plural|msgstr(?:\[\d+\])?)\s+)?{_STRING}\s*")
+_MARKED = re.compile(r"#[~|]+\s?")  # an obsolete (#~) or previous (#|, #~|) line: its rest is PO syntax too
+
+
+def read_po(path: pathlib.Path, duplicates: str = "raise") -> polib.POFile:
+    """The PO file at ``path``, checked as GNU msgfmt checks it: UTF-8 (as its header must say), every line a
+    comment, a keyword with a well-quoted string or a string's continuation, and no two entries with the same
+    msgctxt and msgid (``duplicates="raise"``; ``"keep"`` returns them for :func:`status` to report).
+    Anything else raises :class:`TranslationFileError` naming the file, the line and the entry."""
+    data = pathlib.Path(path).read_bytes()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data[: error.start].count(b"\n") + 1
+        raise TranslationFileError(path, line, f"not UTF-8 (byte {data[error.start]:#04x}): save it as UTF-8") from None
+    if text.startswith("\ufeff"):
+        raise TranslationFileError(path, 1, "starts with a byte order mark: save it as UTF-8 without BOM")
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        marked = _MARKED.match(line)
+        if marked:
+            line = line[marked.end() :]
+        elif line.startswith("#"):
+            continue
+        if line and not _PO_LINE.fullmatch(line):
+            raise TranslationFileError(
+                path, number, f"syntax error: {raw.strip()[:60]!r}", _context_before(text, number)
+            )
+    try:
+        po = polib.pofile(text, wrapwidth=0)
+    except (OSError, ValueError) as error:
+        found = re.search(r"line (\d+)", str(error))
+        line = int(found.group(1)) if found else 1
+        raise TranslationFileError(path, line, f"syntax error ({error})", _context_before(text, line)) from None
+    charset = re.search(r"charset=([\w-]+)", po.metadata.get("Content-Type", ""))
+    if charset is None or charset.group(1).lower().replace("_", "-") != "utf-8":
+        raise TranslationFileError(path, 1, "the header must declare Content-Type: text/plain; charset=UTF-8")
+    seen: dict[tuple, int] = {}
+    for entry in po:
+        if entry.obsolete:
+            continue
+        key = (entry.msgctxt, entry.msgid)
+        if key in seen:
+            if duplicates == "raise":
+                raise TranslationFileError(
+                    path,
+                    entry.linenum,
+                    f"duplicate entry (first at line {seen[key]}): {_first_words(entry.msgid)}",
+                    entry.msgctxt,
+                )
+        else:
+            seen[key] = entry.linenum
+    return po
+
+
+def duplicate_entries(po: polib.POFile) -> list[polib.POEntry]:
+    """The entries of ``po`` whose msgctxt and msgid an earlier entry already has."""
+    seen, found = set(), []
+    for entry in po:
+        key = (entry.msgctxt, entry.msgid)
+        if not entry.obsolete and key in seen:
+            found.append(entry)
+        seen.add(key)
+    return found
+
+
+def _context_before(text: str, line: int) -> str | None:
+    """The msgctxt of the entry that line ``line`` belongs to (the last one opened at or before it)."""
+    found = None
+    for raw in text.splitlines()[:line]:
+        match = re.match(r'\s*msgctxt\s+"(.*)"\s*$', raw)
+        if match:
+            found = match.group(1)
+        elif not raw.strip():
+            found = None
+    return found
+
+
+def _first_words(text: str, n: int = 60) -> str:
+    first = text.strip().splitlines()[0] if text.strip() else text
+    return first if len(first) <= n else first[: n - 1] + "…"
+
+
 def load_po(path: pathlib.Path, lang: str = "") -> polib.POFile:
-    return polib.pofile(str(path), wrapwidth=0) if path.exists() else new_po(path.stem, lang)
+    return read_po(path) if path.exists() else new_po(path.stem, lang)
 
 
 def new_po(name: str, lang: str) -> polib.POFile:
