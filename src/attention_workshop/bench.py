@@ -6,7 +6,6 @@ noisy, so compare ratios measured in the same run rather than absolute times acr
 
 from __future__ import annotations
 
-import pathlib
 import subprocess
 import sys
 import time
@@ -15,6 +14,7 @@ import numpy as np
 
 from attention_core import worked_example
 from attention_core.explorers.state import state_explorer
+from attention_workshop.command import OneLineParser, run
 
 
 def median_seconds(fn, repeat: int, number: int = 1) -> float:
@@ -28,7 +28,8 @@ def median_seconds(fn, repeat: int, number: int = 1) -> float:
     return float(np.median(times))
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    OneLineParser(prog="python -m attention_workshop.bench", description=__doc__.splitlines()[0]).parse_args(argv)
     print("Core and widgets (medians)")
     one = median_seconds(lambda: worked_example(-1.0), repeat=200, number=50)
     print(f"  one slider update of the core (one s, T = 3):   {one * 1e6:8.1f} µs   (target <= 20 µs)")
@@ -45,14 +46,11 @@ def main() -> None:
     update = median_seconds(lambda: explorer.set_state(float(next(states))), repeat=300)
     print(f"  one full widget update (compute + redraw):      {update * 1e3:8.2f} ms   (target <= 50 ms)")
 
-    here = pathlib.Path(__file__).resolve().parent
-    for extra in ("bench_training.py", "bench_site.py", "bench_lab.py"):
-        script = here / extra
-        if script.exists():
-            print()
-            sys.stdout.flush()
-            subprocess.run([sys.executable, str(script)], check=False)
+    for extra in ("bench_training", "bench_site", "bench_lab"):
+        print()
+        sys.stdout.flush()
+        subprocess.run([sys.executable, "-m", f"attention_workshop.{extra}"], check=False)
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(run(main, "python -m attention_workshop.bench"))

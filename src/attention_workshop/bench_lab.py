@@ -32,6 +32,7 @@ import time
 from playwright.sync_api import sync_playwright
 
 from attention_workshop.bench_site import ARGS, CHROMIUM, PAGE_FIGURES, serve  # noqa: E402  (the same server, browser and page figures)
+from attention_workshop.command import OneLineParser, run
 from attention_workshop.paths import ROOT
 
 SHOTS = pathlib.Path(os.environ.get("AE_SCREENSHOTS", ROOT / "_build" / "screenshots"))
@@ -102,10 +103,18 @@ def sentences() -> list[str]:
     return [" ".join(p.words()[0]) for p in test[:SAMPLES]]
 
 
-def main() -> None:
-    site = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else ROOT / "_build" / "html").resolve()
+def main(argv: list[str] | None = None) -> int:
+    parser = OneLineParser(prog="python -m attention_workshop.bench_lab", description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "site",
+        nargs="?",
+        type=pathlib.Path,
+        default=ROOT / "_build" / "html",
+        help="the built site (default: _build/html)",
+    )
+    site = parser.parse_args(argv).site.resolve()
     if not (site / LESSON_07).exists():
-        sys.exit(f"no built lesson 07 at {site}: run `make book` first")
+        parser.error(f"no built lesson 07 at {site}: run `make book` first")
     httpd, base = serve(site)
     load = os.getloadavg()
     print(f"Lesson 07's laboratory (load average {load[0]:.1f}, {os.cpu_count()} cores)")
@@ -207,4 +216,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(run(main, "python -m attention_workshop.bench_lab"))

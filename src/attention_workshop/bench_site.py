@@ -31,6 +31,7 @@ from playwright.sync_api import sync_playwright
 
 from attention_workshop.chromium import CHROMIUM_ARGS as ARGS  # noqa: E402  (how the book drives Chromium: src/attention_workshop/chromium.py)
 from attention_workshop.chromium import find_chromium  # noqa: E402
+from attention_workshop.command import OneLineParser, run
 from attention_workshop.paths import ROOT
 
 CHROMIUM = find_chromium() or "/usr/bin/chromium"
@@ -102,10 +103,18 @@ def site_bytes(site: pathlib.Path) -> int:
     return sum(p.stat().st_size for p in site.rglob("*") if p.is_file())
 
 
-def main() -> None:
-    site = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else ROOT / "_build" / "html").resolve()
+def main(argv: list[str] | None = None) -> int:
+    parser = OneLineParser(prog="python -m attention_workshop.bench_site", description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "site",
+        nargs="?",
+        type=pathlib.Path,
+        default=ROOT / "_build" / "html",
+        help="the built site (default: _build/html)",
+    )
+    site = parser.parse_args(argv).site.resolve()
     if not (site / "index.html").exists():
-        sys.exit(f"no built site at {site}: run .venv/bin/jupyter-book build . -n --keep-going")
+        parser.error(f"no built site at {site}: run `make book` first")
     httpd, base = serve(site)
     size = site_bytes(site)
     print(f"built site: {size / 1e6:.1f} MB on disk (target <= 12 MB)")
@@ -180,4 +189,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(run(main, "python -m attention_workshop.bench_site"))

@@ -11,14 +11,16 @@ forward and backward pass (no optimiser step) against ``Seq2Seq.loss_and_grads``
 
 from __future__ import annotations
 
-import argparse
+import sys
 import time
 
 import numpy as np
 
+from attention_workshop.command import OneLineParser, run
+
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = OneLineParser(prog="python -m attention_workshop.bench_torch", description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5, help="alternating passes over the batches")
     parser.add_argument("--batches", type=int, default=40, help="training batches per pass")
     args = parser.parse_args(argv)
@@ -96,4 +98,4 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(run(main, "python -m attention_workshop.bench_torch"))

@@ -15,7 +15,6 @@ Timings vary with the machine and its load; compare the ratios measured in one r
 
 from __future__ import annotations
 
-import argparse
 import os
 import subprocess
 import sys
@@ -25,6 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
+from attention_workshop.command import OneLineParser, run
 from attention_workshop.paths import ROOT
 
 BEFORE_RESTRUCTURE = "20e5880"  # the trainer before keys-once-per-sentence and cached activations (issue 9)
@@ -123,7 +123,7 @@ def full_run(target: float, steps: int) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = OneLineParser(prog="python -m attention_workshop.bench_training", description=__doc__.splitlines()[0])
     parser.add_argument("--against", default=BEFORE_RESTRUCTURE, help="git revision to compare the step with")
     parser.add_argument("--rounds", type=int, default=3, help="alternating timing runs per trainer")
     parser.add_argument("--steps", type=int, default=1000, help="optimiser steps of the full run")
@@ -138,4 +138,4 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(run(main, "python -m attention_workshop.bench_training"))

@@ -17,6 +17,7 @@ import shutil
 import subprocess
 import sys
 
+from attention_workshop.command import OneLineParser, run
 from attention_workshop.paths import ROOT, translations
 
 
@@ -86,12 +87,18 @@ def _complete_redirect(page: pathlib.Path, lang: str, title: str) -> None:
     )
 
 
-def main() -> None:
-    out = pathlib.Path(sys.argv[1]).resolve() if len(sys.argv) > 1 else ROOT
+def main(argv: list[str] | None = None) -> int:
+    parser = OneLineParser(prog="python -m attention_workshop.build_book", description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "out", nargs="?", type=pathlib.Path, default=ROOT, help="where _build/html goes (default: here)"
+    )
+    out = parser.parse_args(argv).out.resolve()
+    if out.exists() and not out.is_dir():
+        parser.error(f"{out} is not a folder")
     code, log = build(out)
     print(log)
-    sys.exit(code)
+    return code
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(run(main, "python -m attention_workshop.build_book"))

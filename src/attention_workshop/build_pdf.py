@@ -26,7 +26,6 @@ the next one with what follows it), so a contents number and a link land on the 
 
 from __future__ import annotations
 
-import argparse
 import html as html_lib
 import os
 import pathlib
@@ -34,12 +33,14 @@ import posixpath
 import re
 import shutil
 import subprocess
+import sys
 import time
 from typing import NamedTuple
 from urllib.parse import unquote, urlsplit
 
 from attention_workshop import ae_lang
 from attention_workshop import chromium as browsers  # how the book runs Chromium: one place
+from attention_workshop.command import OneLineParser, run
 from attention_workshop.paths import ENGLISH, ROOT, editions
 
 PRINT_CSS = ROOT / "book" / "_pdf" / "ae-print.css"
@@ -687,7 +688,7 @@ def build(out: pathlib.Path, site_url: str | None = None, browser=None) -> list[
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = OneLineParser(prog="python -m attention_workshop.build_pdf", description=__doc__.split("\n\n")[0])
     parser.add_argument("out", nargs="?", default=str(ROOT), help="the folder holding _build/html (default: repo)")
     parser.add_argument(
         "--site-url",
@@ -708,4 +709,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(run(main, "python -m attention_workshop.build_pdf"))

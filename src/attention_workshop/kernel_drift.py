@@ -23,7 +23,6 @@ model and precision, the largest change of a gap and whether any greedy token ch
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 
@@ -32,6 +31,7 @@ import numpy as np
 from attention_core.models import data
 from attention_core.models.train import splits_for, train
 from attention_core.models.trained import TRAINED_DIR, live_differences, load_trained, trained_config
+from attention_workshop.command import OneLineParser, run
 
 PRECISIONS = ("float32", "float64")
 
@@ -102,7 +102,7 @@ def live(name: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = OneLineParser(prog="python -m attention_workshop.kernel_drift", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("dump").add_argument("out")
     cmp = sub.add_parser("compare")
@@ -119,4 +119,4 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(run(main, "python -m attention_workshop.kernel_drift"))

@@ -48,6 +48,8 @@ from joblib import Parallel, delayed, parallel_config
 from attention_core.models import data
 from attention_core.models.study import DATA_SEEDS, TRAIN_SEEDS, compact_json, points_of, record, run_point
 from attention_core.models.sweep import DESIGNS, STUDY_FILE, smallest_gap
+from attention_workshop.command import OneLineParser
+from attention_workshop.command import run as run_command
 
 
 def study(points, steps: int | None = None, jobs: int = -1, progress=None) -> list[dict]:
@@ -62,6 +64,9 @@ def study(points, steps: int | None = None, jobs: int = -1, progress=None) -> li
     return runs
 
 
+PROG = "python -m attention_workshop.seed_study"
+
+
 def _seeds(text: str) -> int:
     try:
         value = int(text)
@@ -72,15 +77,8 @@ def _seeds(text: str) -> int:
     return value
 
 
-class _OneLineParser(argparse.ArgumentParser):
-    """Errors are one line on stderr and exit status 2, with no usage and no traceback."""
-
-    def error(self, message: str):
-        self.exit(2, f"{self.prog}: error: {message}\n")
-
-
 def _parser() -> argparse.ArgumentParser:
-    parser = _OneLineParser(prog="src/attention_workshop/seed_study.py", description=__doc__.splitlines()[0])
+    parser = OneLineParser(prog=PROG, description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=STUDY_FILE, help="where to write the JSON")
     parser.add_argument("--jobs", type=int, default=-1, help="runs at a time (-1: one per core; 1: one after another)")
     parser.add_argument("--backend", choices=("loky", "dask"), default="loky", help="where the runs go (joblib)")
@@ -163,13 +161,11 @@ def main(argv: list[str] | None = None) -> int:
     try:
         args.out.write_text(compact_json(out) + "\n")
     except OSError as exc:
-        print(
-            f"src/attention_workshop/seed_study.py: error: could not write {args.out}: {exc.strerror}", file=sys.stderr
-        )
+        print(f"{PROG}: error: could not write {args.out}: {exc.strerror}", file=sys.stderr)
         return 1
     print(f"wrote {args.out}: {len(runs)} runs in {time.perf_counter() - started:.0f} s", file=sys.stderr)
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_command(main, PROG))

@@ -21,9 +21,9 @@ parameters committed before it wrote them.
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import platform
+import sys
 
 import numpy as np
 from threadpoolctl import threadpool_info
@@ -46,6 +46,7 @@ from attention_core.models.trained import (
     save_trained,
     snapshot_sentences,
 )
+from attention_workshop.command import OneLineParser, run
 
 RUNS = {  # name -> recipe: the same data, seeds, optimiser and budget; only the decoder or the language differs
     LESSON07: TrainConfig(),  # lesson 07's model: Bahdanau's order, additive score
@@ -69,7 +70,7 @@ def same_as_committed(name: str, params: dict) -> bool | None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = OneLineParser(prog="python -m attention_workshop.train_committed", description=__doc__.splitlines()[0])
     parser.add_argument("--only", choices=sorted(RUNS), help="train just this model")
     parser.add_argument(
         "--snapshots", action="store_true", help=f"also write trained/snapshots/<name>.json for {list(SNAPSHOT_RUNS)}"
@@ -114,4 +115,4 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(run(main, "python -m attention_workshop.train_committed"))
