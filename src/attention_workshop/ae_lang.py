@@ -287,11 +287,17 @@ def _theme_translation(lang: str) -> dict[str, str]:
 
 def _translated_page(text: str, table: dict[str, str]) -> str:
     """``text`` with each shown string of ``table``, where it stands whole as an attribute value or as an element's
-    text, replaced by its translation."""
+    text, replaced by its translation. A translation is text: inserted as it is (a backslash or ``\\1`` is no
+    regular-expression replacement) and HTML-escaped (``&``, ``<b>`` show as written)."""
     for shown, translated in table.items():
         for quote in ('"', "'"):
             text = text.replace(f"={quote}{shown}{quote}", f"={quote}{html.escape(translated)}{quote}")
-        text = re.sub(rf">(\s*){re.escape(html.escape(shown, quote=False))}(\s*)<", rf">\g<1>{translated}\g<2><", text)
+        element_text = html.escape(translated, quote=False)
+        text = re.sub(
+            rf">(\s*){re.escape(html.escape(shown, quote=False))}(\s*)<",
+            lambda m, t=element_text: f">{m.group(1)}{t}{m.group(2)}<",
+            text,
+        )
     return text
 
 

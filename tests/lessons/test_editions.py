@@ -14,7 +14,7 @@ import shutil
 
 import pytest
 
-from attention_workshop.editions import catalog, markdown, sources
+from attention_workshop.editions import catalog, cli, markdown, sources
 from attention_workshop.editions import code as code_text
 from attention_workshop.paths import translations
 from tests.helpers import ROOT
@@ -143,8 +143,18 @@ def test_the_generator_keeps_code_and_translates_only_text():
     assert (
         code_text.translate_code(code, lambda text: None, "en") == code
     )  # nothing translated: the code, byte for byte
-    with pytest.raises(ValueError, match="placeholders"):
+    with pytest.raises(code_text.TranslationRefused, match="missing"):
         code_text.translate_code(code, {"{0}: most weight on h_{1}": "{0} only"}.get, "zh")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_translation_is_text_and_every_generated_code_cell_parses(lang):
+    """The guard of ``editions generate``, on the committed translations: no code string or comment translation
+    is refused (``cli.refused_entries``) and Python reads every code cell of the generated edition."""
+    for source in SOURCES:
+        if isinstance(source, sources.NotebookSource):
+            assert not cli.refused_entries(source, lang)
+            assert not cli.unreadable_cells(source, lang, source.edition(lang))
 
 
 def test_pages_cut_into_sections_and_glossary_entries_that_join_back_exactly():

@@ -2,6 +2,7 @@
 
 import sys
 
-from attention_workshop.editions.cli import main
+from attention_workshop.command import run
+from attention_workshop.editions.cli import PROG, main
 
-sys.exit(main())
+sys.exit(run(main, PROG))

@@ -1,48 +1,209 @@
-"""The command line: ``python -m attention_workshop.editions update|status|generate [--lang LANG]``."""
+"""The command line: ``python -m attention_workshop.editions update|status|generate [--lang LANG]``.
+
+``--lang`` names a translated edition: a folder ``locale/<lang>/LC_MESSAGES/`` other than the English source's
+(:func:`attention_workshop.paths.translations`); without it, every one. ``generate`` builds every file of an
+edition in memory, refuses it whole if one translation is more than text (:mod:`.code`), one translation file is
+unreadable (:class:`.catalog.TranslationFileError`) or one generated code cell does not parse, and writes only
+inside the edition's folder ``<lang>/``. Every problem is one line naming the file, the entry (msgctxt) and what
+is wrong. Exit status: 0 done, 1 a translation problem (or a write that failed: nothing half-said), 2 a wrong
+command line.
+"""
 
 from __future__ import annotations
 
-import argparse
+import json
+import pathlib
+import re
+import sys
 
-from attention_workshop.editions.catalog import status, update
-from attention_workshop.editions.sources import sources
-from attention_workshop.paths import ROOT, translations
+from attention_workshop.command import OneLineParser
+from attention_workshop.editions import code
+from attention_workshop.editions.catalog import TranslationFileError, status, update
+from attention_workshop.editions.sources import ConfigSource, NotebookSource, Source, sources
+from attention_workshop.paths import ENGLISH, ROOT, translations
+
+PROG = "python -m attention_workshop.editions"
+LANGUAGE_CODE = re.compile(r"[A-Za-z]{2,3}(?:[_-][A-Za-z0-9]+)*(?:@[A-Za-z0-9]+)?")  # zh, zh_CN, pt-BR, sr@latin
 
 
-# ----------------------------------------------------------------------------------------------- command line
+def _parser() -> OneLineParser:
+    parser = OneLineParser(prog=PROG, description=__doc__.splitlines()[0])
+    parser.add_argument("command", choices=("update", "status", "generate"))
+    parser.add_argument(
+        "--lang", action="append", metavar="LANG", help="only this edition (default: every folder of locale/)"
+    )
+    return parser
+
+
+def languages(parser: OneLineParser, given: list[str] | None) -> list[str]:
+    """The editions to work on: each must be a translated edition (``locale/<lang>/LC_MESSAGES/``), never the
+    English source; anything else is a usage error (one line, exit status 2) before any file is read."""
+    known = [lang for lang in translations() if lang != ENGLISH]
+    choose = f"translated editions: {', '.join(known) or 'none'}"
+    for lang in given if given is not None else translations():
+        if lang == ENGLISH:
+            parser.error(
+                f"--lang {lang!r}: English is the source language, edited by hand and never generated; {choose}"
+            )
+        if not LANGUAGE_CODE.fullmatch(lang):
+            parser.error(f"--lang {lang!r}: not a language code (the name of a folder under locale/); {choose}")
+        if lang not in known:
+            parser.error(
+                f"--lang {lang!r}: no translation files (locale/{lang}/LC_MESSAGES/ does not exist; CONTRIBUTING, "
+                f"'Adding a language'); {choose}"
+            )
+    return list(dict.fromkeys(given if given is not None else known))
+
+
+# ----------------------------------------------------------------------------------------------- problems
+def _one_line(text: str, width: int = 60) -> str:
+    """``text`` shortened to its first ``width`` characters on one line, quoted."""
+    flat = " ".join(text.split())
+    return repr(flat if len(flat) <= width else flat[: width - 1] + "…")
+
+
+def refused_entries(source: Source, lang: str) -> list[str]:
+    """One line per translation of a code string or comment of ``source`` that is more than text: it adds, drops
+    or repeats a field or breaks a line (:func:`.code.check_translation`)."""
+    lines: list[str] = []
+    if isinstance(source, NotebookSource):
+        translation = source.translation(lang)
+        notebook = json.loads(source.path.read_text(encoding="utf-8"))
+        for cell in notebook["cells"]:
+            if cell["cell_type"] != "code":
+                continue
+            cell_code = "".join(cell["source"])
+            for lit, refused in code.refusals(cell_code, lambda text, c=cell["id"]: translation(c, text)):
+                lines.append(f"{source.name}: [{cell['id']}] {_one_line(lit.text)}: refused {refused}")
+    return lines
+
+
+def unreadable_cells(source: NotebookSource, lang: str, edition: dict) -> list[str]:
+    """One line per code cell of a generated notebook that Python cannot read, naming the entry whose translation
+    breaks it (found by translating the cell's entries one at a time)."""
+    lines = []
+    english = {c["id"]: "".join(c["source"]) for c in json.loads(source.path.read_text(encoding="utf-8"))["cells"]}
+    translation = source.translation(lang)
+    for cell in edition["cells"]:
+        if cell["cell_type"] != "code":
+            continue
+        error = code.syntax_error("".join(cell["source"]))
+        if error is None:
+            continue
+        where = f"{error.msg} (line {error.lineno})" if error.lineno else str(error)
+        lit = code.culprit(english.get(cell["id"], ""), lambda text, c=cell["id"]: translation(c, text), lang)
+        entry = f" {_one_line(lit.text)}" if lit is not None else ""
+        lines.append(f"{source.name}: [{cell['id']}]{entry}: the generated code does not parse: {where}")
+    return lines
+
+
+# ----------------------------------------------------------------------------------------------- commands
 def _print_status(lang: str) -> int:
     problems = 0
     for source in sources():
-        st = status(source, lang)
+        try:
+            st = status(source, lang)
+            refused = refused_entries(source, lang)
+        except TranslationFileError as error:
+            print(f"{lang}: {error}")
+            problems += 1
+            continue
         for name in ("missing", "stale", "unused"):
             for context, msgid in getattr(st, name):
                 first = msgid.strip().splitlines()[0] if msgid.strip() else msgid
                 print(f"{lang}: {source.name}: {name}: [{context}] {first[:90]}")
-        problems += st.count()
-    print(f"{lang}: {problems} missing, stale or unused entr{'y' if problems == 1 else 'ies'}")
+        for line in refused:
+            print(f"{lang}: {line}")
+        problems += st.count() + len(refused)
+    print(f"{lang}: {problems} missing, stale, unused, refused or unreadable entr{'y' if problems == 1 else 'ies'}")
     return problems
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("command", choices=("update", "status", "generate"))
-    parser.add_argument("--lang", action="append", help="only this language (default: every language in locale/)")
-    args = parser.parse_args(argv)
+def _update(lang: str) -> int:
     problems = 0
-    for lang in args.lang or translations():
-        if args.command == "update":
-            for source in sources():
-                update(source, lang)
-        if args.command in ("update", "status"):
-            problems += _print_status(lang)
+    for source in sources():
+        try:
+            update(source, lang)
+        except TranslationFileError as error:  # the file is left as it is
+            print(f"{PROG}: {lang}: not merged: {error}", file=sys.stderr)
+            problems += 1
+    return problems
+
+
+def _targets(source: Source, lang: str) -> list[pathlib.Path]:
+    return (
+        [source.target(lang), ROOT / lang / "_toc.yml"] if isinstance(source, ConfigSource) else [source.target(lang)]
+    )
+
+
+def outside(lang: str, paths: list[pathlib.Path]) -> list[pathlib.Path]:
+    """The paths that would land outside the edition's folder ``ROOT / lang`` once resolved (through ``..`` or a
+    link); the folder itself must be a real folder of that name in the repository."""
+    folder = (ROOT / lang).resolve()
+    if folder != ROOT.resolve() / lang or folder == ROOT.resolve():
+        return list(paths)
+    return [p for p in paths if not p.resolve().is_relative_to(folder)]
+
+
+def generate(lang: str) -> int:
+    """Build every file of the edition in memory, check it, then write it; see the module's docstring."""
+    problems, generating = [], [s for s in sources() if s.generates]
+    for source in generating:
+        try:
+            refused = refused_entries(source, lang)
+            problems += refused
+            made = None if refused else source.edition(lang)
+        except TranslationFileError as error:
+            problems.append(str(error))
             continue
-        changed = []
-        for source in sources():
+        except code.TranslationRefused as refused:  # one refused_entries did not see: named by its English
+            problems.append(f"{source.name}: {_one_line(refused.msgid)}: refused {refused}")
+            continue
+        if isinstance(source, NotebookSource) and made is not None:
+            problems += unreadable_cells(source, lang, made)
+    for path in outside(lang, [p for source in generating for p in _targets(source, lang)]):
+        problems.append(f"{path}: outside the edition's folder {lang}/")
+    if problems:
+        for line in problems:
+            print(f"{PROG}: {lang} not generated: {line}", file=sys.stderr)
+        return 1
+    changed, report = [], []
+    for source in generating:
+        try:
             what = source.write(lang)
-            if what != "unchanged":
-                print(f"{lang}: {source.target(lang).relative_to(ROOT)}: {what} changed")
-            if what == "code":
-                changed.append(source.target(lang).relative_to(ROOT).as_posix())
+        except OSError as error:
+            print(
+                f"{PROG}: {lang}: could not write {source.target(lang).relative_to(ROOT)}: {error.strerror or error}",
+                file=sys.stderr,
+            )
+            return 1
+        if what != "unchanged":
+            report.append(f"{lang}: {source.target(lang).relative_to(ROOT)}: {what} changed")
+        if what == "code":
+            changed.append(source.target(lang).relative_to(ROOT).as_posix())
+    try:
         (ROOT / "_build").mkdir(exist_ok=True)
         (ROOT / "_build" / f"editions-{lang}-to-execute.txt").write_text("".join(f"{p}\n" for p in changed))
+    except OSError as error:
+        print(
+            f"{PROG}: {lang}: could not write _build/editions-{lang}-to-execute.txt: {error.strerror or error}",
+            file=sys.stderr,
+        )
+        return 1
+    for line in report:  # printed once every file is written: a closed pipe cannot stop the writing halfway
+        print(line)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    problems = 0
+    for lang in languages(parser, args.lang):
+        if args.command == "update":
+            problems += _update(lang)
+        if args.command in ("update", "status"):
+            problems += _print_status(lang)
+        else:
+            problems += generate(lang)
     return 1 if problems else 0
