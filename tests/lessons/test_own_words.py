@@ -8,9 +8,15 @@ title and section headings, which the book cites by name, and the example senten
 The article is not part of the repository, so ``tests/data/article_runs.txt`` holds a fingerprint of it: a short
 hash of every run of 16 characters. The check reads the fingerprint; where the article itself is present, a test
 confirms the fingerprint is the article's (``.venv/bin/python -m tests.lessons.test_own_words`` writes it again).
-A short Chinese sentence (under SHORT characters between punctuation) that is the article's own sentence, clause by
-clause, is too short for a 16-character run: a second fingerprint keeps every clause of the article of SHORT_RUN
-or more characters, and a translated clause of that length that equals one of them is flagged.
+A short Chinese sentence (under SHORT characters between sentence punctuation, a colon included) is too short for a
+16-character run, so it gets two more checks. A second fingerprint keeps every run of SHORT_RUN characters of the
+article, and a short sentence that shares one is flagged. A third keeps every clause of the article (the ideographs
+between two punctuation marks, SHORT_CLAUSE characters long) as one 8-bit hash per character: enough to compare
+the order of the characters, while each hash stands for a dozen common characters, so the lines do not spell the
+article. A short sentence whose characters follow one
+clause in order (a common subsequence of SHORT_RUN or more characters, at least SHORT_FOLLOW of the longer of the
+two) is the article's clause with a word or two swapped ("选择不等于只留下一个词" for the article's
+"选择不必等于只保留一个词") and is flagged.
 
 The English prose (markdown of ``notebooks/*.ipynb``, ``book/*.ipynb``, ``book/*.md``) is compared with an English
 rendering of the article's key sentences (183 sentences over the preface and the eight sections, translated
@@ -67,7 +73,17 @@ QUOTED = (  # attributed quotations: the book names the article's sections and q
 SHORT = 14  # characters: a Chinese sentence shorter than this is checked with SHORT_RUN instead of RUN
 SHORT_RUN = 8  # characters; see test_a_short_chinese_sentence_that_follows_the_article_is_flagged
 SHORT_PREFIX = "s:"  # the lines of the fingerprint that hold the SHORT_RUN windows
-SENTENCE_END = re.compile(r"(?<=[。！？；!?;])")
+# A short sentence that follows one clause of the article in order: the clause "先不把它看成模型输入"
+# rewritten as "先别把它当成模型的输入" keeps 8 of 11 characters in order (0.73), and "选择不必等于只保留一个词"
+# as "选择不等于只留下一个词" keeps 10 of 12 (0.83). The book's own short sentences that name the same things
+# share fewer characters in order (at most 7: "6 个源位置上的读取权重" against "三个源位置的注意权重", 0.70), or
+# make a short generic statement ("它不是概率分布" against "也不是概率分布", 6 of 7). So a sentence is flagged when
+# at least SHORT_RUN of its characters follow one clause in order and make at least SHORT_FOLLOW of the longer.
+SHORT_FOLLOW = 0.7
+SHORT_CLAUSE = (6, 18)  # ideographs: the clauses a sentence of SHORT_RUN to SHORT - 1 characters can follow at 0.7
+CLAUSE_PREFIX = "c:"  # the lines of the fingerprint that hold the clauses, 2 hex digits (8 bits) per character
+SENTENCE_END = re.compile(r"(?<=[。！？；：!?;:])")
+CLAUSE_END = re.compile(r"[^\u3400-\u9fff]+")  # a clause: the ideographs between two marks (or other characters)
 
 
 def runs(text: str) -> list[tuple[int, str]]:
@@ -96,13 +112,49 @@ def short_sentences(text: str) -> list[str]:
 
 def shared_short_runs(text: str, short_grams: set[str]) -> list[str]:
     """The short sentences of ``text`` that share a run of SHORT_RUN characters with the article."""
+    for quote in QUOTED:  # a quotation may span a colon, so it is taken out before the text is cut into sentences
+        text = text.replace(quote, "\u3000")
     found = []
     for sentence in short_sentences(text):
-        if any(q in sentence for q in QUOTED):
-            continue
         if any(fingerprint(run[i : i + SHORT_RUN]) in short_grams for _, run in runs(sentence)
                for i in range(len(run) - SHORT_RUN + 1)):  # fmt: skip
             found.append(sentence)
+    return found
+
+
+def char_hash(char: str) -> str:
+    return hashlib.sha256(char.encode("utf-8")).hexdigest()[:2]
+
+
+def article_clauses(text: str) -> set[str]:
+    """The fingerprint lines of the article's clauses of SHORT_CLAUSE ideographs: one 8-bit hash per character."""
+    low, high = SHORT_CLAUSE
+    return {"".join(char_hash(c) for c in clause) for clause in CLAUSE_END.split(text) if low <= len(clause) <= high}
+
+
+def _lcs(a: list[str], b: list[str]) -> int:
+    row = [0] * (len(b) + 1)
+    for x in a:
+        diagonal = 0
+        for j, y in enumerate(b):
+            diagonal, row[j + 1] = row[j + 1], diagonal + 1 if x == y else max(row[j + 1], row[j])
+    return row[-1]
+
+
+def following_short_sentences(text: str, clauses: set[str]) -> list[str]:
+    """The short sentences of ``text`` (outside quotations) of which at least SHORT_RUN characters follow one clause
+    of the article in order, making at least SHORT_FOLLOW of the longer of the two."""
+    for quote in QUOTED:
+        text = text.replace(quote, "\u3000")
+    split = [[c[i : i + 2] for i in range(0, len(c), 2)] for c in clauses]
+    found = []
+    for sentence in short_sentences(text):
+        mine = [char_hash(c) for c in re.findall("[\u3400-\u9fff]", sentence)]
+        for theirs in split:
+            longer = max(len(mine), len(theirs))
+            if _lcs(mine, theirs) >= max(SHORT_RUN, SHORT_FOLLOW * longer):
+                found.append(sentence)
+                break
     return found
 
 
@@ -146,7 +198,7 @@ def _fingerprint_lines() -> list[str]:
 
 @pytest.fixture(scope="module")
 def grams():
-    return {line for line in _fingerprint_lines() if not line.startswith(SHORT_PREFIX)}
+    return {line for line in _fingerprint_lines() if not line.startswith((SHORT_PREFIX, CLAUSE_PREFIX))}
 
 
 @pytest.fixture(scope="module")
@@ -154,14 +206,20 @@ def short_grams():
     return {line.removeprefix(SHORT_PREFIX) for line in _fingerprint_lines() if line.startswith(SHORT_PREFIX)}
 
 
-def test_the_fingerprint_is_the_articles(grams, short_grams):
+@pytest.fixture(scope="module")
+def clauses():
+    return {line.removeprefix(CLAUSE_PREFIX) for line in _fingerprint_lines() if line.startswith(CLAUSE_PREFIX)}
+
+
+def test_the_fingerprint_is_the_articles(grams, short_grams, clauses):
+    assert len(grams) > 2000 and len(clauses) > 300
     if not ARTICLE.exists():
         return  # a clone without the sources beside it: the committed fingerprint is the reference
     again = "run `.venv/bin/python -m tests.lessons.test_own_words`"
     article = ARTICLE.read_text(encoding="utf-8")
     assert grams == article_grams(article), again
     assert short_grams == article_grams(article, SHORT_RUN), again
-    assert len(grams) > 2000
+    assert clauses == article_clauses(article), again
 
 
 def test_no_chinese_sentence_is_copied_from_the_article(grams):
@@ -182,9 +240,21 @@ def test_no_short_chinese_sentence_follows_the_article(short_grams):
     )
 
 
-def test_the_argument_page_is_checked_in_chinese():
+def test_no_short_chinese_sentence_follows_an_article_clause(clauses):
+    texts = [*translations(), *chinese_pages()]
+    copied = sorted(
+        {f"{name} [{context}]: {s}" for name, context, text in texts for s in following_short_sentences(text, clauses)}
+    )
+    assert not copied, (
+        f"{len(copied)} sentences under {SHORT} characters follow a clause of the article in order:\n"
+        + "\n".join(copied)
+    )
+
+
+def test_the_argument_page_is_checked_in_both_languages():
     names = {name for name, _, _ in translations()} | {name for name, _, _ in chinese_pages()}
     assert {"locale/zh/LC_MESSAGES/book/argument.po", "zh/book/argument.ipynb"} <= names
+    assert "book/argument.ipynb" in {name for name, _, _ in english_prose()}
 
 
 def test_the_check_finds_a_copied_run_and_allows_a_marked_quotation(grams):
@@ -202,6 +272,23 @@ def test_a_short_chinese_sentence_that_follows_the_article_is_flagged(grams, sho
     assert shared_short_runs(f"训练靠什么？{copied}", short_grams) == [copied]
     assert not shared_short_runs("训练的信号只来自预测。", short_grams)
     assert not shared_short_runs("上下文向量是读取权重的加权和，不是一个分布。", short_grams)  # a long sentence
+
+
+def test_a_short_sentence_that_follows_an_article_clause_is_flagged(grams, short_grams, clauses):
+    # lesson 01 before the rewrite of 1557ff5 ([a7f98bb9], [ecae9fc6]): the article's clause with a word swapped;
+    # neither the 16-character runs nor the 8-character windows see them
+    old_a7f98bb9 = "选择不等于只留下一个词。颜色问题需要颜色、这种颜色属于哪件物品、以及那是谁的物品。"
+    old_ecae9fc6 = "短短一句话交代了六样东西。先别把它当成模型的输入：假设要靠它回答问题的是你自己。"
+    for old in (old_a7f98bb9, old_ecae9fc6):
+        assert not shared_runs(old, grams) and not shared_short_runs(old, short_grams)
+    assert following_short_sentences(old_a7f98bb9, clauses) == ["选择不等于只留下一个词。"]
+    assert following_short_sentences(old_ecae9fc6, clauses) == ["先别把它当成模型的输入："]
+    # the same facts in the book's own words, short sentences that use the article's terms, and a quotation
+    assert not following_short_sentences("单凭一个 token 回答不了颜色问题：答案要把三样东西串起来。", clauses)
+    assert not following_short_sentences("下面两个问题请你亲自作答：暂时还用不到任何模型。", clauses)
+    assert not following_short_sentences("它是实数，不是概率。分数本来就不带天然的单位；", clauses)
+    assert not following_short_sentences("它不是概率分布。6 个源位置上的读取权重：", clauses)  # 6 of 7, 7 of 10
+    assert not following_short_sentences("文章的题目是：Attention：模型怎样决定该看哪里？", clauses)
 
 
 # --- English ------------------------------------------------------------------------------------------------
@@ -377,7 +464,8 @@ if __name__ == "__main__":  # write the fingerprint of the article
     sys.path.insert(0, str(ROOT))
     FINGERPRINT.parent.mkdir(exist_ok=True)
     header = f"# sha256[:12] of every run of {RUN} Chinese characters of {ARTICLE.name}, then ({SHORT_PREFIX}) of "
-    header += f"every run of {SHORT_RUN} (tests/lessons/test_own_words.py)\n"
+    header += f"every run of {SHORT_RUN}, then ({CLAUSE_PREFIX}) every clause of {SHORT_CLAUSE[0]} to "
+    header += f"{SHORT_CLAUSE[1]} ideographs as sha256[:2] of each (tests/lessons/test_own_words.py)\n"
     if sys.argv[1:2] == ["--english"]:  # from an English rendering of the article's sentences
         rendering = open(sys.argv[2], encoding="utf-8").read()
         header = "# per sentence of an English rendering of the article, sha256[:8] of each content word "
@@ -387,4 +475,5 @@ if __name__ == "__main__":  # write the fingerprint of the article
     article = ARTICLE.read_text("utf-8")
     body = "".join(f"{g}\n" for g in sorted(article_grams(article)))
     body += "".join(f"{SHORT_PREFIX}{g}\n" for g in sorted(article_grams(article, SHORT_RUN)))
+    body += "".join(f"{CLAUSE_PREFIX}{c}\n" for c in sorted(article_clauses(article)))
     FINGERPRINT.write_text(header + body)
