@@ -18,7 +18,7 @@ import sys
 
 from attention_workshop.command import OneLineParser
 from attention_workshop.editions import code
-from attention_workshop.editions.catalog import TranslationFileError, status, update
+from attention_workshop.editions.catalog import Translation, TranslationFileError, status, update
 from attention_workshop.editions.sources import ConfigSource, NotebookSource, Source, sources
 from attention_workshop.paths import ENGLISH, ROOT, translations
 
@@ -62,12 +62,12 @@ def _one_line(text: str, width: int = 60) -> str:
     return repr(flat if len(flat) <= width else flat[: width - 1] + "…")
 
 
-def refused_entries(source: Source, lang: str) -> list[str]:
+def refused_entries(source: Source, lang: str, translation: Translation | None = None) -> list[str]:
     """One line per translation of a code string or comment of ``source`` that is more than text: it adds, drops
     or repeats a field or breaks a line (:func:`.code.check_translation`)."""
     lines: list[str] = []
     if isinstance(source, NotebookSource):
-        translation = source.translation(lang)
+        translation = translation or source.translation(lang)
         notebook = json.loads(source.path.read_text(encoding="utf-8"))
         for cell in notebook["cells"]:
             if cell["cell_type"] != "code":
@@ -78,12 +78,14 @@ def refused_entries(source: Source, lang: str) -> list[str]:
     return lines
 
 
-def unreadable_cells(source: NotebookSource, lang: str, edition: dict) -> list[str]:
+def unreadable_cells(
+    source: NotebookSource, lang: str, edition: dict, translation: Translation | None = None
+) -> list[str]:
     """One line per code cell of a generated notebook that Python cannot read, naming the entry whose translation
     breaks it (found by translating the cell's entries one at a time)."""
     lines = []
     english = {c["id"]: "".join(c["source"]) for c in json.loads(source.path.read_text(encoding="utf-8"))["cells"]}
-    translation = source.translation(lang)
+    translation = translation or source.translation(lang)
     for cell in edition["cells"]:
         if cell["cell_type"] != "code":
             continue
@@ -136,33 +138,40 @@ def _targets(source: Source, lang: str) -> list[pathlib.Path]:
     )
 
 
-def outside(lang: str, paths: list[pathlib.Path]) -> list[pathlib.Path]:
-    """The paths that would land outside the edition's folder ``ROOT / lang`` once resolved (through ``..`` or a
-    link); the folder itself must be a real folder of that name in the repository."""
-    folder = (ROOT / lang).resolve()
-    if folder != ROOT.resolve() / lang or folder == ROOT.resolve():
-        return list(paths)
-    return [p for p in paths if not p.resolve().is_relative_to(folder)]
+def outside(lang: str, paths: list[pathlib.Path]) -> list[str]:
+    """Why writing ``paths`` could land outside the edition's folder ``ROOT / lang``: the folder is not a real
+    folder of that name in the repository (a link elsewhere), or a path leaves it once resolved (``..``, a link)."""
+    folder, real = ROOT / lang, ROOT.resolve() / lang
+    if folder.resolve() != real:
+        return [f"{lang}/ leads to {folder.resolve()}, not to the edition's own folder {real}"]
+    return [f"{p} leads outside the edition's folder {lang}/" for p in paths if not p.resolve().is_relative_to(real)]
 
 
 def generate(lang: str) -> int:
-    """Build every file of the edition in memory, check it, then write it; see the module's docstring."""
-    problems, generating = [], [s for s in sources() if s.generates]
+    """Check every translation and build every file of the edition in memory, then write it; see the module's
+    docstring. The cheap checks come first (the folder, each entry, each translation file); every cell is parsed
+    once they pass."""
+    generating = [s for s in sources() if s.generates]
+    problems = outside(lang, [p for source in generating for p in _targets(source, lang)])
+    translations = {}
     for source in generating:
         try:
-            refused = refused_entries(source, lang)
-            problems += refused
-            made = None if refused else source.edition(lang)
+            translations[source.name] = source.translation(lang)  # an unreadable translation file is named here
         except TranslationFileError as error:
             problems.append(str(error))
             continue
+        problems += refused_entries(source, lang, translations[source.name])
+    for source in generating if not problems else []:
+        translation = translations[source.name]
+        try:
+            made = source.edition(lang, translation)
+            if isinstance(source, ConfigSource):
+                source.toc(lang, translation)
         except code.TranslationRefused as refused:  # one refused_entries did not see: named by its English
             problems.append(f"{source.name}: {_one_line(refused.msgid)}: refused {refused}")
             continue
-        if isinstance(source, NotebookSource) and made is not None:
-            problems += unreadable_cells(source, lang, made)
-    for path in outside(lang, [p for source in generating for p in _targets(source, lang)]):
-        problems.append(f"{path}: outside the edition's folder {lang}/")
+        if isinstance(source, NotebookSource):
+            problems += unreadable_cells(source, lang, made, translation)
     if problems:
         for line in problems:
             print(f"{PROG}: {lang} not generated: {line}", file=sys.stderr)

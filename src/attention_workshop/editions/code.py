@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import functools
 import io
 import re
 import tokenize
@@ -38,7 +39,7 @@ class TranslationRefused(ValueError):
         super().__init__(f"{field!r}: {problem}" if field else problem)
 
 
-@dataclasses.dataclass
+@dataclasses.dataclass(frozen=True)
 class Literal:
     """A run of implicitly concatenated string literals (or one comment) in a code cell, with its position."""
 
@@ -97,6 +98,11 @@ _BLANK = re.compile(r"\s*")
 
 def literals(source: str) -> list[Literal]:
     """Every comment and every run of implicitly concatenated string literals in a code cell, in order."""
+    return list(_literals(source))
+
+
+@functools.lru_cache(maxsize=4096)  # a cell is read to list its entries, check them, translate and guard it
+def _literals(source: str) -> tuple[Literal, ...]:
     runs: list[list[tuple[int, int, str, int]]] = []
     for tok in _string_tokens(source):
         previous = runs[-1][-1] if runs else None
@@ -134,7 +140,7 @@ def literals(source: str) -> list[Literal]:
         line = next(n for n in range(len(lines) - 1, -1, -1) if lines[n] <= start) + 1
         name = (line, column) in names
         found.append(Literal(start, end, kind, text, fields, pieces[0][0], column, pieces[0][1], name))
-    return found
+    return tuple(found)
 
 
 def _name_positions(source: str) -> set[tuple[int, int]]:

@@ -1,0 +1,313 @@
+"""The editions command line protects the sources (attention_workshop.editions.cli, issue 27 item 5).
+
+``--lang`` must name a translated edition (``locale/<lang>/LC_MESSAGES/``), never the English source; a translation
+that is more than text, an unreadable translation file or a generated cell Python cannot read stops ``generate``
+before it writes anything; nothing is ever written outside the edition's folder. Every bad input is one line on
+stderr with exit status 2 (the command line) or 1 (a translation). The generator runs in-process on a copy of the
+repository's sources in a temporary folder (``paths.ROOT`` and its copies patched), so "nothing written" is checked
+on every file of that folder and its parent.
+"""
+
+from __future__ import annotations
+
+import errno
+import hashlib
+import io
+import os
+import pathlib
+import shutil
+import sys
+
+import polib
+import pytest
+
+from attention_workshop import paths
+from attention_workshop.editions import cli, code, sources
+from tests.helpers import ROOT
+
+PROG = "python -m attention_workshop.editions"
+COPIED = ("notebooks", "book", "locale", "zh", "_config.yml", "_toc.yml")
+
+
+@pytest.fixture(scope="module")
+def pristine(tmp_path_factory) -> pathlib.Path:
+    """One copy of the sources, translations and edition per test file (and of the package's messages)."""
+    copy = tmp_path_factory.mktemp("pristine") / "repo"
+    copy.mkdir()
+    for name in COPIED:
+        if (ROOT / name).is_dir():
+            shutil.copytree(ROOT / name, copy / name, ignore=shutil.ignore_patterns("_build", ".ipynb_checkpoints"))
+        else:
+            shutil.copy2(ROOT / name, copy / name)
+    package = sources.PackageSource()
+    shutil.copy2(package.po_path("zh"), copy / "package.po")
+    return copy
+
+
+def _take_for_the_repository(copy: pathlib.Path, monkeypatch) -> pathlib.Path:
+    """Every ``ROOT`` and ``LOCALE`` of the workshop's loaded modules points at ``copy``, and the package's
+    messages (which live in ``src/attention_core``) at its ``package.po``: nothing reaches the real files."""
+    real_root, real_locale = paths.ROOT, paths.LOCALE
+    for name, module in list(sys.modules.items()):
+        if name.startswith("attention_workshop"):
+            if getattr(module, "ROOT", None) == real_root:
+                monkeypatch.setattr(module, "ROOT", copy)
+            if getattr(module, "LOCALE", None) == real_locale:
+                monkeypatch.setattr(module, "LOCALE", copy / "locale")
+    monkeypatch.setattr(sources.PackageSource, "po_path", lambda self, lang: copy / "package.po")
+    return copy
+
+
+@pytest.fixture
+def repo(pristine, tmp_path, monkeypatch) -> pathlib.Path:
+    """A copy of :func:`pristine` of this test's own, taken for the repository."""
+    shutil.copytree(pristine, tmp_path / "repo", symlinks=True)
+    return _take_for_the_repository(tmp_path / "repo", monkeypatch)
+
+
+@pytest.fixture
+def shared(pristine, monkeypatch) -> pathlib.Path:
+    """:func:`pristine` itself taken for the repository, for a test that must write nothing (and checks it)."""
+    return _take_for_the_repository(pristine, monkeypatch)
+
+
+def snapshot(folder: pathlib.Path) -> dict[str, str]:
+    """Every file under ``folder`` (and every link) with a hash of its bytes."""
+    found = {}
+    for path in sorted(folder.rglob("*")):
+        if path.is_symlink():
+            found[str(path)] = "link to " + os.readlink(path)
+        elif path.is_file():
+            found[str(path)] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return found
+
+
+def one_line(text: str) -> str:
+    assert text.count("\n") == 1 and text.endswith("\n"), text
+    return text.rstrip("\n")
+
+
+def run(argv: list[str], capsys) -> tuple[int, str, str]:
+    """``main(argv)``: its exit status (an argument error's too), stdout and stderr."""
+    try:
+        status = cli.main(argv)
+    except SystemExit as stop:
+        status = stop.code
+    out = capsys.readouterr()
+    return status, out.out, out.err
+
+
+# ----------------------------------------------------------------------------------------------- --lang
+BAD_LANGUAGES = {
+    ".": "not a language code",
+    "": "not a language code",
+    "en": "English is the source language",
+    "../x": "not a language code",
+    "zh/..": "not a language code",
+    "fr": "locale/fr/LC_MESSAGES/ does not exist",
+    "zh/notebooks": "not a language code",
+    "/tmp/x": "not a language code",
+}
+
+
+@pytest.mark.parametrize("command", ["generate", "update", "status"])
+@pytest.mark.parametrize("lang", list(BAD_LANGUAGES))
+def test_a_bad_language_is_one_line_status_2_and_nothing_written(shared, capsys, command, lang):
+    repo = shared
+    before = snapshot(repo.parent)
+    status, out, err = run([command, "--lang", lang], capsys)
+    assert status == 2 and out == ""
+    line = one_line(err)
+    assert line.startswith(f"{PROG}: error: --lang {lang!r}: ") and BAD_LANGUAGES[lang] in line, line
+    assert line.endswith("translated editions: zh") or "zh" not in cli.translations()
+    assert snapshot(repo.parent) == before
+
+
+def test_a_locale_folder_for_english_is_refused(repo, capsys):
+    (repo / "locale" / "en" / "LC_MESSAGES").mkdir(parents=True)
+    before = snapshot(repo.parent)
+    status, _, err = run(["generate"], capsys)
+    assert status == 2 and "English is the source language" in one_line(err)
+    assert snapshot(repo.parent) == before
+
+
+def test_generate_writes_only_inside_the_edition_folder(repo, capsys):
+    for path in (repo / "zh").rglob("*.md"):
+        path.write_text("edited by hand\n", encoding="utf-8")  # to be regenerated
+    before = snapshot(repo.parent)
+    status, out, err = run(["generate", "--lang", "zh"], capsys)
+    assert (status, err) == (0, ""), err
+    after = snapshot(repo.parent)
+    changed = {p for p in before.keys() | after.keys() if before.get(p) != after.get(p)}
+    assert changed and all(
+        pathlib.Path(p).is_relative_to(repo / "zh") or pathlib.Path(p).is_relative_to(repo / "_build") for p in changed
+    ), changed
+    assert all(line.startswith("zh: zh/") for line in out.splitlines()), out
+
+
+def test_an_edition_folder_that_leads_elsewhere_is_refused(repo, capsys):
+    shutil.rmtree(repo / "zh")
+    (repo / "zh").symlink_to(repo / "notebooks", target_is_directory=True)
+    before = snapshot(repo.parent)
+    status, out, err = run(["generate", "--lang", "zh"], capsys)
+    assert status == 1 and out == ""
+    line = one_line(err)
+    assert line.startswith(f"{PROG}: zh not generated: zh/ leads to ") and "not to the edition's own folder" in line
+    assert snapshot(repo.parent) == before
+
+
+# ----------------------------------------------------------------------------------------------- bad translations
+def _an_fstring_entry(repo: pathlib.Path) -> tuple[sources.NotebookSource, str, str, int]:
+    """(source, msgctxt, msgid, number of fields) of the first translated f-string entry with two fields."""
+    for source in sources.sources():
+        if not isinstance(source, sources.NotebookSource):
+            continue
+        translation = source.translation("zh")
+        for unit in source.units():
+            fields = unit.msgid.count("{") - 2 * unit.msgid.count("{{")
+            if unit.kind == "string" and fields == 2 and translation(unit.context, unit.msgid):
+                return source, unit.context, unit.msgid, fields
+    raise AssertionError("no translated f-string with two fields")  # pragma: no cover
+
+
+def _a_comment_entry(repo: pathlib.Path) -> tuple[sources.NotebookSource, str, str]:
+    for source in sources.sources():
+        if isinstance(source, sources.NotebookSource):
+            translation = source.translation("zh")
+            for unit in source.units():
+                if unit.kind == "comment" and translation(unit.context, unit.msgid):
+                    return source, unit.context, unit.msgid
+    raise AssertionError("no translated comment")
+
+
+def _set_msgstr(path: pathlib.Path, context: str, msgid: str, msgstr: str) -> None:
+    po = polib.pofile(str(path), wrapwidth=0)
+    entry = next(e for e in po if e.msgctxt == context and e.msgid == msgid and not e.obsolete)
+    entry.msgstr = msgstr
+    po.save(str(path))
+
+
+BAD_FSTRINGS = {  # a translation of an f-string with fields {0} and {1} -> the offending field
+    "{0} {1} {__import__('os').system('touch x')}": "{__import__('os').system('touch x')}",
+    "{0} {1} }": "}",
+    "{0} {1} {": "{",
+    "{1} 只有一个": "{0}",
+    "{0} {0} {1}": "{0}",
+    "{0!r} {1}": "{0!r}",
+    "{0:>8} {1}": "{0:>8}",
+    "{0}\n{1}": "\n",
+}
+
+
+@pytest.mark.parametrize("translation", list(BAD_FSTRINGS))
+def test_a_translation_that_is_code_stops_generate_in_one_line(repo, capsys, translation):
+    source, context, msgid, _ = _an_fstring_entry(repo)
+    _set_msgstr(source.po_path("zh"), context, msgid, translation)
+    before = snapshot(repo.parent)
+    status, out, err = run(["generate", "--lang", "zh"], capsys)
+    assert status == 1 and out == ""
+    line = one_line(err)
+    assert line.startswith(f"{PROG}: zh not generated: {source.name}: [{context}] "), line
+    assert f"refused {BAD_FSTRINGS[translation]!r}: " in line, line
+    assert snapshot(repo.parent) == before
+
+
+def test_status_lists_a_refused_translation(repo, capsys):
+    source, context, msgid, _ = _an_fstring_entry(repo)
+    _set_msgstr(source.po_path("zh"), context, msgid, "{0} {1} {x}")
+    status, out, _ = run(["status", "--lang", "zh"], capsys)
+    assert status == 1
+    assert f"zh: {source.name}: [{context}] {cli._one_line(msgid)}: refused '{{x}}': not a placeholder" in out
+
+
+def test_a_comment_with_a_line_break_stops_generate(repo, capsys):
+    source, context, msgid = _a_comment_entry(repo)
+    _set_msgstr(source.po_path("zh"), context, msgid, "注释\nimport os")
+    before = snapshot(repo.parent)
+    status, _, err = run(["generate", "--lang", "zh"], capsys)
+    line = one_line(err)
+    assert status == 1 and f"{source.name}: [{context}] " in line and "a comment is one line" in line
+    assert snapshot(repo.parent) == before
+
+
+def test_a_broken_translation_file_stops_generate_in_one_line(repo, capsys):
+    source, *_ = _an_fstring_entry(repo)
+    po = source.po_path("zh")
+    po.write_text(po.read_text(encoding="utf-8") + '\nmsgctxt "x"\nmsgid "unterminated\n', encoding="utf-8")
+    broken = po.read_bytes()
+    before = snapshot(repo.parent)
+    status, out, err = run(["generate", "--lang", "zh"], capsys)
+    line = one_line(err)
+    assert status == 1 and out == "" and line.startswith(f"{PROG}: zh not generated: locale/zh/LC_MESSAGES/")
+    assert snapshot(repo.parent) == before
+    status, out, _ = run(["update", "--lang", "zh"], capsys)
+    assert status == 1 and po.read_bytes() == broken  # update leaves a file it cannot read as it is
+
+
+def test_a_generated_cell_python_cannot_read_stops_generate(repo, capsys, monkeypatch):
+    """The last guard, whatever let the code through: every generated cell is parsed before anything is
+    written. Here the writer forgets to escape quotes."""
+    source, context, msgid, fields = _an_fstring_entry(repo)
+    _set_msgstr(source.po_path("zh"), context, msgid, " ".join(f"{{{n}}}" for n in range(fields)) + ' "引号')
+    monkeypatch.setattr(code, "_escape", lambda text, quote, fstring: text)
+    before = snapshot(repo.parent)
+    status, _, err = run(["generate", "--lang", "zh"], capsys)
+    line = one_line(err)
+    assert status == 1 and f"zh not generated: {source.name}: [{context}] '" in line, line
+    assert "the generated code does not parse: " in line and "(line " in line
+    assert snapshot(repo.parent) == before
+
+
+def test_a_full_disk_while_writing_is_one_line_and_status_1(repo, capsys, monkeypatch):
+    for path in (repo / "zh").rglob("*.md"):
+        path.unlink()
+
+    def full(self, *args, **kwargs):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(pathlib.Path, "write_text", full)
+    status, _, err = run(["generate", "--lang", "zh"], capsys)
+    assert status == 1 and one_line(err).startswith(f"{PROG}: zh: could not write zh/")
+    assert "No space left on device" in err
+
+
+# ----------------------------------------------------------------------------------------------- output
+class FailingOutput(io.StringIO):
+    """A stdout whose every write fails as a closed pipe or a full disk does."""
+
+    def __init__(self, error: OSError):
+        super().__init__()
+        self.error = error
+
+    def write(self, text):
+        raise self.error
+
+    def fileno(self):
+        raise io.UnsupportedOperation("no file descriptor")
+
+
+@pytest.mark.parametrize(
+    ("error", "expected"),
+    [
+        (BrokenPipeError(errno.EPIPE, "Broken pipe"), ""),  # the reader stopped reading: quiet (command.run)
+        (OSError(errno.ENOSPC, "No space left on device"), f"{PROG}: error: could not write the output: "),
+    ],
+)
+def test_a_closed_pipe_or_a_full_disk_on_the_output_is_one_line_at_most_and_every_file_written(
+    repo, capsys, monkeypatch, error, expected
+):
+    from attention_workshop.command import run as run_command
+
+    pages = sorted((repo / "zh").rglob("*.md"))
+    for path in pages:
+        path.write_text("edited by hand\n", encoding="utf-8")
+    monkeypatch.setattr(sys, "stdout", FailingOutput(error))
+    status = run_command(lambda: cli.main(["generate", "--lang", "zh"]), PROG)
+    err = capsys.readouterr().err
+    assert status == 1 and (err == "" if not expected else one_line(err).startswith(expected)), err
+    assert all(path.read_text(encoding="utf-8") != "edited by hand\n" for path in pages)  # written before the report
+
+
+def test_without_lang_every_translated_edition():
+    assert "en" not in cli.translations()
+    assert cli.languages(cli._parser(), None) == cli.translations() != []
