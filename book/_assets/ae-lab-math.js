@@ -509,29 +509,29 @@
   // ---------------------------------------------------------------------------------------------------------
   // Parameters
 
-  // Sizes of a model: {attention, d_e, d_enc, d_s, d_a, src_vocab, tgt_vocab, bos_id} (ModelConfig's, short).
+  // Shapes of a model's parameters (seq2seq.init_params) from its ModelConfig (the package's own field names).
   function shapes(cfg) {
     var d_h = 2 * cfg.d_enc,
       s = {};
-    s.src_emb = [cfg.src_vocab, cfg.d_e];
+    s.src_emb = [cfg.src_vocab, cfg.d_emb];
     ["fw", "bw"].forEach(function (dir) {
-      s["enc_" + dir + "_W"] = [3 * cfg.d_enc, cfg.d_e];
+      s["enc_" + dir + "_W"] = [3 * cfg.d_enc, cfg.d_emb];
       s["enc_" + dir + "_U"] = [3 * cfg.d_enc, cfg.d_enc];
       s["enc_" + dir + "_b"] = [3 * cfg.d_enc];
     });
-    s.init_W = [cfg.d_s, d_h];
-    s.init_b = [cfg.d_s];
-    s.tgt_emb = [cfg.tgt_vocab, cfg.d_e];
-    s.dec_W = [3 * cfg.d_s, cfg.d_e + d_h];
-    s.dec_U = [3 * cfg.d_s, cfg.d_s];
-    s.dec_b = [3 * cfg.d_s];
+    s.init_W = [cfg.d_dec, d_h];
+    s.init_b = [cfg.d_dec];
+    s.tgt_emb = [cfg.tgt_vocab, cfg.d_emb];
+    s.dec_W = [3 * cfg.d_dec, cfg.d_emb + d_h];
+    s.dec_U = [3 * cfg.d_dec, cfg.d_dec];
+    s.dec_b = [3 * cfg.d_dec];
     if (cfg.attention) {
-      s.att_W_s = [cfg.d_a, cfg.d_s];
-      s.att_W_h = [cfg.d_a, d_h];
-      s.att_v = [cfg.d_a];
-      s.att_b = [cfg.d_a];
+      s.att_W_s = [cfg.d_att, cfg.d_dec];
+      s.att_W_h = [cfg.d_att, d_h];
+      s.att_v = [cfg.d_att];
+      s.att_b = [cfg.d_att];
     }
-    s.out_W = [cfg.tgt_vocab, cfg.d_s + d_h];
+    s.out_W = [cfg.tgt_vocab, cfg.d_dec + d_h];
     s.out_b = [cfg.tgt_vocab];
     return s;
   }
@@ -566,33 +566,40 @@
     var d_h = 2 * cfg.d_enc;
     normal("src_emb", 0.5);
     ["fw", "bw"].forEach(function (dir) {
-      normal("enc_" + dir + "_W", 1 / Math.sqrt(cfg.d_e));
+      normal("enc_" + dir + "_W", 1 / Math.sqrt(cfg.d_emb));
       normal("enc_" + dir + "_U", 1 / Math.sqrt(cfg.d_enc));
       zero("enc_" + dir + "_b");
     });
     normal("init_W", 1 / Math.sqrt(d_h));
     zero("init_b");
     normal("tgt_emb", 0.5);
-    normal("dec_W", 1 / Math.sqrt(cfg.d_e + d_h));
-    normal("dec_U", 1 / Math.sqrt(cfg.d_s));
+    normal("dec_W", 1 / Math.sqrt(cfg.d_emb + d_h));
+    normal("dec_U", 1 / Math.sqrt(cfg.d_dec));
     zero("dec_b");
     if (cfg.attention) {
-      normal("att_W_s", 1 / Math.sqrt(cfg.d_s));
+      normal("att_W_s", 1 / Math.sqrt(cfg.d_dec));
       normal("att_W_h", 1 / Math.sqrt(d_h));
-      normal("att_v", 1 / Math.sqrt(cfg.d_a));
+      normal("att_v", 1 / Math.sqrt(cfg.d_att));
       zero("att_b");
     }
-    normal("out_W", 1 / Math.sqrt(cfg.d_s + d_h));
+    normal("out_W", 1 / Math.sqrt(cfg.d_dec + d_h));
     zero("out_b");
     return p;
   }
 
-  // Parameters exported by the package as base64 float32 (little-endian), name -> Float64Array.
+  // Parameters exported by the package ({config, arrays: {name: {shape, data: base64 float32, little-endian}}}),
+  // name -> Float64Array. Each array's shape must be the one this model gives it, and no name may be missing.
   function decodeParams(exported) {
-    var out = {};
-    Object.keys(exported.arrays).forEach(function (name) {
-      var bytes = base64Bytes(exported.arrays[name]);
+    var want = shapes(exported.config),
+      out = {};
+    Object.keys(want).forEach(function (name) {
+      var a = exported.arrays[name];
+      if (!a || String(a.shape) !== String(want[name])) {
+        throw new Error("parameter " + name + ": shape " + (a ? "[" + a.shape + "]" : "missing") + ", expected [" + want[name] + "]");
+      }
+      var bytes = base64Bytes(a.data);
       var f32 = new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
+      if (f32.length !== size(want[name])) throw new Error("parameter " + name + ": " + f32.length + " numbers for shape [" + want[name] + "]");
       out[name] = Float64Array.from(f32);
     });
     return out;
@@ -708,7 +715,7 @@
 
   // Annotations H (N, T, 2 d_enc), sentence-major, of sentences src (N, T). tag names the working arrays.
   function encode(p, cfg, src, N, T, keep, tag) {
-    var d_e = cfg.d_e,
+    var d_e = cfg.d_emb,
       d = cfg.d_enc,
       d_h = 2 * d,
       V = cfg.src_vocab;
@@ -732,7 +739,7 @@
   }
 
   function encodeBackward(p, cfg, src, N, T, dH, g, tag) {
-    var d_e = cfg.d_e,
+    var d_e = cfg.d_emb,
       d = cfg.d_enc,
       d_h = 2 * d,
       V = cfg.src_vocab;
@@ -779,9 +786,9 @@
   function prepare(p, cfg, src, N, T, keep, tag) {
     var d = cfg.d_enc,
       d_h = 2 * d,
-      d_s = cfg.d_s,
-      d_a = cfg.d_a,
-      d_e = cfg.d_e,
+      d_s = cfg.d_dec,
+      d_a = cfg.d_att,
+      d_e = cfg.d_emb,
       V = cfg.tgt_vocab,
       i,
       k;
@@ -813,9 +820,9 @@
   function attend(p, cfg, pre, S, so, C, co, ldc, Wt, wo, E, eo, acts, ao) {
     var N = pre.N,
       T = pre.T,
-      d_s = cfg.d_s,
+      d_s = cfg.d_dec,
       d_h = 2 * cfg.d_enc,
-      d_a = cfg.d_a,
+      d_a = cfg.d_att,
       H = pre.H,
       i,
       j,
@@ -862,8 +869,8 @@
   // ys: the input tokens (row i: ys[yo + i ys_stride]); c_t rows of C at co (stride ldc); states as in gruForward.
   function update(p, cfg, pre, ys, yo, ystride, C, co, ldc, S, so, Out, oo, cache, cacheAt) {
     var N = pre.N,
-      d_s = cfg.d_s,
-      d_e = cfg.d_e,
+      d_s = cfg.d_dec,
+      d_e = cfg.d_emb,
       d_h = 2 * cfg.d_enc;
     var XP = buf("dec_xp", N * 3 * d_s);
     for (var i = 0; i < N; i++) {
@@ -880,9 +887,9 @@
     var N = batch.N,
       T = batch.T,
       U = batch.U,
-      d_s = cfg.d_s,
+      d_s = cfg.d_dec,
       d_h = 2 * cfg.d_enc,
-      d_a = cfg.d_a,
+      d_a = cfg.d_att,
       V = cfg.tgt_vocab,
       dsh = d_s + d_h;
     var pre = prepare(p, cfg, batch.src, N, T, keep, "f");
@@ -925,11 +932,11 @@
       N = batch.N,
       T = batch.T,
       U = batch.U;
-    var d_s = cfg.d_s,
+    var d_s = cfg.d_dec,
       d_enc = cfg.d_enc,
       d_h = 2 * d_enc,
-      d_a = cfg.d_a,
-      d_e = cfg.d_e,
+      d_a = cfg.d_att,
+      d_e = cfg.d_emb,
       V = cfg.tgt_vocab,
       d_in = d_e + d_h,
       dsh = d_s + d_h,
@@ -1070,11 +1077,11 @@
     return { loss: f.loss, grads: backward(p, cfg, f, g) };
   }
 
-  // Greedy decoding of sentences src (N, T) (Seq2Seq.greedy): tokens (N, maxLen) and weights (N, maxLen, T)
-  // or null. With trace (N = 1), every quantity of every step, as Seq2Seq.greedy_trace.
-  function greedy(p, cfg, src, N, T, maxLen, trace) {
+  // Greedy decoding of sentences src (N, T) (Seq2Seq.greedy) from the start symbol bos: tokens (N, maxLen) and
+  // weights (N, maxLen, T) or null. With trace (N = 1), every quantity of every step, as Seq2Seq.greedy_trace.
+  function greedy(p, cfg, src, N, T, maxLen, trace, bos) {
     maxLen = maxLen || T + 1;
-    var d_s = cfg.d_s,
+    var d_s = cfg.d_dec,
       d_h = 2 * cfg.d_enc,
       V = cfg.tgt_vocab,
       dsh = d_s + d_h;
@@ -1086,7 +1093,7 @@
       Wt = buf("g_W", N * T),
       E = trace ? buf("g_E", N * T) : null,
       L = buf("g_L", N * V);
-    var ys = new Int32Array(N).fill(cfg.bos_id);
+    var ys = new Int32Array(N).fill(bos);
     S.set(pre.s0.subarray(0, N * d_s), 0);
     var tr = null,
       i,
@@ -1222,7 +1229,7 @@
   function evaluate(p, cfg, G, pairs, alignment, batchSize) {
     var per = new Map();
     lengthBatches(G, pairs, batchSize || 256, null).forEach(function (b) {
-      var r = greedy(p, cfg, b.src, b.N, b.T, b.U);
+      var r = greedy(p, cfg, b.src, b.N, b.T, b.U, false, G.bos_id);
       var c = per.get(b.T) || { sentences: 0, tokens: 0, tokens_right: 0, exact_right: 0, align_right: 0 };
       for (var n = 0; n < b.N; n++) {
         var ended = false,

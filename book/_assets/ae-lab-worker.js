@@ -37,7 +37,7 @@ function aeLabWorker(M, scope) {
   function watched() {
     if (!run.watch) return null;
     var p = run.watch;
-    var out = M.greedy(run.trainer.params, run.cfg, p.src, 1, p.src.length, p.src.length + 1);
+    var out = M.greedy(run.trainer.params, run.cfg, p.src, 1, p.src.length, p.src.length + 1, false, run.G.bos_id);
     return {
       weights: run.cfg.attention ? Array.from(M.teacherWeights(run.trainer.params, run.cfg, run.G, p)) : null,
       tokens: Array.from(out.tokens),

@@ -1,10 +1,10 @@
 // Lesson 07's laboratory on the website: the committed translation model, in the reader's browser.
 //
 // Loaded only on lesson 07's pages (src/attention_workshop/ae_site.py), after ae-lab-math.js (the model's mathematics, a
-// second implementation of attention_core.models, tested against it), ae-lab-data.js (self.AELabData: the
-// committed parameters, the grammar, the training snapshots and the recipe, exported by
-// attention_core.explorers.site.lab_data when the site was built) and ae-lab-worker.js (the training loop of
-// a Web Worker). Every word shown comes from the page's edition (#ae-params "labels", from
+// second implementation of attention_core.models, tested against it) and ae-lab-worker.js (the training loop of
+// a Web Worker). Its numbers, ae-lab-data.js (self.AELabData: the committed parameters, the grammar, the training
+// snapshots and the recipe, exported by attention_core.explorers.site.lab_data when the site was built), are
+// loaded when the lab first comes into view (see "Loading" below). Every word shown comes from the page's edition (#ae-params "labels", from
 // attention_core.explorers.site.LABELS). Four panels:
 //   Compose        a sentence of the toy language, its greedy translation, the alignment grid, the reference
 //   Step through   one decoder step at a time, in the order of lesson 07's equations
@@ -771,7 +771,7 @@
     this.input.removeAttribute("aria-invalid");
     this.sentence = parsed.pair;
     var src = parsed.pair.src;
-    var g = AELabMath.greedy(this.params, this.cfg, src, 1, src.length, src.length + 1, false);
+    var g = AELabMath.greedy(this.params, this.cfg, src, 1, src.length, src.length + 1, false, this.G.bos_id);
     var T = src.length;
     this.decoded = {
       tokens: Array.from(g.tokens),
@@ -893,7 +893,7 @@
   Lab.prototype.ensureTrace = function () {
     if (!this.trace && this.sentence) {
       var src = this.sentence.src;
-      this.trace = AELabMath.greedy(this.params, this.cfg, src, 1, src.length, src.length + 1, true).trace;
+      this.trace = AELabMath.greedy(this.params, this.cfg, src, 1, src.length, src.length + 1, true, this.G.bos_id).trace;
     }
     return this.trace;
   };
@@ -1457,6 +1457,51 @@
   };
 
   // ---------------------------------------------------------------------------------------------------------
+  // Loading. The page shows the lab's title at first; its numbers (ae-lab-data.js, about 0.5 MB) are fetched when
+  // the lab first comes near the screen (an IntersectionObserver), so a reader who never scrolls to it never
+  // downloads them. The data are a script beside this one (a <script> element, not fetch(): it works from file://
+  // too), which sets self.AELabData; its schema must be the one this script reads.
+
+  var LAB_SCHEMA = 2; // the layout of attention_core.explorers.site.lab_data() this script reads (LAB_SCHEMA there)
+  var here = document.currentScript && document.currentScript.src; // .../_static/ae-lab.js?v=...
+  var loading = null; // one load for every lab of the page: a list of callbacks until the data arrive
+
+  function loadData(done) {
+    if (self.AELabData) return done(self.AELabData);
+    if (loading) return loading.push(done);
+    loading = [done];
+    var script = document.createElement("script");
+    script.src = here ? here.replace(/ae-lab\.js(\?.*)?$/, "ae-lab-data.js") : "_static/ae-lab-data.js";
+    script.onload = script.onerror = function () {
+      var waiting = loading;
+      loading = null;
+      waiting.forEach(function (f) {
+        f(self.AELabData || null);
+      });
+    };
+    document.head.appendChild(script);
+  }
+
+  function open(root) {
+    if (root.aeLab || root.aeLabOpening) return;
+    root.aeLabOpening = true;
+    loadData(function (data) {
+      root.removeAttribute("aria-busy");
+      if (!data || data.schema !== LAB_SCHEMA) {
+        root.textContent = t("missing");
+        if (data) console.error("ae-lab.js reads lab data of schema " + LAB_SCHEMA + ", the page has schema " + data.schema + ": rebuild the site");
+        return;
+      }
+      try {
+        root.aeLab = new Lab(root, data, JSON.parse(root.getAttribute("data-args") || "{}"));
+        root.classList.add("ae-lab-open");
+      } catch (err) {
+        root.textContent = t("missing");
+        throw err;
+      }
+    });
+  }
+
   function start() {
     if (window.MutationObserver) {
       new MutationObserver(function () {
@@ -1471,19 +1516,30 @@
     var source = document.getElementById("ae-params");
     var params = source ? JSON.parse(source.textContent) : null;
     if (params && params.labels) LABELS = params.labels;
+    var seen = window.IntersectionObserver
+      ? new IntersectionObserver(
+          function (entries) {
+            entries.forEach(function (entry) {
+              if (!entry.isIntersecting) return;
+              seen.unobserve(entry.target);
+              open(entry.target);
+            });
+          },
+          { rootMargin: "600px 0px" } // a screen or so ahead: the data arrive while the reader scrolls
+        )
+      : null;
     Array.prototype.forEach.call(roots, function (root) {
-      if (!self.AELabData || !self.AELabMath || typeof aeLabWorker !== "function") {
+      if (!self.AELabMath || typeof aeLabWorker !== "function") {
         root.textContent = t("missing");
         return;
       }
       root.classList.add("ae-lab");
-      try {
-        root.aeLab = new Lab(root, self.AELabData, JSON.parse(root.getAttribute("data-args") || "{}"));
-        root.classList.add("ae-x-ready");
-      } catch (err) {
-        root.textContent = t("missing");
-        throw err;
-      }
+      root.textContent = "";
+      root.appendChild(el("p", { class: "ae-lab-waiting" }, [t("lab_title")]));
+      root.setAttribute("aria-busy", "true");
+      root.classList.add("ae-x-ready"); // drawn: the title now, the laboratory when it comes into view
+      if (seen) seen.observe(root);
+      else open(root);
     });
   }
 

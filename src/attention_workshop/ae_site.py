@@ -302,12 +302,13 @@ def _add_explorers(app, pagename, templatename, context, doctree):
         _add_lab(app)
 
 
-LAB_SCRIPTS = ("ae-lab-math.js", "ae-lab-data.js", "ae-lab-worker.js", "ae-lab.js")  # in this order (defer)
+LAB_SCRIPTS = ("ae-lab-math.js", "ae-lab-worker.js", "ae-lab.js")  # in this order (defer)
 
 
 def _add_lab(app):
     """The lab's style and scripts; its numbers in ``_static/ae-lab-data.js``, written once per build from
-    :func:`attention_core.explorers.site.lab_data` (a file, not inline JSON: about 0.5 MB, cached by the browser)."""
+    :func:`attention_core.explorers.site.lab_data` (a file, not inline JSON: about 0.5 MB, cached by the browser).
+    The page does not load that file: ``ae-lab.js`` adds it when the laboratory first comes into view."""
     data = pathlib.Path(app.outdir) / "_static" / "ae-lab-data.js"
     if not getattr(app.builder, "_ae_lab_data", False):
         from attention_core.explorers.site import lab_data_script

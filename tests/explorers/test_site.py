@@ -1,5 +1,6 @@
 """The explorers' exported parameters: JSON-able, the core's constants, and enough to recompute the reads."""
 
+import base64
 import json
 
 import numpy as np
@@ -133,3 +134,27 @@ def test_a_callers_edit_does_not_change_later_exports():
     first["model"]["arrays"].clear()
     first["snapshots"]["steps"].append(-1)
     assert json.dumps(lab_data()) == want
+
+
+def test_the_lab_export_is_the_models_config_and_shapes():
+    """The laboratory receives ModelConfig's own field names (order and score included), each array with its
+    shape, and a schema number the page checks (``LAB_SCHEMA`` in ae-lab.js, the same as the package's)."""
+    import dataclasses
+    import re
+
+    from attention_core.explorers.site import LAB_SCHEMA, lab_data
+    from attention_core.models.trained import LESSON07, load_trained
+    from tests.helpers import ROOT
+
+    lab, model = lab_data(), load_trained(LESSON07)
+    assert lab["schema"] == LAB_SCHEMA
+    assert lab["model"]["config"] == dataclasses.asdict(model.cfg)
+    assert {"order", "score", "d_emb", "d_dec", "d_att"} <= set(lab["model"]["config"])
+    arrays = lab["model"]["arrays"]
+    assert list(arrays) == list(model.params)
+    for name, value in model.params.items():
+        assert arrays[name]["shape"] == list(value.shape), name
+        stored = np.frombuffer(base64.b64decode(arrays[name]["data"]), dtype="<f4").reshape(value.shape)
+        np.testing.assert_array_equal(stored, value.astype(np.float32), err_msg=name)
+    script = (ROOT / "book" / "_assets" / "ae-lab.js").read_text(encoding="utf-8")
+    assert re.findall(r"var LAB_SCHEMA = (\d+);", script) == [str(LAB_SCHEMA)]

@@ -34,9 +34,16 @@ for (const task of job.tasks) {
     const p = task.params ? params64(task.params) : M.freeze(M.decodeParams(task.model));
     const cfg = task.config;
     r = task.sentences.map((src) => {
-      const g = M.greedy(p, cfg, Int32Array.from(src), 1, src.length, src.length + 1, task.trace);
+      const g = M.greedy(p, cfg, Int32Array.from(src), 1, src.length, src.length + 1, task.trace, G.bos_id);
       return { tokens: Array.from(g.tokens), weights: g.weights ? b64(g.weights) : null, trace: g.trace };
     });
+  } else if (task.kind === "decode") {
+    // the page's check of an export: every parameter present with this model's shape
+    try {
+      r = { names: Object.keys(M.decodeParams(task.model)) };
+    } catch (err) {
+      r = { error: err.message };
+    }
   } else if (task.kind === "grads") {
     const p = params64(task.params);
     const res = M.lossAndGrads(p, task.config, batchOf(G, M, task.batch));

@@ -121,6 +121,9 @@ def node_results(lab, splits, sample):
             "sentences": [p.src.tolist() for p in sample[:2]],
             "trace": True,
         },
+        "decode": {"kind": "decode", "model": lab["model"]},
+        "decode_wrong_shape": {"kind": "decode", "model": _wrong_shape(lab["model"])},
+        "decode_missing": {"kind": "decode", "model": _missing(lab["model"], "att_v")},
         "evaluate": {"kind": "evaluate", "model": lab["model"], "config": cfg, "pairs": [pair_json(p) for p in sample]},
         "grads": {"kind": "grads", "config": cfg, "params": params64(committed64), "batch": batch},
         "grads_baseline": {
@@ -156,6 +159,17 @@ def node_results(lab, splits, sample):
     assert run.returncode == 0, run.stderr[-3000:]
     out = json.loads(run.stdout)
     return {name: r["result"] for name, r in zip(tasks, out, strict=True)}
+
+
+def _wrong_shape(model: dict) -> dict:
+    """The export with ``dec_U`` announced transposed: the same numbers, another shape."""
+    out = {**model, "arrays": dict(model["arrays"])}
+    out["arrays"]["dec_U"] = {**model["arrays"]["dec_U"], "shape": model["arrays"]["dec_U"]["shape"][::-1]}
+    return out
+
+
+def _missing(model: dict, name: str) -> dict:
+    return {**model, "arrays": {k: v for k, v in model["arrays"].items() if k != name}}
 
 
 def _train_batches(splits) -> list[data.Batch]:
@@ -231,6 +245,14 @@ def test_step_through_trace_is_the_packages(node_results, sample, name):
                 np.testing.assert_allclose(np.array(trace[key]), ref[key], atol=1e-9, err_msg=key)
 
 
+def test_the_page_reads_the_export_by_name_and_shape(node_results, lab):
+    """Every parameter of the export, checked against the shape the page's model gives it; a wrong shape or a
+    missing parameter stops the page with a message naming it."""
+    assert node_results["decode"]["names"] == list(lab["model"]["arrays"])
+    assert node_results["decode_wrong_shape"] == {"error": "parameter dec_U: shape [64,192], expected [192,64]"}
+    assert node_results["decode_missing"] == {"error": "parameter att_v: shape missing, expected [64]"}
+
+
 def test_evaluation_counts_are_the_packages(node_results, sample):
     ev = evaluate(load_trained(), sample)
     got = node_results["evaluate"]
@@ -295,8 +317,9 @@ def test_initialisation_follows_the_rules(node_results, lab):
     got = node_results["init"]
     ref = Seq2Seq(ModelConfig(), seed=0).params
     assert {k: list(v) for k, v in got["shapes"].items()} == {k: list(v.shape) for k, v in ref.items()}
-    d_h = 2 * lab["model"]["config"]["d_enc"]
-    fan_in = {"init_W": d_h, "out_W": lab["model"]["config"]["d_s"] + d_h, "att_v": lab["model"]["config"]["d_a"]}
+    cfg = lab["model"]["config"]
+    d_h = 2 * cfg["d_enc"]
+    fan_in = {"init_W": d_h, "out_W": cfg["d_dec"] + d_h, "att_v": cfg["d_att"]}
     for key, stats in got["stats"].items():
         if key.endswith("_b"):
             assert stats["std"] == 0 and stats["mean"] == 0, key

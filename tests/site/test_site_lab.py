@@ -17,22 +17,33 @@ among them) are saved in ``_build/screenshots/`` to look at. (The parity of the 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pathlib
 import re
 
 import numpy as np
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from attention_core.models import data
 from attention_core.models.trained import load_snapshots, load_trained
 from tests.helpers import ROOT
-from tests.site.conftest import SETTLED, axe_in, eventually
+from tests.site.conftest import axe_in, eventually, settle
 
 SHOTS = pathlib.Path(os.environ.get("AE_SCREENSHOTS", ROOT / "_build" / "screenshots"))
 LESSON_07 = "notebooks/07_learning_without_labels.html"
 EDITIONS = [LESSON_07, f"zh/{LESSON_07}"]
-LAB = '.ae-explorer.ae-x-ready[data-explorer="lab"]'
+LAB = '.ae-explorer.ae-lab-open[data-explorer="lab"]'  # the laboratory, its data loaded (it came into view)
+PLACE = '.ae-explorer[data-explorer="lab"]'  # where it is, before and after
+
+
+def come_to(page):
+    """Scroll to the lab, as a reader does: its data load then, and it opens."""
+    page.locator(PLACE).scroll_into_view_if_needed()
+    root = page.locator(LAB)
+    root.wait_for(timeout=30000)
+    return root
 
 
 def open_lab(visit, path=LESSON_07, width=1280, scheme="light"):
@@ -40,9 +51,7 @@ def open_lab(visit, path=LESSON_07, width=1280, scheme="light"):
     if scheme != "light":
         v.page.emulate_media(color_scheme=scheme)
     page = v.open(path)
-    root = page.locator(LAB)
-    root.wait_for(timeout=15000)
-    return v, page, root
+    return v, page, come_to(page)
 
 
 def tab(root, i):
@@ -88,10 +97,30 @@ def test_lab_scripts_load_on_lesson_07_only(site):
         rel = str(page.relative_to(site))
         loads = re.findall(r'src="[^"]*_static/(ae-lab[\w.-]*\.js)', html)
         if rel in EDITIONS:
-            assert loads == ["ae-lab-math.js", "ae-lab-data.js", "ae-lab-worker.js", "ae-lab.js"], rel
+            assert loads == ["ae-lab-math.js", "ae-lab-worker.js", "ae-lab.js"], rel  # the data: when it is seen
             assert 'data-explorer="lab"' in html and "ae-lab.css" in html
         else:
             assert not loads and "ae-lab.css" not in html, f"{rel} loads the lab"
+
+
+@pytest.mark.parametrize("path", EDITIONS)
+def test_the_lab_data_load_when_the_lab_comes_into_view(chromium_browser, server, path):
+    """The page loads without the lab's numbers (about 0.5 MB): the lab shows its title and is marked drawn; its
+    data arrive when the reader scrolls near it, and then it opens."""
+    context = chromium_browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    requests = []
+    page.on("request", lambda r: requests.append(r.url))
+    page.goto(f"{server}/{path}", wait_until="load")
+    with contextlib.suppress(PlaywrightTimeout):
+        page.wait_for_load_state("networkidle", timeout=5000)
+    place = page.locator(PLACE)
+    assert "ae-x-ready" in place.get_attribute("class") and place.get_attribute("aria-busy") == "true"
+    assert not [u for u in requests if "ae-lab-data.js" in u], "the lab data loaded before the lab was in view"
+    come_to(page)
+    assert len([u for u in requests if "ae-lab-data.js" in u]) == 1
+    assert page.locator(PLACE).get_attribute("aria-busy") is None
+    context.close()
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -382,7 +411,7 @@ def test_every_panel_fits_passes_axe_and_is_screenshot(visit, path, width, schem
             # paused mid-run: the chart and the heatmap as training left them, and the Worker no longer competes
             # with the measuring and the screenshot for the processor
             stop_button(panel).click()
-        page.evaluate(SETTLED)
+        settle(page)
         found = root.evaluate(OVERFLOW)
         problems += [f"{name}: {b}" for b in found["bad"]]
         if found["page"][0] > found["page"][1] + 1:
@@ -443,8 +472,7 @@ def test_the_lab_works_from_a_file_url(chromium_browser, site):
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto((pathlib.Path(site) / LESSON_07).resolve().as_uri(), wait_until="load")
-    root = page.locator(LAB)
-    root.wait_for(timeout=15000)
+    root = come_to(page)
     panel = tab(root, 3)
     panel.locator('input[type="number"]').nth(1).fill("20")
     panel.locator(".ae-lab-primary").click()

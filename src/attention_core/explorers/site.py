@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import base64
 import copy
+import dataclasses
 import functools
 import json
 
@@ -40,6 +41,7 @@ from ..toy_sentences import FEATURES, QUERIES, example_sentences
 from .reading import question
 
 SCHEMA = 4  # the layout of the parameters: bumped when it changes; the build stamps it into ae-explorers.js
+LAB_SCHEMA = 2  # the layout of lab_data(): bumped when it changes; book/_assets/ae-lab.js checks it (LAB_SCHEMA)
 SCORE_START = (0.0, 0.0, 0.0)  # the score explorer's first scores: equal, so equal weights
 CURVE_POINTS = 161  # states on each drawn weight curve over S_RANGE (a step of 0.05)
 QUESTION_TOP = 3  # lesson 01's explorer lists the three largest weights, as the notebook's does
@@ -405,8 +407,11 @@ def _question(lang: str) -> dict:
 def lab_data() -> dict:
     """Lesson 07's laboratory on the website: everything its script computes with, from the package.
 
-    ``model``: the committed lesson-07 model (:data:`~attention_core.models.trained.LESSON07`): its sizes and
-    its parameters as base64 little-endian float32 (exactly the committed numbers, 4 bytes each).
+    ``schema``: :data:`LAB_SCHEMA`, the layout of this dictionary, which the page checks before it reads on.
+    ``model``: the committed lesson-07 model (:data:`~attention_core.models.trained.LESSON07`): its
+    :class:`~attention_core.models.seq2seq.ModelConfig` under the config's own field names (``order`` and
+    ``score`` included), and each parameter as ``{"shape": [...], "data": base64}``, little-endian float32 in
+    row-major order (exactly the committed numbers, 4 bytes each; the page checks each shape against its own).
     ``grammar``: the toy language of :mod:`attention_core.models.data` (word pairs by part of speech, the limits,
     the vocabularies and the start and end ids), from which the page samples, parses and translates.
     ``examples``: the first test sentence of each of ``ALIGNMENT_LENGTHS`` (seed-0 splits), as words.
@@ -429,7 +434,10 @@ def _lab_data() -> dict:
     model = load_trained(LESSON07)
     cfg, record, snaps = model.cfg, trained_record(LESSON07), load_snapshots(LESSON07)
     arrays = {
-        name: base64.b64encode(np.ascontiguousarray(value, dtype="<f4").tobytes()).decode("ascii")
+        name: {
+            "shape": list(value.shape),
+            "data": base64.b64encode(np.ascontiguousarray(value, dtype="<f4").tobytes()).decode("ascii"),
+        }
         for name, value in model.params.items()
     }
     classes = ("determiner", "adjective", "noun", "verb", "preposition")
@@ -438,19 +446,11 @@ def _lab_data() -> dict:
     tc = TrainConfig()
     sweep = load_length_sweep()
     return {
+        "schema": LAB_SCHEMA,
         "model": {
             "name": LESSON07,
-            "config": {
-                "attention": cfg.attention,
-                "d_e": cfg.d_emb,
-                "d_enc": cfg.d_enc,
-                "d_s": cfg.d_dec,
-                "d_a": cfg.d_att,
-                "src_vocab": cfg.src_vocab,
-                "tgt_vocab": cfg.tgt_vocab,
-                "bos_id": data.BOS_ID,
-            },  # fmt: skip
-            "arrays": arrays,  # name -> base64 of float32, row-major, the shapes of seq2seq.init_params
+            "config": dataclasses.asdict(cfg),  # ModelConfig's own fields: attention, order, score, d_emb, ...
+            "arrays": arrays,  # name -> {shape, data: base64 of float32, row-major}, as seq2seq.init_params
         },
         "grammar": {
             "groups": {cls: [list(pair) for pair in group] for cls, group in zip(classes, groups, strict=True)},
