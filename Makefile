@@ -45,7 +45,7 @@ editions: $(BIN)/.installed
 	for nb in $$(cat _build/editions-*-to-execute.txt); do $(BIN)/jupyter execute --inplace "$$nb" || exit 1; done
 
 book: $(BIN)/.installed assets editions
-	$(BIN)/python -m attention_workshop.build_book
+	$(BIN)/python -m attention_workshop.build_book $(if $(SITE_URL),--site-url "$(SITE_URL)")
 	$(BIN)/python -m attention_workshop.build_pdf $(if $(SITE_URL),--site-url "$(SITE_URL)")
 	@echo "Open _build/html/index.html (中文版: _build/html/zh/index.html), or serve it: $(BIN)/python -m http.server -d _build/html 8000"
 
@@ -65,6 +65,10 @@ lab: $(BIN)/.installed
 
 bench: $(BIN)/.installed
 	$(BIN)/python -m attention_workshop.bench
+
+# The built site at http://127.0.0.1:8000/, each file's .br or .gz copy sent to a browser that accepts it.
+serve: $(BIN)/.installed
+	$(BIN)/python -m attention_workshop.serve _build/html --port 8000
 
 clean:
 	rm -rf _build

@@ -6,7 +6,8 @@ The English book is built into ``_build/html`` and each other edition (generated
 switch is an ordinary link per edition at the top of the article, named in that edition's language (reachable
 with the keyboard, named for screen readers, marked with its language), and a small script carries the current
 ``#section`` across: every edition has the English section anchors (:func:`_english_anchors`), so a reader lands on
-the same section. Each page also declares its counterparts with ``<link rel="alternate" hreflang=...>``.
+the same section. Each page also declares its counterparts with absolute ``<link rel="alternate" hreflang=...>``
+links when the site has a public address (``attention_workshop.ae_seo``).
 
 Configured per edition in its ``_config.yml``: ``ae_edition`` is the edition's language code.
 
@@ -169,11 +170,8 @@ def _switch(app, pagename, templatename, context, doctree):
     if templatename != "page.html":
         return
     context["body"] = _link(edition, pagename) + context.get("body", "")
-    hrefs = {other: counterpart(edition, other, pagename) for other in editions() if other != edition}
-    hrefs[edition] = pagename.rsplit("/", 1)[-1] + ".html"  # the page itself
-    context["metatags"] = context.get("metatags", "") + "".join(
-        f'\n<link rel="alternate" hreflang="{html_lang(e)}" href="{html.escape(href)}">' for e, href in hrefs.items()
-    )
+    # the page's <link rel="alternate" hreflang=...> declarations are absolute, so they are written once the site's
+    # address is known: attention_workshop.ae_seo.publish
 
 
 HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")

@@ -19,6 +19,8 @@
   already declares), source maps and assets that no page loads.
 - **Figures as files**: the base64 PNGs stored in the notebooks become files under ``_images/``, loaded
   lazily (``loading="lazy"``, with their size reserved), so the HTML is small and paints sooner.
+- **Theme weight**: one viewport tag per page, valid ``<summary>`` markup in the code folds, and the theme's
+  head scripts that wait for the page deferred (``DEFERRED``).
 - ``ae-theme-fixes.css`` on every page: dark mode, phones (scroll cues for wide equations and tables); and
   ``ae-site.js``, which gives an equation that scrolls keyboard focus. On the search page, ``ae-search.js``: result
   summaries without the website's controls, and glossary hits titled with their term.
@@ -460,6 +462,56 @@ def _slim_scripts(static: pathlib.Path) -> None:
         path.write_text("\n".join([head, *kept]) + "\n", encoding="utf-8")
 
 
+# Theme weight (issue 33): the theme and Sphinx each write a viewport tag (three per page); one is enough.
+VIEWPORT = re.compile(r'\s*<meta name="viewport" content="[^"]*"\s*/?>')
+# myst-nb's code folds put <p> in <summary>, which allows phrasing content only: they become <span>s, and the
+# stylesheets' selectors for them follow (SUMMARY_CSS).
+SUMMARY = re.compile(r"<summary\b[^>]*>.*?</summary>", re.S)
+SUMMARY_CSS = (
+    (">summary>p.", ">summary>span."),
+    ("p.admonition-title~*", ":is(p,summary>span).admonition-title~*"),
+)
+# Scripts in the head that only act once the page is parsed (each waits for DOMContentLoaded or a click, or is
+# used by one that does, in the same order; translations.js, of a translated edition, extends doctools.js's
+# Documentation): deferred, so they no longer block the first paint. Not deferred:
+# documentation_options.js, which inline scripts of the head extend while the page is parsed, and the search
+# page's scripts.
+DEFERRED = re.compile(
+    r'<script((?:\s+[\w-]+="[^"]*")*?\s+src="[^"]*_static/'
+    r"(?:doctools|translations|sphinx_highlight|clipboard\.min|copybutton|togglebutton|design-tabs|scripts/sphinx-book-theme)"
+    r'\.js(?:\?[^"]*)?")>'
+)
+
+
+def _one_viewport(text: str) -> str:
+    first = VIEWPORT.search(text)
+    if not first:
+        return text
+    return text[: first.end()] + VIEWPORT.sub("", text[first.end() :])
+
+
+def _summary_markup(text: str) -> str:
+    def fix(match):
+        return re.sub(r"<(/?)p\b", r"<\1span", match.group(0))
+
+    return SUMMARY.sub(fix, text)
+
+
+def _defer_scripts(text: str) -> str:
+    return DEFERRED.sub(lambda m: m.group(0) if "defer" in m.group(1) else f"<script defer{m.group(1)}>", text)
+
+
+def _summary_css(static: pathlib.Path) -> None:
+    for path in static.rglob("*.css"):
+        text = path.read_text(encoding="utf-8")
+        new = text
+        for old, replacement in SUMMARY_CSS:
+            if replacement not in new:
+                new = new.replace(old, replacement)
+        if new != text:
+            path.write_text(new, encoding="utf-8")
+
+
 def _finish(app, exception):
     if exception is not None or app.builder.format != "html":
         return
@@ -470,10 +522,14 @@ def _finish(app, exception):
         slim = FONTAWESOME_TAG.sub("", text)
         if page.name != "search.html" and not app.config.html_theme_options.get("search_as_you_type"):
             slim = SEARCH_TAGS.sub("", slim)
+        slim = _summary_markup(_one_viewport(slim))
+        if page.name != "search.html":
+            slim = _defer_scripts(slim)
         if slim != text:
             page.write_text(slim, encoding="utf-8")
         used.update(re.findall(r"\bfa-[a-z0-9-]+", slim))
     static = out / "_static"
+    _summary_css(static)
     _slim_icons(static, used)
     _slim_scripts(static)
     for family in ("brands-400", "regular-400"):

@@ -2,7 +2,13 @@
 (generated into <language>/ by attention_workshop.editions) into OUT/_build/html/<language>, with the same page names,
 so the language switch links page to page.
 
-    .venv/bin/python -m attention_workshop.build_book [OUT]      # OUT defaults to the repository (so _build/html)
+    .venv/bin/python -m attention_workshop.build_book [OUT] [--site-url URL]   # OUT: the repository (_build/html)
+
+Then the site is finished for publishing (:func:`attention_workshop.ae_seo.publish`): the Chinese edition loads the
+files it shares with the English from the English folders, every page gets its canonical address and every
+edition's alternate, the site's root ``sitemap.xml`` and ``robots.txt`` (with the site's public address:
+``--site-url``, ``make book SITE_URL=...``, ``AE_SITE_URL`` or ``html: baseurl:`` in ``_config.yml``; without one
+the build says in one line what it left out), and every text file a ``.gz`` and ``.br`` copy.
 
 `make book` runs this; the tests' `book_build` fixture runs it into a temporary folder. Exit status non-zero
 if either build fails; the log of both builds goes to standard output.
@@ -17,12 +23,15 @@ import shutil
 import subprocess
 import sys
 
+from attention_workshop import ae_seo
 from attention_workshop.command import OneLineParser, run
 from attention_workshop.paths import ROOT, translations
 
 
-def build(out: pathlib.Path) -> tuple[int, str]:
-    """Build every edition under ``out``; return (exit status, combined log)."""
+def build(out: pathlib.Path, site_url: str | None = None) -> tuple[int, str]:
+    """Build every edition under ``out`` and finish the site (:func:`attention_workshop.ae_seo.publish`, with the
+    address ``site_url``, or :func:`~attention_workshop.ae_seo.site_address`'s when None); return (exit status,
+    combined log)."""
     jb = pathlib.Path(sys.executable).parent / "jupyter-book"
     flags = ["-W", "-n", "--keep-going"]
     logs, code = [], 0
@@ -47,6 +56,8 @@ def build(out: pathlib.Path) -> tuple[int, str]:
             shutil.rmtree(html / lang, ignore_errors=True)
             shutil.copytree(built, html / lang)
             _complete_redirect(html / lang / "index.html", _html_lang(lang), _title(ROOT / lang))
+    if code == 0 and html.exists():
+        logs.extend(ae_seo.publish(html, ae_seo.site_address(site_url)))
     return code, "\n".join(logs)
 
 
@@ -92,10 +103,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "out", nargs="?", type=pathlib.Path, default=ROOT, help="where _build/html goes (default: here)"
     )
-    out = parser.parse_args(argv).out.resolve()
+    parser.add_argument(
+        "--site-url",
+        default=None,
+        help="the website's public address (default: AE_SITE_URL, else html: baseurl: in _config.yml)",
+    )
+    args = parser.parse_args(argv)
+    out = args.out.resolve()
     if out.exists() and not out.is_dir():
         parser.error(f"{out} is not a folder")
-    code, log = build(out)
+    try:
+        site_url = ae_seo.site_address(args.site_url)
+    except ValueError as error:
+        parser.error(str(error))
+    code, log = build(out, site_url)
     print(log)
     return code
 

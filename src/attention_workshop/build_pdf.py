@@ -11,7 +11,8 @@ page and a table of contents with page numbers. Links between pages, sections an
 the PDF; the outline (bookmarks) follows the headings, inline math kept as text. A live explorer, which needs a
 browser, becomes a note naming the website page that holds it by its full address, and the title page gives the
 edition's address: the site's public address is ``html: baseurl:`` in ``_config.yml`` (Sphinx's ``html_baseurl``),
-overridden by ``--site-url`` (``make book SITE_URL=...``) or the environment variable ``AE_SITE_URL``. Without one
+overridden by ``--site-url`` (``make book SITE_URL=...``) or the environment variable ``AE_SITE_URL``
+(:func:`attention_workshop.ae_seo.site_address`, which the website's canonical links and sitemap read too). Without one
 the build says so once and the notes give the page's path in the site
 (``notebooks/06_same_content_different_state.html``).
 The document's title, author (``_config.yml``'s ``author``) and language are set in the PDF.
@@ -40,6 +41,7 @@ from urllib.parse import unquote, urlsplit
 
 from attention_workshop import ae_lang
 from attention_workshop import chromium as browsers  # how the book runs Chromium: one place
+from attention_workshop.ae_seo import edition_address, site_address  # noqa: F401  (the one source of the address)
 from attention_workshop.command import OneLineParser, run
 from attention_workshop.paths import ENGLISH, ROOT, editions
 
@@ -80,27 +82,6 @@ def _page_text(key: str, edition: str) -> str:
     from attention_core.explorers.site import PAGE
 
     return PAGE.text(key, edition)
-
-
-def site_address(given: str | None = None) -> str:
-    """The website's public address, ending in "/": ``given`` (``--site-url``, ``AE_SITE_URL``) if set, else
-    ``html: baseurl:`` in ``_config.yml`` (one setting for the whole site; every edition lives under it); "" if
-    neither is set."""
-    if given is None:
-        import yaml
-
-        config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
-        given = str((config.get("html") or {}).get("baseurl") or "")
-    given = given.strip()
-    if given and not urlsplit(given).scheme.startswith("http"):
-        raise ValueError(f"the site's address must be a full http(s) address, not {given!r}")
-    return given.rstrip("/") + "/" if given else ""
-
-
-def edition_address(site_url: str, edition: str) -> str:
-    """The address of an edition's folder of the website: the site's, or its ``<language>/`` folder ("" without
-    one)."""
-    return site_url and site_url.rstrip("/") + "/" + ("" if edition == ENGLISH else f"{edition}/")
 
 
 def explorer_note(edition: str, docname: str, site_url: str, key: str = "pdf_explorer") -> str:

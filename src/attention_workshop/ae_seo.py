@@ -1,0 +1,465 @@
+"""What search engines and link previews read, and how the finished site is shipped (issue 33).
+
+Two parts, one home:
+
+- **The Sphinx extension** (``extra_extensions`` in ``_config.yml``), run in every edition's build, writes what
+  needs no public address, in the page's own language because it is taken from the page as built: a meta
+  description (:func:`description`: the first sentences of the page's prose, without the ones holding math,
+  trimmed to about 155 characters, a CJK character counting as two), Open Graph's title, description, type,
+  site name and ``og:locale``, and the book's card image ``_static/ae-card.png`` (1200 x 630, drawn with
+  matplotlib at build time from the favicon's three bars and the edition's title: :func:`write_card`). It also
+  clears Sphinx's ``html_baseurl``, so that Sphinx writes no canonical link of its own (it would give the
+  Chinese pages the English folder).
+- **After every edition is built** (:func:`publish`, called by ``attention_workshop.build_book``):
+  1. the translated editions load the static files and figures that are byte-identical in English from the
+     English folders (``zh/_static/x`` -> ``../_static/x``, the copy deleted: :func:`share_assets`), so that
+     switching language downloads only the page;
+  2. with the site's public address (:func:`site_address`: ``--site-url``/``make book SITE_URL=...``, the
+     environment variable ``AE_SITE_URL``, else ``html: baseurl:`` in ``_config.yml``): every page gets its
+     canonical link, an absolute ``hreflang`` alternate for every edition (``attention_workshop.paths.editions``)
+     and ``x-default`` (English), ``og:url`` and ``og:image``; ``sitemap.xml`` (every page of every edition with
+     its alternates) and ``robots.txt`` go to the site's root. Without an address these are left out and the
+     build says so in one line;
+  3. every text file (HTML, CSS, JS, SVG, JSON, XML, TXT) gets a gzip (``.gz``) and a Brotli (``.br``) copy
+     beside it, for servers that send precompressed files (``python -m attention_workshop.serve``).
+"""
+
+from __future__ import annotations
+
+import gzip
+import html
+import os
+import pathlib
+import posixpath
+import re
+import unicodedata
+from urllib.parse import urlsplit
+
+from attention_workshop.paths import ENGLISH, ROOT, editions, translations
+
+ENV = "AE_SITE_URL"  # the site's public address, for a build run without --site-url
+CARD = "ae-card.png"  # under _static/: the Open Graph image of every page of the edition
+CARD_SIZE = (1200, 630)
+DESCRIPTION_LIMIT = 155  # characters a search result shows of a description (a CJK character counts as two)
+OG_LOCALE = {"en": "en_US", "zh": "zh_CN"}  # Open Graph's language_TERRITORY; others: from Sphinx's language
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The site's public address: one source for the pages, the sitemap and the PDFs (attention_workshop.build_pdf)
+
+
+def site_address(given: str | None = None) -> str:
+    """The website's public address, ending in "/": ``given`` (``--site-url``) if not None, else the environment
+    variable ``AE_SITE_URL`` if set, else ``html: baseurl:`` in ``_config.yml`` (one setting for the whole site;
+    every edition lives under it); "" if none is set."""
+    if given is None:
+        given = os.environ.get(ENV) or None
+    if given is None:
+        import yaml
+
+        config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
+        given = str((config.get("html") or {}).get("baseurl") or "")
+    given = given.strip()
+    if given and not urlsplit(given).scheme.startswith("http"):
+        raise ValueError(f"the site's address must be a full http(s) address, not {given!r}")
+    return given.rstrip("/") + "/" if given else ""
+
+
+def edition_address(site_url: str, edition: str) -> str:
+    """The address of an edition's folder of the website: the site's, or its ``<language>/`` folder ("" without
+    one)."""
+    return site_url and site_url.rstrip("/") + "/" + ("" if edition == ENGLISH else f"{edition}/")
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Descriptions: the page's own first sentences
+
+
+def width(text: str) -> int:
+    """The width a search result gives ``text``: a wide (CJK) character counts as two."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)|(?<=[。！？])\s*")
+MATH = "\ufffc"  # stands for a formula while the text is cut into sentences: such sentences are left out
+
+
+def _join(a: str, b: str) -> str:
+    if not a:
+        return b
+    return a + ("" if unicodedata.east_asian_width(a[-1]) in "WF" else " ") + b
+
+
+def sentences(text: str) -> list[str]:
+    return [s.strip() for s in SENTENCE_END.split(" ".join(text.split())) if s.strip()]
+
+
+def trim(text: str, limit: int = DESCRIPTION_LIMIT) -> str:
+    """``text`` in at most ``limit`` (:func:`width`): whole sentences if they fill at least half of it, else cut
+    at the last word (or, in CJK text, after the last comma, else at a character) with an ellipsis."""
+    text = " ".join(text.split())
+    if width(text) <= limit:
+        return text
+    kept = ""
+    for sentence in sentences(text):
+        if width(_join(kept, sentence)) > limit:
+            break
+        kept = _join(kept, sentence)
+    if width(kept) >= limit // 2:
+        return kept
+    used, end = 0, len(text)
+    for i, char in enumerate(text):
+        used += width(char)
+        if used > limit - 1:  # room for the ellipsis
+            end = i
+            break
+    head = text[:end]
+    if unicodedata.east_asian_width(head[-1:] or " ") in "WF":
+        comma = max(head.rfind(c) for c in "，、；：")
+        head = head[: comma + 1] if comma > len(head) // 2 else head
+    elif " " in head:
+        head = head.rsplit(" ", 1)[0]
+    return head.rstrip(" ,;:–—-(，、；：") + "…"
+
+
+def _prose(node) -> str:
+    """The text of a paragraph, each formula replaced by :data:`MATH`."""
+    from docutils import nodes
+
+    if isinstance(node, (nodes.math, nodes.math_block)):
+        return MATH
+    if isinstance(node, nodes.Text):
+        return str(node)
+    return "".join(_prose(child) for child in node.children)
+
+
+def description(doctree, limit: int = DESCRIPTION_LIMIT) -> str:
+    """A page's description: the sentences of its prose (paragraphs directly in a section, not in a box, a list,
+    a table or a cell's output) in order, without those holding a formula, until ``limit`` is filled; trimmed by
+    :func:`trim`. "" for a page without such prose."""
+    from docutils import nodes
+
+    text = ""
+    for paragraph in doctree.findall(nodes.paragraph):
+        if not isinstance(paragraph.parent, (nodes.section, nodes.document)):
+            continue
+        for sentence in sentences(_prose(paragraph)):
+            if MATH not in sentence:
+                text = _join(text, sentence)
+        if width(text) >= limit:
+            break
+    return trim(text, limit)
+
+
+def title_text(doctree, fallback: str) -> str:
+    """The page's first heading as text (a formula as its TeX without backslashes), else ``fallback``."""
+    from docutils import nodes
+
+    for title in doctree.findall(nodes.title):
+        text = " ".join(title.astext().replace("\\", "").split())
+        if text:
+            return text
+    return fallback
+
+
+def book_title(app) -> str:
+    """The edition's title (``title`` in its ``_config.yml``, which Jupyter Book passes as ``html_title``)."""
+    return str(app.config.html_title or app.config.project)
+
+
+def _meta(prop: str, content: str, attr: str = "property") -> str:
+    return f'\n<meta {attr}="{prop}" content="{html.escape(content, quote=True)}">'
+
+
+def og_locale(language: str | None, edition: str) -> str:
+    if edition in OG_LOCALE:
+        return OG_LOCALE[edition]
+    return str(language or edition).replace("-", "_")
+
+
+def _page_meta(app, pagename, templatename, context, doctree):
+    """Description and Open Graph tags of a page of the book (html-page-context)."""
+    if doctree is None or templatename != "page.html":
+        return
+    edition = getattr(app.config, "ae_edition", None) or ENGLISH
+    title = title_text(doctree, re.sub(r"<[^>]+>", "", html.unescape(context.get("title", ""))))
+    text = description(doctree)
+    tags = ""
+    if text:
+        tags += _meta("description", text, "name") + _meta("og:description", text)
+    tags += _meta("og:title", title) + _meta("og:type", "website" if pagename == app.config.root_doc else "article")
+    tags += _meta("og:site_name", book_title(app).split(" · ")[0])
+    tags += _meta("og:locale", og_locale(app.config.language, edition))
+    tags += _meta("twitter:card", "summary_large_image", "name")
+    context["metatags"] = context.get("metatags", "") + tags
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The card image (og:image): drawn at build time, per edition (its title in its language)
+
+
+def write_card(path: pathlib.Path, title: str) -> None:
+    """Draw the book's card: the favicon's three bars (book/_assets/favicon.svg, same colours) and the edition's
+    title (each part of "A · B" on a line of its own), 1200 x 630 PNG, byte-identical for the same title."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    import attention_core.figures  # noqa: F401  (registers the CJK font matplotlib falls back to)
+
+    w, h = CARD_SIZE
+    fig = plt.figure(figsize=(w / 100, h / 100), dpi=100)
+    ax = fig.add_axes((0, 0, 1, 1))
+    ax.set_xlim(0, w)
+    ax.set_ylim(0, h)
+    ax.axis("off")
+    fig.patch.set_facecolor("#1f4e79")
+    # the favicon's bars (x, y from the top, height in a 32-unit box), scaled into a 360-unit square on the left
+    scale, left, top = 360 / 32, 80, (h - 360) / 2
+    for x, y, height, colour in ((5, 18, 9, "#9ecae1"), (13, 8, 19, "#ffffff"), (21, 14, 13, "#9ecae1")):
+        ax.add_patch(
+            matplotlib.patches.Rectangle(
+                (left + x * scale, h - top - (y + height) * scale), 6 * scale, height * scale, color=colour
+            )
+        )
+    lines = [part.strip() for part in title.split(" · ") if part.strip()]
+    for i, line in enumerate(lines):
+        size = 64 if i == 0 else 40
+        y = h / 2 + (len(lines) - 1) * 45 - i * 100
+        bold = i == 0 and not any(unicodedata.east_asian_width(c) in "WF" for c in line)  # the CJK font has one weight
+        style = {"fontweight": "bold", "fontfamily": "DejaVu Sans"} if bold else {}
+        text = ax.text(500, y, line, color="white", fontsize=size, va="center", **style)
+        room = w - 500 - 50  # the line is made smaller until it fits beside the bars
+        drawn = text.get_window_extent(renderer=fig.canvas.get_renderer()).width
+        if drawn > room:
+            text.set_fontsize(size * room / drawn)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=100, facecolor=fig.get_facecolor(), metadata={"Software": None})
+    plt.close(fig)
+
+
+def _card(app, exception):
+    if exception is not None or getattr(app.builder, "format", "") != "html":
+        return
+    write_card(pathlib.Path(app.outdir) / "_static" / CARD, book_title(app))
+
+
+def _no_sphinx_canonical(app, config):
+    """Sphinx writes ``<link rel="canonical">`` from ``html_baseurl``, the same for every edition; ours
+    (:func:`publish`) knows each edition's folder (config-inited)."""
+    config.html_baseurl = ""
+
+
+def setup(app):
+    app.connect("config-inited", _no_sphinx_canonical)
+    app.connect("html-page-context", _page_meta)
+    app.connect("build-finished", _card)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
+
+
+# ---------------------------------------------------------------------------------------------------------
+# After the build: shared assets, absolute links, sitemap, compressed copies
+
+SHARED = ("_static", "_images")  # the folders whose identical files the translated editions take from English
+OTHER_FOLDERS = {"_static", "_images", "_sources", "_pdf", "_sphinx_design_static", "_panels_static"}
+ASSET_REF = re.compile(r"""(?<![\w/.])((?:\.\./)*)(_static|_images)/([^"'\s)?#]+)""")
+TEXT = (".html", ".css", ".js", ".svg", ".json", ".xml", ".txt")
+SEO_TAGS = re.compile(
+    r'\n?<link rel="(?:canonical|alternate)"(?: hreflang="[^"]*")? href="https?://[^"]*">'
+    r'|\n?<meta property="og:(?:url|image(?::[a-z]+)?)" content="[^"]*">'
+)
+
+
+def edition_root(html_root: pathlib.Path, edition: str) -> pathlib.Path:
+    return html_root if edition == ENGLISH else html_root / edition
+
+
+def pages(html_root: pathlib.Path, edition: str) -> list[str]:
+    """The HTML pages of an edition, as paths relative to its folder (``notebooks/05_additive_score.html``),
+    without the other editions' folders and the asset folders."""
+    root = edition_root(html_root, edition)
+    skip = OTHER_FOLDERS | (set(translations()) if edition == ENGLISH else set())
+    found = []
+    for page in root.rglob("*.html"):
+        rel = page.relative_to(root)
+        if rel.parts[0] not in skip:
+            found.append(rel.as_posix())
+    return sorted(found)
+
+
+def is_book_page(text: str) -> bool:
+    """A page of the book (written from page.html: it has our og:title), not a redirect, search or index page."""
+    return '<meta property="og:title"' in text
+
+
+def share_assets(html_root: pathlib.Path) -> tuple[int, int]:
+    """Make every translated edition load the files of its ``_static/`` and ``_images/`` that are byte-identical in
+    English from the English folders, and delete its copies. Returns (files shared, bytes saved)."""
+    count = saved = 0
+    for lang in translations():
+        root = html_root / lang
+        if not root.is_dir():
+            continue
+        shared: set[str] = set()
+        for folder in SHARED:
+            for path in sorted((root / folder).rglob("*")) if (root / folder).is_dir() else []:
+                if not path.is_file() or path.suffix in (".gz", ".br"):
+                    continue
+                rel = path.relative_to(root).as_posix()
+                english = html_root / rel
+                if english.is_file() and english.read_bytes() == path.read_bytes():
+                    shared.add(rel)
+        # kept text files of the edition's own folders may point at shared ones too (a stylesheet's url(...))
+        texts = [root / p for p in pages(html_root, lang)]
+        texts += [
+            p for f in SHARED if (root / f).is_dir() for p in (root / f).rglob("*") if p.suffix in (".css", ".js")
+        ]
+        for path in texts:
+            if not path.is_file() or path.relative_to(root).as_posix() in shared:
+                continue
+            text = path.read_text(encoding="utf-8")
+            new = _point_at_english(text, path, root, html_root, shared)
+            if new != text:
+                path.write_text(new, encoding="utf-8")
+        for rel in shared:
+            path = root / rel
+            saved += path.stat().st_size
+            path.unlink()
+            for ext in (".gz", ".br"):
+                path.with_name(path.name + ext).unlink(missing_ok=True)
+            count += 1
+        for folder in SHARED:
+            for sub in sorted((root / folder).rglob("*"), reverse=True) if (root / folder).is_dir() else []:
+                if sub.is_dir() and not any(sub.iterdir()):
+                    sub.rmdir()
+    return count, saved
+
+
+def _point_at_english(text: str, path: pathlib.Path, root: pathlib.Path, html_root: pathlib.Path, shared) -> str:
+    here = path.parent
+
+    def repoint(match):
+        target = (here / match.group(0)).resolve()
+        try:
+            rel = target.relative_to(root.resolve()).as_posix()
+        except ValueError:
+            return match.group(0)
+        if rel not in shared:
+            return match.group(0)
+        return posixpath.relpath((html_root / rel).as_posix(), here.as_posix())
+
+    return ASSET_REF.sub(repoint, text)
+
+
+def _links(site_url: str, html_root: pathlib.Path, edition: str, page: str) -> str:
+    """The head links of one page: canonical, every edition's alternate (those that have the page), x-default,
+    og:url and og:image."""
+    url = edition_address(site_url, edition) + page
+    tags = f'\n<link rel="canonical" href="{html.escape(url)}">'
+    for other in editions():
+        if (edition_root(html_root, other) / page).is_file():
+            from attention_workshop.ae_lang import html_lang
+
+            href = html.escape(edition_address(site_url, other) + page)
+            tags += f'\n<link rel="alternate" hreflang="{html_lang(other)}" href="{href}">'
+    if (html_root / page).is_file():
+        tags += f'\n<link rel="alternate" hreflang="x-default" href="{html.escape(site_url + page)}">'
+    card = edition_root(html_root, edition) / "_static" / CARD
+    card_url = edition_address(site_url, edition if card.is_file() else ENGLISH) + f"_static/{CARD}"
+    tags += _meta("og:url", url) + _meta("og:image", card_url)
+    tags += _meta("og:image:width", str(CARD_SIZE[0])) + _meta("og:image:height", str(CARD_SIZE[1]))
+    return tags
+
+
+def add_links(html_root: pathlib.Path, site_url: str) -> dict[str, list[str]]:
+    """Write each page's absolute links (:func:`_links`) into its head; return edition -> its book pages."""
+    book: dict[str, list[str]] = {}
+    for edition in editions():
+        for page in pages(html_root, edition):
+            path = edition_root(html_root, edition) / page
+            text = path.read_text(encoding="utf-8")
+            if not is_book_page(text):
+                continue
+            book.setdefault(edition, []).append(page)
+            head, sep, rest = SEO_TAGS.sub("", text).partition("</head>")
+            path.write_text(
+                head.rstrip("\n ") + _links(site_url, html_root, edition, page) + "\n" + sep + rest, "utf-8"
+            )
+    return book
+
+
+def sitemap(site_url: str, html_root: pathlib.Path, book: dict[str, list[str]]) -> str:
+    """``sitemap.xml``: every book page of every edition, each with all its editions as ``xhtml:link``
+    alternates (x-default: English)."""
+    from attention_workshop.ae_lang import html_lang
+
+    lines = [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">',
+    ]
+    for edition in editions():
+        for page in book.get(edition, []):
+            lines.append(f"<url><loc>{html.escape(edition_address(site_url, edition) + page)}</loc>")
+            for other in editions():
+                if page in book.get(other, []):
+                    href = html.escape(edition_address(site_url, other) + page)
+                    lines.append(f'<xhtml:link rel="alternate" hreflang="{html_lang(other)}" href="{href}"/>')
+            if page in book.get(ENGLISH, []):
+                lines.append(
+                    f'<xhtml:link rel="alternate" hreflang="x-default" href="{html.escape(site_url + page)}"/>'
+                )
+            lines.append("</url>")
+    lines.append("</urlset>")
+    return "\n".join(lines) + "\n"
+
+
+def compress(html_root: pathlib.Path) -> tuple[int, bool]:
+    """Write ``.gz`` (gzip, level 9, no time stamp) and ``.br`` (Brotli, quality 11) beside every text file whose
+    copies are missing or older. Returns (files compressed, whether Brotli was available)."""
+    try:
+        import brotli
+    except ImportError:
+        brotli = None
+    count = 0
+    for path in sorted(html_root.rglob("*")):
+        if not path.is_file() or path.suffix not in TEXT:
+            continue
+        data = None
+        for ext, pack in ((".gz", lambda d: gzip.compress(d, 9, mtime=0)), (".br", brotli and brotli.compress)):
+            if pack is None:
+                continue
+            out = path.with_name(path.name + ext)
+            if out.exists() and out.stat().st_mtime >= path.stat().st_mtime:
+                continue
+            data = path.read_bytes() if data is None else data
+            out.write_bytes(pack(data))
+        count += 1
+    return count, brotli is not None
+
+
+def publish(html_root: pathlib.Path, site_url: str) -> list[str]:
+    """Finish a built site (every edition built): shared assets, the absolute links, sitemap and robots.txt (with
+    an address), compressed copies. Returns the lines to print."""
+    said = []
+    count, saved = share_assets(html_root)
+    if count:
+        said.append(
+            f"ae_seo: {count} files the editions share are loaded from the English folders ({saved / 1024:.0f} KiB)"
+        )
+    for stale in ("sitemap.xml", "robots.txt"):
+        for path in (html_root / stale, html_root / (stale + ".gz"), html_root / (stale + ".br")):
+            path.unlink(missing_ok=True)
+    if site_url:
+        book = add_links(html_root, site_url)
+        (html_root / "sitemap.xml").write_text(sitemap(site_url, html_root, book), encoding="utf-8")
+        (html_root / "robots.txt").write_text(f"User-agent: *\nAllow: /\n\nSitemap: {site_url}sitemap.xml\n", "utf-8")
+    else:
+        said.append(
+            "ae_seo: no site address (html: baseurl: in _config.yml, or make book SITE_URL=https://...): "
+            "canonical links, hreflang alternates, og:url, og:image, sitemap.xml and robots.txt are omitted"
+        )
+    _, has_brotli = compress(html_root)
+    if not has_brotli:
+        said.append("ae_seo: the brotli package is missing (pip install -r requirements.txt): only .gz copies written")
+    return said

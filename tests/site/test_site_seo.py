@@ -1,0 +1,246 @@
+"""A site the world can find and a slow phone can open (issue 33): ``attention_workshop.ae_seo``, the theme-weight
+fixes of ``attention_workshop.ae_site`` and the compressed server ``attention_workshop.serve``.
+
+On the built site (``book_build``, built without a public address unless ``_config.yml`` or ``AE_SITE_URL`` gives
+one): every page of the book has a description in its own language and Open Graph tags, one viewport tag and valid
+``<summary>`` markup; the Chinese edition keeps no file identical to an English one and every asset its pages name
+exists; every text file has ``.gz`` and ``.br`` copies that unpack to it. On a copy finished with an address: every
+page's canonical link, absolute alternates for every edition and ``x-default``, and a sitemap listing them all.
+The description's trimming and the server's choice of encoding are tested without a build.
+"""
+
+from __future__ import annotations
+
+import gzip
+import html
+import pathlib
+import re
+import shutil
+import threading
+import urllib.request
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from attention_workshop import ae_seo, build_pdf, serve
+from attention_workshop.paths import ENGLISH, editions, translations
+
+SITE_URL = "https://example.org/attention-executable/"
+CJK = re.compile(r"[\u3400-\u9fff]")
+
+
+def _meta(text: str, name: str) -> str | None:
+    match = re.search(rf'<meta (?:name|property)="{re.escape(name)}" content="([^"]*)">', text)
+    return html.unescape(match.group(1)) if match else None
+
+
+def _book_pages(site: pathlib.Path, edition: str) -> dict[str, str]:
+    root = ae_seo.edition_root(site, edition)
+    found = {}
+    for page in ae_seo.pages(site, edition):
+        text = (root / page).read_text(encoding="utf-8")
+        if ae_seo.is_book_page(text):
+            found[page] = text
+    return found
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Without a build
+
+
+def test_a_description_is_trimmed_at_a_sentence_or_a_word():
+    short = "Attention scores every source position."
+    assert ae_seo.trim(short) == short
+    sentences = "One two three four five six seven eight nine ten. " * 6
+    trimmed = ae_seo.trim(sentences)
+    assert trimmed.endswith(".") and ae_seo.width(trimmed) <= ae_seo.DESCRIPTION_LIMIT
+    assert ae_seo.width(trimmed) >= ae_seo.DESCRIPTION_LIMIT // 2
+    one_long = "word " * 80
+    cut = ae_seo.trim(one_long)
+    assert cut.endswith("…") and cut[:-1] == cut[:-1].rstrip() and "wor…" not in cut
+    assert ae_seo.width(cut) <= ae_seo.DESCRIPTION_LIMIT
+
+
+def test_a_cjk_character_counts_as_two():
+    chinese = "注意力让解码器在每一步重新阅读整个源句，并按相关程度分配权重。" * 6
+    trimmed = ae_seo.trim(chinese)
+    assert ae_seo.width(trimmed) <= ae_seo.DESCRIPTION_LIMIT
+    assert len(trimmed) <= ae_seo.DESCRIPTION_LIMIT // 2 + 1
+    assert trimmed.endswith("。")  # whole sentences when they fill at least half the room
+
+
+def test_the_pdfs_and_the_pages_read_one_address():
+    assert build_pdf.site_address is ae_seo.site_address
+    assert ae_seo.site_address("https://a.example/b") == "https://a.example/b/"
+    assert ae_seo.edition_address("https://a.example/b/", "zh") == "https://a.example/b/zh/"
+    with pytest.raises(ValueError):
+        ae_seo.site_address("a.example/b")
+
+
+def test_accept_encoding_is_read_with_its_weights():
+    assert serve.accepted("gzip, deflate, br, zstd") == {"gzip", "deflate", "br", "zstd"}
+    assert serve.accepted("br;q=0, gzip;q=0.5") == {"gzip"}
+    assert serve.accepted("") == set()
+
+
+@pytest.fixture
+def served(tmp_path):
+    body = ("<!DOCTYPE html><title>x</title>" + "attention " * 500).encode()
+    (tmp_path / "page.html").write_bytes(body)
+    (tmp_path / "plain.html").write_bytes(body)
+    ae_seo.compress(tmp_path)
+    (tmp_path / "plain.html.gz").unlink()
+    (tmp_path / "plain.html.br").unlink()
+    httpd = serve.server(tmp_path, 0)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/", body
+    httpd.shutdown()
+    httpd.server_close()
+
+
+def _get(url: str, encoding: str | None):
+    request = urllib.request.Request(url, headers={"Accept-Encoding": encoding} if encoding else {})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return response.headers, response.read()
+
+
+def test_the_server_sends_the_precompressed_copy_the_browser_accepts(served):
+    import brotli
+
+    base, body = served
+    headers, data = _get(base + "page.html", "gzip, deflate, br")
+    assert headers["Content-Encoding"] == "br" and brotli.decompress(data) == body
+    assert headers["Content-Type"].startswith("text/html") and "Accept-Encoding" in headers["Vary"]
+    headers, data = _get(base + "page.html", "gzip")
+    assert headers["Content-Encoding"] == "gzip" and gzip.decompress(data) == body
+    headers, data = _get(base + "page.html", None)
+    assert headers.get("Content-Encoding") is None and data == body
+    headers, data = _get(base + "plain.html", "br, gzip")  # no copies: the file as it is
+    assert headers.get("Content-Encoding") is None and data == body
+
+
+# ---------------------------------------------------------------------------------------------------------
+# On the built site
+
+
+def test_every_page_has_a_description_and_open_graph_in_its_language(site):
+    for edition in editions():
+        found = _book_pages(site, edition)
+        assert len(found) >= 10, f"{edition}: {len(found)} book pages"
+        for page, text in found.items():
+            where = f"{edition}/{page}"
+            description = _meta(text, "description")
+            assert description and ae_seo.width(description) <= ae_seo.DESCRIPTION_LIMIT, where
+            assert _meta(text, "og:description") == description, where
+            assert _meta(text, "og:title"), where
+            assert _meta(text, "og:locale") == ae_seo.og_locale(None, edition), where
+            if edition == ENGLISH:
+                assert not CJK.search(description.replace("中文", "")), (where, description)
+            else:
+                assert len(CJK.findall(description)) >= 10, (where, description)
+            assert not re.search(r'<link rel="alternate" hreflang="[^"]*" href="(?!https?://)', text), where
+
+
+def test_without_an_address_the_absolute_links_are_left_out_in_one_line(book_build, site):
+    code, log, _ = book_build
+    if ae_seo.site_address():
+        pytest.skip("this build has a public address")
+    assert log.count("no site address") == 1, log[-2000:]
+    for edition in editions():
+        for page, text in _book_pages(site, edition).items():
+            assert 'rel="canonical"' not in text and "og:url" not in text, page
+    assert not (site / "sitemap.xml").exists() and not (site / "robots.txt").exists()
+
+
+def test_one_viewport_tag_and_no_paragraph_in_a_summary(site):
+    for edition in editions():
+        root = ae_seo.edition_root(site, edition)
+        for page in ae_seo.pages(site, edition):
+            text = (root / page).read_text(encoding="utf-8")
+            if "<head>" not in text or 'http-equiv="Refresh"' in text:
+                continue
+            assert text.count('name="viewport"') == 1, f"{edition}/{page}"
+            for summary in re.findall(r"<summary\b.*?</summary>", text, re.S):
+                assert not re.search(r"<p\b", summary), f"{edition}/{page}: {summary[:200]}"
+
+
+def test_the_editions_share_their_identical_assets(site):
+    """No file of a translated edition's _static/ or _images/ is a copy of the English one, and every asset its
+    pages and stylesheets name exists (the browser sweep checks the requests themselves)."""
+    for lang in translations():
+        root = site / lang
+        for folder in ae_seo.SHARED:
+            for path in (root / folder).rglob("*") if (root / folder).is_dir() else []:
+                if path.is_file() and path.suffix not in (".gz", ".br"):
+                    english = site / path.relative_to(root)
+                    assert not (english.is_file() and english.read_bytes() == path.read_bytes()), path
+        assert not (root / "_static" / "styles" / "theme.css").exists(), "the theme's stylesheet is shared"
+        for page in ae_seo.pages(site, lang):
+            text = (root / page).read_text(encoding="utf-8")
+            for match in ae_seo.ASSET_REF.finditer(text):
+                target = ((root / page).parent / match.group(0)).resolve()
+                assert target.is_file(), f"{lang}/{page} names {match.group(0)}, which is missing"
+        pages_text = (root / "notebooks" / "05_additive_score.html").read_text(encoding="utf-8")
+        assert '"../../_static/styles/theme.css' in pages_text
+
+
+def test_every_text_file_has_compressed_copies(site):
+    import brotli
+
+    count = 0
+    for path in site.rglob("*"):
+        if path.is_file() and path.suffix in ae_seo.TEXT:
+            data = path.read_bytes()
+            gz, br = path.with_name(path.name + ".gz"), path.with_name(path.name + ".br")
+            assert gz.is_file() and br.is_file(), path
+            if count % 7 == 0 or path.suffix == ".html":  # every page, a sample of the rest
+                assert gzip.decompress(gz.read_bytes()) == data, gz
+                assert brotli.decompress(br.read_bytes()) == data, br
+            count += 1
+    assert count > 50
+
+
+def test_with_an_address_every_page_declares_its_address_and_its_editions(site, tmp_path):
+    copy = tmp_path / "html"
+    shutil.copytree(site, copy, ignore=shutil.ignore_patterns("*.gz", "*.br", "*.png", "*.woff*", "*.pdf"))
+    book = ae_seo.add_links(copy, SITE_URL)
+    total = 0
+    for edition in editions():
+        assert book.get(edition), edition
+        for page in book[edition]:
+            text = (ae_seo.edition_root(copy, edition) / page).read_text(encoding="utf-8")
+            own = ae_seo.edition_address(SITE_URL, edition) + page
+            assert re.findall(r'<link rel="canonical" href="([^"]*)">', text) == [own]
+            alternates = dict(re.findall(r'<link rel="alternate" hreflang="([^"]*)" href="([^"]*)">', text))
+            from attention_workshop.ae_lang import html_lang
+
+            assert alternates == {
+                **{html_lang(e): ae_seo.edition_address(SITE_URL, e) + page for e in editions()},
+                "x-default": SITE_URL + page,
+            }, (edition, page)
+            assert _meta(text, "og:url") == own
+            card = _meta(text, "og:image")
+            assert card.startswith(SITE_URL) and card.endswith(ae_seo.CARD)
+            total += 1
+    # a second run replaces the links instead of adding more
+    ae_seo.add_links(copy, SITE_URL)
+    again = (copy / "notebooks" / "05_additive_score.html").read_text(encoding="utf-8")
+    assert again.count('rel="canonical"') == 1 and again.count('hreflang="x-default"') == 1
+    xml = ae_seo.sitemap(SITE_URL, copy, book)
+    ns = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9", "x": "http://www.w3.org/1999/xhtml"}
+    urls = ET.fromstring(xml.encode()).findall("s:url", ns)
+    assert len(urls) == total
+    for url in urls:
+        assert len(url.findall("x:link", ns)) == len(editions()) + 1
+
+
+def test_the_card_image_is_a_png_of_open_graphs_size(site):
+    from PIL import Image
+
+    for edition in editions():
+        card = ae_seo.edition_root(site, edition) / "_static" / ae_seo.CARD
+        if not card.exists():  # identical to the English card: shared
+            card = site / "_static" / ae_seo.CARD
+        with Image.open(card) as image:
+            assert image.format == "PNG" and image.size == ae_seo.CARD_SIZE
