@@ -4,8 +4,27 @@
 #   _vendor/node/mathjax/   the MathJax package, run by Node at build time (src/attention_workshop/ae_math.js) to typeset
 #                           every equation into the page; never served
 #   _vendor/static/         what pages load (html_static_path): MathJax's CommonHTML fonts, nothing else
+#
+#   bash scripts/fetch_assets.sh lighthouse   (run by `make bench`, src/attention_workshop/bench_lighthouse.py)
+#   _vendor/lighthouse/     Lighthouse and its dependencies (npm install, pinned), run by Node against the
+#                           served site with the tests' headless Chromium; never served, not needed to build
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+LIGHTHOUSE=lighthouse@12.8.2   # the benchmark's page audits (performance, accessibility, best practices, SEO)
+
+if [ "${1:-}" = lighthouse ]; then
+  stamp="_vendor/lighthouse/.version"
+  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$LIGHTHOUSE" ]; then
+    exit 0
+  fi
+  command -v npm >/dev/null || { echo "fetch_assets: npm is needed to fetch Lighthouse" >&2; exit 1; }
+  rm -rf _vendor/lighthouse && mkdir -p _vendor/lighthouse
+  npm install --silent --no-audit --no-fund --no-save --prefix _vendor/lighthouse "$LIGHTHOUSE" >/dev/null
+  echo "$LIGHTHOUSE" > "$stamp"
+  echo "fetch_assets: $LIGHTHOUSE -> _vendor/lighthouse/ ($(du -sh _vendor/lighthouse | cut -f1), not served)"
+  exit 0
+fi
 
 MATHJAX=mathjax@3.2.2   # typesets the lessons' LaTeX at build time (TeX input, CommonHTML output)
 

@@ -46,7 +46,7 @@ def main(argv: list[str] | None = None) -> None:
     update = median_seconds(lambda: explorer.set_state(float(next(states))), repeat=300)
     print(f"  one full widget update (compute + redraw):      {update * 1e3:8.2f} ms   (target <= 50 ms)")
 
-    for extra in ("bench_training", "bench_site", "bench_lab"):
+    for extra in ("bench_training", "bench_site", "bench_lab", "bench_lighthouse"):
         print()
         sys.stdout.flush()
         subprocess.run([sys.executable, "-m", f"attention_workshop.{extra}"], check=False)

@@ -1,0 +1,153 @@
+"""Print Lighthouse's scores for the built website (a benchmark that prints numbers, never a test).
+
+The intro, lessons 05 and 07 and their Chinese twins, as a phone (Lighthouse's default: simulated slow 4G and a
+slowed CPU) and as a desktop (``--preset=desktop``), served compressed from 127.0.0.1 by
+``attention_workshop.serve`` (``--plain``: Python's ``http.server``, uncompressed, as the site was served before
+the build wrote compressed copies). For each: the four category scores (performance, accessibility, best
+practices, SEO) and first contentful paint, largest contentful paint, total blocking time and cumulative layout
+shift, and the KiB transferred. Targets (issue 33): performance >= 90 on a phone, the other three 100.
+
+Lighthouse (npm, pinned in scripts/fetch_assets.sh) is fetched into ``_vendor/lighthouse`` on first use and
+drives the headless Chromium the tests use (:func:`attention_workshop.chromium.find_chromium`).
+
+    .venv/bin/python -m attention_workshop.bench_lighthouse [SITE] [--plain] [--only mobile|desktop]
+
+SITE defaults to ``_build/html`` (build it first: ``make book``).
+"""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+from attention_workshop.chromium import find_chromium
+from attention_workshop.command import OneLineParser, run
+from attention_workshop.paths import ROOT, translations
+
+LIGHTHOUSE = ROOT / "_vendor" / "lighthouse" / "node_modules" / "lighthouse" / "cli" / "index.js"
+PAGES = ("book/intro.html", "notebooks/05_additive_score.html", "notebooks/07_learning_without_labels.html")
+CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
+METRICS = (  # (audit, label, unit divisor, format)
+    ("first-contentful-paint", "FCP s", 1000, "{:.1f}"),
+    ("largest-contentful-paint", "LCP s", 1000, "{:.1f}"),
+    ("total-blocking-time", "TBT ms", 1, "{:.0f}"),
+    ("cumulative-layout-shift", "CLS", 1, "{:.3f}"),
+    ("total-byte-weight", "KiB", 1024, "{:.0f}"),  # transferred, as served
+)
+CHROME_FLAGS = "--headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage --no-first-run"
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def serve(site: pathlib.Path, plain: bool) -> tuple[subprocess.Popen, str]:
+    port = _free_port()
+    module = "http.server" if plain else "attention_workshop.serve"
+    args = [str(site), "--port", str(port)] if not plain else ["--directory", str(site), str(port)]
+    args += ["--bind", "127.0.0.1"]
+    process = subprocess.Popen(
+        [sys.executable, "-m", module, *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    base = f"http://127.0.0.1:{port}/"
+    for _ in range(100):
+        try:
+            urllib.request.urlopen(base, timeout=1).close()
+            break
+        except OSError:
+            time.sleep(0.1)
+    return process, base
+
+
+def audit(url: str, chromium: str, desktop: bool) -> dict:
+    """One Lighthouse run: {category: score 0-100, metric label: value}."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = pathlib.Path(tmp) / "report.json"
+        command = [
+            "node",
+            str(LIGHTHOUSE),
+            url,
+            "--quiet",
+            "--output=json",
+            f"--output-path={out}",
+            f"--only-categories={','.join(CATEGORIES)}",
+            f"--chrome-flags={CHROME_FLAGS}",
+            *(["--preset=desktop"] if desktop else []),
+        ]
+        done = subprocess.run(command, capture_output=True, text=True, env={"CHROME_PATH": chromium, **_env()})
+        if done.returncode != 0 or not out.exists():
+            return {"error": (done.stderr.strip().splitlines() or ["no report"])[-1]}
+        report = json.loads(out.read_text(encoding="utf-8"))
+    row = {c: round(100 * (report["categories"][c]["score"] or 0)) for c in CATEGORIES}
+    for key, label, divisor, _ in METRICS:
+        value = report["audits"].get(key, {}).get("numericValue")
+        row[label] = None if value is None else value / divisor
+    return row
+
+
+def _env() -> dict:
+    import os
+
+    return dict(os.environ)
+
+
+def table(rows: list[tuple[str, str, dict]]) -> str:
+    head = ["page", "form", "perf", "a11y", "bp", "seo", *[m[1] for m in METRICS]]
+    lines = [" | ".join(head), " | ".join("---" for _ in head)]
+    for page, form, row in rows:
+        if "error" in row:
+            lines.append(f"{page} | {form} | error: {row['error']}")
+            continue
+        cells = [page, form, *(str(row[c]) for c in CATEGORIES)]
+        cells += [fmt.format(row[label]) if row[label] is not None else "-" for _, label, _, fmt in METRICS]
+        lines.append(" | ".join(cells))
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = OneLineParser(prog="python -m attention_workshop.bench_lighthouse", description=__doc__.splitlines()[0])
+    parser.add_argument("site", nargs="?", type=pathlib.Path, default=ROOT / "_build" / "html")
+    parser.add_argument("--plain", action="store_true", help="serve uncompressed (python -m http.server)")
+    parser.add_argument("--only", choices=("mobile", "desktop"), help="one form factor")
+    args = parser.parse_args(argv)
+    print("Lighthouse (scores 0-100; targets: performance >= 90 on mobile, the others 100)")
+    if not (args.site / "index.html").exists():
+        print(f"  skipped: no built site at {args.site} (make book)")
+        return 0
+    chromium = find_chromium()
+    if chromium is None:
+        print("  skipped: no Chromium (apt-get install chromium-headless-shell, or set CHROMIUM=...)")
+        return 0
+    if not LIGHTHOUSE.exists():
+        fetched = subprocess.run(["bash", str(ROOT / "scripts" / "fetch_assets.sh"), "lighthouse"], check=False)
+        if fetched.returncode != 0 or not LIGHTHOUSE.exists():
+            print("  skipped: Lighthouse could not be fetched (npm)")
+            return 0
+    pages = [*PAGES, *(f"{lang}/{p}" for lang in translations() for p in PAGES)]
+    forms = [args.only] if args.only else ["mobile", "desktop"]
+    process, base = serve(args.site.resolve(), args.plain)
+    rows = []
+    try:
+        for form in forms:
+            for page in pages:
+                row = audit(base + page, chromium, form == "desktop")
+                rows.append((page, form, row))
+                print("  " + table([(page, form, row)]).splitlines()[-1], flush=True)
+    finally:
+        process.terminate()
+        process.wait()
+    print(f"\nServed {'uncompressed' if args.plain else 'compressed (attention_workshop.serve)'}:")
+    print(table(rows))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(run(main, "python -m attention_workshop.bench_lighthouse"))
