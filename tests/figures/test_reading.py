@@ -9,6 +9,7 @@ from attention_core import H_EXAMPLE, TOKENS
 from attention_core.figures.reading import (
     TriangleRead,
     WeightBars,
+    feature_label,
     plot_architecture_sketch,
     plot_direction_halves,
     plot_perturbation_trace,
@@ -16,6 +17,7 @@ from attention_core.figures.reading import (
     plot_versus_length,
 )
 from attention_core.lang import language
+from attention_core.toy_sentences import FEATURES
 
 
 def figures():
@@ -95,3 +97,12 @@ def test_triangle_read_names_H(H):
         (ValueError, TypeError), match=r"^H must have shape \(T, 2\) to be drawn in the plane|^H must be"
     ):
         TriangleRead(H, TOKENS, np.ones(3) / 3, np.zeros(2))
+
+
+def test_lesson_01s_features_are_named_in_the_readers_language():
+    assert [feature_label(f) for f in FEATURES] == list(FEATURES)  # English: the code's own names
+    with language("zh"):
+        chinese = [feature_label(f) for f in FEATURES]
+    assert chinese == ["人物", "动作", "物品", "颜色", "地点", "时间", "否定"]
+    with pytest.raises(ValueError, match="feature must be one of"):
+        feature_label("size")

@@ -9,6 +9,7 @@ from attention_core import TOKENS, worked_example
 from attention_core.figures.scoring import (
     ablation_curves_figure,
     family_weights_figure,
+    score_label,
     weights_heatmap_figure,
 )
 from attention_core.lang import language
@@ -65,3 +66,13 @@ def test_a_misshapen_input_is_named(draw, words):
         draw()
     for word in words:
         assert word in str(info.value)
+
+
+def test_the_score_functions_are_named_in_the_readers_language():
+    names = ("dot", "general", "concat", "additive")
+    assert [score_label(n) for n in names] == list(names)  # English: the names the code passes
+    with language("zh"):
+        chinese = [score_label(n) for n in names]
+    assert chinese == ["点积（dot）", "一般式（general）", "拼接（concat）", "加法式（additive）"]
+    with pytest.raises(ValueError, match="score must be one of"):
+        score_label("cosine")

@@ -17,7 +17,7 @@ from attention_core.figures.training import (
     report,
     score_push_figure,
 )
-from attention_core.lang import language
+from attention_core.lang import PSEUDO, language, width
 from attention_core.models.seq2seq import ModelConfig
 from attention_core.models.train import Evaluation, TrainConfig, train
 from tests.helpers import has_cjk, numbers
@@ -147,6 +147,17 @@ def test_report_english_is_unchanged_and_chinese_keeps_every_number():
     assert all(has_cjk(line) for line in chinese.splitlines())
     assert numbers(chinese) == numbers(english)
     assert numbers(report(EVALUATION, attention=False)) == [n for n in numbers(english)[1:] if n != "0.9844"]
+
+
+def test_the_reports_figures_start_in_one_column_in_every_language():
+    # a Chinese character takes two columns: the labels are padded by display width, not by characters
+    for code in ("en", "zh", PSEUDO):
+        with language(code):
+            lines = report(EVALUATION, steps=1000).splitlines()[1:4]  # the three accuracies
+        starts = {width(line[: line.index(re.search(r"\d\.\d{4}", line).group())]) for line in lines}
+        assert len(starts) == 1, (code, lines)
+        if code == "zh":
+            assert all(has_cjk(line) for line in lines)
 
 
 def test_the_progress_line_speaks_the_readers_language(capsys):

@@ -13,8 +13,9 @@ import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.patches import FancyArrowPatch, FancyBboxPatch, Polygon
 
-from .._validate import matrix
+from .._validate import matrix, one_of
 from ..lang import Messages
+from ..toy_sentences import FEATURES
 
 # Chinese text never uses $...$: matplotlib's mathtext has no CJK glyphs, so its symbols are Unicode (sₜ₋₁, hⱼ).
 TEXT = Messages(
@@ -38,6 +39,28 @@ TEXT = Messages(
         "hard": "hard read (argmax)",
     },
 )
+
+# Lesson 01's hand-made features (toy_sentences.FEATURES) as a reader names them, for the headers of its tables; the
+# code, and the keywords of feature_vector(place=3.0), keep the English names.
+FEATURE_LABELS = Messages(
+    f"{__name__}.features",
+    {
+        "person": "person",
+        "action": "action",
+        "object": "object",
+        "colour": "colour",
+        "place": "place",
+        "time": "time",
+        "negation": "negation",
+    },
+)
+
+
+def feature_label(name: str) -> str:
+    """Lesson 01's feature ``name`` (one of :data:`attention_core.toy_sentences.FEATURES`) in the reader's
+    language. Only the label changes: ``feature_vector`` and ``FEATURES`` keep the English names."""
+    return FEATURE_LABELS(one_of(name, "feature", FEATURES))
+
 
 BAR_COLOUR = "#3b6ea8"
 ACCENT = "#c2552d"

@@ -12,7 +12,7 @@ import matplotlib
 import numpy as np
 from matplotlib.figure import Figure
 
-from .._validate import matrix, vector, weight_curves_args
+from .._validate import matrix, one_of, vector, weight_curves_args
 from ..lang import Messages
 
 # Chinese text never uses $...$ (matplotlib's mathtext has no CJK glyphs): its symbols are Unicode (αⱼ).
@@ -31,6 +31,20 @@ TEXT = Messages(
         "weight_ij": r"weight $\alpha_{{ij}}$",
     },
 )
+
+# The score functions of lessons 05 and 08 as a reader names them, for the rows of their tables; the code keeps the
+# English names (ac.dot_scores, luong.global_attention(s, H, "general")).
+SCORE_LABELS = Messages(
+    f"{__name__}.scores",
+    {"dot": "dot", "general": "general", "concat": "concat", "additive": "additive"},
+)
+
+
+def score_label(name: str) -> str:
+    """The score function ``name`` (``"dot"``, ``"general"``, ``"concat"`` or ``"additive"``) in the reader's
+    language; the name the code passes (``luong.global_attention(s, H, "dot")``) stays English."""
+    return SCORE_LABELS(one_of(name, "score", tuple(SCORE_LABELS.entries)))
+
 
 _COLOURS = ("#1b6ca8", "#d1495b", "#2e8b57", "#8c6bb1", "#e08e0b")  # one per source position
 

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 import numpy as np
 from matplotlib.figure import Figure
 
-from ..lang import Messages
+from ..lang import Messages, pad, width
 
 # Chinese text never uses $...$ (matplotlib's mathtext has no CJK glyphs): its symbols are Unicode (eₜⱼ, αₜⱼ).
 # English braces inside $...$ are doubled ({{tj}}) because the catalog formats every sentence.
@@ -42,9 +42,10 @@ TEXT = Messages(
         "fixed_summary": "fixed summary",
         "progress": "{name} step {step:5d}/{steps}: running loss {running:.4f}, validation token acc. {acc:.3f}",
         "steps": "steps: {steps}",
-        "token": "test token accuracy:     {x:.4f}",
-        "exact": "test exact accuracy:     {x:.4f}",
-        "alignment": "test alignment accuracy: {x:.4f}",
+        "token_label": "test token accuracy",
+        "exact_label": "test exact accuracy",
+        "alignment_label": "test alignment accuracy",
+        "field": "{label}: ",  # a label and the value after it; report() lines the values up
         "bucket": "  source {lo:2d}-{hi:2d} tokens: token {token:.4f}, exact {exact:.4f}",
         # the recipe of a training run (TrainConfig), in words
         "recipe_model": "model: {name} ({order}, {score}), {dtype}",
@@ -198,11 +199,15 @@ def live_check(differences: dict, tolerance: dict, measured: dict) -> str:
 
 def report(ev, attention: bool = True, steps: int | None = None) -> str:
     """The printed figures of an :class:`~attention_core.models.train.Evaluation`: fixed formats, no timings,
-    so reruns print the same text."""
+    so reruns print the same text. The accuracies start in one column in every language: each label is padded to
+    the widest by display width (:func:`attention_core.lang.width`: a Chinese character takes two columns)."""
     lines = [TEXT("steps", steps=steps)] if steps is not None else []
-    lines += [TEXT("token", x=ev.token_accuracy()), TEXT("exact", x=ev.exact_accuracy())]
+    figures = {"token_label": ev.token_accuracy(), "exact_label": ev.exact_accuracy()}
     if attention:
-        lines.append(TEXT("alignment", x=ev.alignment_accuracy()))
+        figures["alignment_label"] = ev.alignment_accuracy()
+    labels = {key: TEXT("field", label=TEXT(key)) for key in figures}
+    column = max(width(label) for label in labels.values())
+    lines += [f"{pad(labels[key], column)}{x:.4f}" for key, x in figures.items()]
     for lo, hi, token, exact in ev.by_bucket():
         lines.append(TEXT("bucket", lo=lo, hi=hi, token=token, exact=exact))
     return "\n".join(lines)
