@@ -1,7 +1,7 @@
 // The Web Worker of lesson 07's laboratory: trains a model in the reader's browser, off the page's thread.
 //
-// ae-lab.js starts it from a Blob made of two function sources, aeLabMath (ae-lab-math.js: the model, the data
-// and the optimiser, checked against attention_core.models) and aeLabWorker below, so nothing is fetched and
+// ae-lab.js starts it from a Blob made of function sources, the laboratory's mathematics (AELabMath.source():
+// ae-lab-math.js and its parts, checked against attention_core.models) and aeLabWorker below, so nothing is fetched and
 // it works from file:// too. Messages from the page:
 //   {type: "start", grammar, config, recipe, dataSeed, nTest, watch: [source words]}   a new run
 //   {type: "pause"} / {type: "resume"}                                                   stop and go on
@@ -38,8 +38,9 @@ function aeLabWorker(M, scope) {
     if (!run.watch) return null;
     var p = run.watch;
     var out = M.greedy(run.trainer.params, run.cfg, p.src, 1, p.src.length, p.src.length + 1, false, run.G.bos_id);
+    var weights = M.teacherWeights(run.trainer.params, run.cfg, run.G, p);
     return {
-      weights: run.cfg.attention ? Array.from(M.teacherWeights(run.trainer.params, run.cfg, run.G, p)) : null,
+      weights: weights ? Array.from(weights) : null, // none for the fixed summary
       tokens: Array.from(out.tokens),
     };
   }
@@ -114,7 +115,7 @@ function aeLabWorker(M, scope) {
     run.done = true;
     post({ type: "evaluating", seconds: seconds() });
     var t0 = now();
-    var ev = M.evaluate(run.trainer.params, run.cfg, run.G, run.splits.test, run.cfg.attention, 256);
+    var ev = M.evaluate(run.trainer.params, run.cfg, run.G, run.splits.test, true, 256);
     var buckets = run.recipe.buckets.map(function (b) {
       var s = M.shares(ev, b[0], b[1]);
       return { lo: b[0], hi: b[1], sentences: s.sentences, token: s.token, exact: s.exact };

@@ -1,11 +1,11 @@
 // Lesson 07's laboratory on the website: the committed translation model, in the reader's browser.
 //
-// Loaded only on lesson 07's pages (src/attention_workshop/ae_site.py), after ae-lab-math.js (the model's mathematics, a
-// second implementation of attention_core.models, tested against it) and ae-lab-worker.js (the training loop of
-// a Web Worker). Its numbers, ae-lab-data.js (self.AELabData: the committed parameters, the grammar, the training
-// snapshots and the recipe, exported by attention_core.explorers.site.lab_data when the site was built), are
-// loaded when the lab first comes into view (see "Loading" below). Every word shown comes from the page's edition (#ae-params "labels", from
-// attention_core.explorers.site.LABELS). Four panels:
+// Loaded only on lesson 07's pages (src/attention_workshop/ae_site.py). When the lab first comes into view (see
+// "Loading" below) it loads ae-lab-math.js and its parts (the model's mathematics, a second implementation of
+// attention_core.models, part by part, tested against it), ae-lab-worker.js (the training loop of a Web Worker)
+// and ae-lab-data.js (self.AELabData: the committed parameters, the grammar, the training snapshots and the
+// recipe, exported by attention_core.explorers.site.lab_data when the site was built). Every word shown comes
+// from the page's edition (#ae-params "labels", from attention_core.explorers.site.LABELS). Four panels:
 //   Compose        a sentence of the toy language, its greedy translation, the alignment grid, the reference
 //   Step through   one decoder step at a time, in the order of lesson 07's equations
 //   Watch it learn the committed run's snapshots: the grid, the losses and the validation curves, step by step
@@ -1273,7 +1273,7 @@
   };
 
   Lab.prototype.workerSource = function () {
-    return "var M = (" + AELabMath.factory.toString() + ")();\n(" + aeLabWorker.toString() + ")(M, self);\n";
+    return AELabMath.source() + "(" + aeLabWorker.toString() + ")(M, self);\n";
   };
 
   Lab.prototype.startTraining = function () {
@@ -1457,29 +1457,53 @@
   };
 
   // ---------------------------------------------------------------------------------------------------------
-  // Loading. The page shows the lab's title at first; its numbers (ae-lab-data.js, about 0.5 MB) are fetched when
-  // the lab first comes near the screen (an IntersectionObserver), so a reader who never scrolls to it never
-  // downloads them. The data are a script beside this one (a <script> element, not fetch(): it works from file://
-  // too), which sets self.AELabData; its schema must be the one this script reads.
+  // Loading. The page shows the lab's title at first; the rest is fetched when the lab first comes near the
+  // screen (an IntersectionObserver), so a reader who never scrolls to it never downloads it: ae-lab-math.js and
+  // the parts it names (lab/*.js), ae-lab-worker.js and the numbers, ae-lab-data.js (about 0.5 MB, which sets
+  // self.AELabData; its schema must be the one this script reads). They are scripts beside this one, added as
+  // <script> elements in order (not fetch(): it works from file:// too).
 
   var LAB_SCHEMA = 2; // the layout of attention_core.explorers.site.lab_data() this script reads (LAB_SCHEMA there)
   var here = document.currentScript && document.currentScript.src; // .../_static/ae-lab.js?v=...
   var loading = null; // one load for every lab of the page: a list of callbacks until the data arrive
 
+  // Scripts beside this one, run in the order given; then done(true), or done(false) if one failed to load.
+  function loadScripts(names, done) {
+    var base = here ? here.replace(/ae-lab\.js(\?.*)?$/, "") : "_static/",
+      left = names.length,
+      ok = true;
+    names.forEach(function (name) {
+      var script = document.createElement("script");
+      script.src = base + name;
+      script.async = false; // in order
+      script.onload = script.onerror = function (event) {
+        ok = ok && event.type === "load";
+        if (--left === 0) done(ok);
+      };
+      document.head.appendChild(script);
+    });
+  }
+
+  // The mathematics, its parts, the Worker's loop and the data, once for every lab of the page: done(data or null).
   function loadData(done) {
-    if (self.AELabData) return done(self.AELabData);
+    if (self.AELabData && self.AELabMath && self.AELabMath.greedy) return done(self.AELabData);
     if (loading) return loading.push(done);
     loading = [done];
-    var script = document.createElement("script");
-    script.src = here ? here.replace(/ae-lab\.js(\?.*)?$/, "ae-lab-data.js") : "_static/ae-lab-data.js";
-    script.onload = script.onerror = function () {
+    function finish(ok) {
+      var math = ok && self.AELabMath && self.AELabMath.assemble ? self.AELabMath.assemble() : null;
       var waiting = loading;
       loading = null;
       waiting.forEach(function (f) {
-        f(self.AELabData || null);
+        f(math && typeof aeLabWorker === "function" ? self.AELabData || null : null);
       });
-    };
-    document.head.appendChild(script);
+    }
+    loadScripts(["ae-lab-math.js"], function (ok) {
+      if (!ok || !self.AELabMath) return finish(false);
+      var parts = self.AELabMath.PARTS.map(function (name) {
+        return "lab/" + name + ".js";
+      });
+      loadScripts(parts.concat(["ae-lab-worker.js", "ae-lab-data.js"]), finish);
+    });
   }
 
   function open(root) {
@@ -1529,10 +1553,6 @@
         )
       : null;
     Array.prototype.forEach.call(roots, function (root) {
-      if (!self.AELabMath || typeof aeLabWorker !== "function") {
-        root.textContent = t("missing");
-        return;
-      }
       root.classList.add("ae-lab");
       root.textContent = "";
       root.appendChild(el("p", { class: "ae-lab-waiting" }, [t("lab_title")]));

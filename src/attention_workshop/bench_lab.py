@@ -213,6 +213,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {path:<46} {loaded / MiB:5.2f} MiB on load, {read / MiB:5.2f} MiB with every figure")
     names = ("ae-lab-data.js", "ae-lab-math.js", "ae-lab.js", "ae-lab-worker.js", "ae-lab.css")
     files = {name: (site / "_static" / name).stat().st_size for name in names}
+    files["lab/*.js"] = sum(path.stat().st_size for path in (site / "_static" / "lab").glob("*.js"))
     print("  the lab's files: " + ", ".join(f"{k} {v / 1024:.0f} KiB" for k, v in files.items()))
 
 

@@ -1,10 +1,12 @@
-// Drives book/_assets/ae-lab-math.js under Node for tests/site/test_lab_math.py: reads one JSON job on stdin,
-// runs its tasks with the page's own code and writes their results as JSON on stdout.
+// Drives the laboratory's mathematics (book/_assets/ae-lab-math.js and its parts, lab/*.js) under Node for
+// tests/site/test_lab_math.py: reads one JSON job on stdin, runs its tasks with the page's own code and writes
+// their results as JSON on stdout.
 //
-// A job: {math: path of ae-lab-math.js, tasks: [{kind, ...}]}. Arrays of parameters travel as base64
+// A job: {assets: the folder of ae-lab-math.js, tasks: [{kind, ...}]}. Arrays of parameters travel as base64
 // float64 ({name: base64}) so that every bit arrives; the committed parameters as the site exports them.
 "use strict";
 const fs = require("fs");
+const path = require("path");
 
 function f64(text) {
   const b = Buffer.from(text, "base64");
@@ -23,7 +25,8 @@ function batchOf(G, M, pairs) {
 }
 
 const job = JSON.parse(fs.readFileSync(0, "utf8"));
-const M = require(job.math);
+const math = require(path.join(job.assets, "ae-lab-math.js"));
+const M = math.assemble(math.PARTS.map((name) => require(path.join(job.assets, "lab", name + ".js"))));
 const out = [];
 for (const task of job.tasks) {
   const t0 = process.hrtime.bigint();

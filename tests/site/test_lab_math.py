@@ -1,13 +1,15 @@
 """Lesson 07's laboratory computes with a second implementation of ``attention_core.models`` in JavaScript
-(``book/_assets/ae-lab-math.js``). Here it runs under Node, on the numbers the website exports
-(:func:`attention_core.explorers.site.lab_data`), against the package:
+(``book/_assets/ae-lab-math.js`` and its parts, ``book/_assets/lab/``). Here it runs under Node, on the numbers
+the website exports (:func:`attention_core.explorers.site.lab_data`), against the package, end to end (each part
+alone: ``tests/site/test_lab_parts.py``):
 
 - greedy translations and alignment matrices of the committed model on 240 test sentences, one by one (as the
   page's "compose" decodes) and in length batches (as its evaluation does): the same tokens, weights within 1e-5
   of the package's float32 model (the book's numbers) and within 1e-9 of the same parameters in float64;
 - the step-through trace (s_{t-1}, e_tj, alpha_tj, c_t, s_t, probabilities) against ``Seq2Seq.greedy_trace``;
-- on one fixed batch, the loss and every parameter gradient (attention model and fixed-summary baseline), in
-  float64 on both sides, to a relative error of 1e-10;
+- on one fixed batch, the loss and every parameter gradient of every design (the fixed-summary baseline and
+  attention with each score in each order), in float64 on both sides, to a relative error of 1e-10, and the
+  step-through trace of each design;
 - the optimiser: three steps of clipping, Adam and the learning-rate schedule, and the schedule itself;
 - evaluation counts (token, exact, alignment) equal to ``train.evaluate``'s;
 - the toy language: the page's parser gives ``data.parse``'s translation, alignment and errors; its sampler
@@ -36,7 +38,7 @@ from attention_core.models.train import Adam, TrainConfig, clip_global_norm, eva
 from attention_core.models.trained import load_trained
 from tests.helpers import ROOT
 
-MATH = ROOT / "book" / "_assets" / "ae-lab-math.js"
+ASSETS = ROOT / "book" / "_assets"  # ae-lab-math.js and lab/
 DRIVER = pathlib.Path(__file__).with_name("lab_node.js")
 GRAD_RTOL = 1e-10  # float64 on both sides: measured about 1e-13
 WEIGHT_ATOL = 1e-5  # the page's float64 decoding against the package's float32 model
@@ -152,9 +154,25 @@ def node_results(lab, splits, sample):
             "steps": 40,
         },
     }
+    for order, score in DESIGNS:  # every design of lessons 07 and 08, from a random start
+        model = design(order, score)
+        tasks[f"grads {order} {score}"] = {
+            "kind": "grads",
+            "config": config_of(model),
+            "params": params64(model),
+            "batch": batch,
+        }
+        tasks[f"trace {order} {score}"] = {
+            "kind": "greedy",
+            "params": params64(model),
+            "config": config_of(model),
+            "sentences": [p.src.tolist() for p in sample[:2]],
+            "trace": True,
+        }
+        tasks[f"init {order} {score}"] = {"kind": "init", "config": config_of(model), "seed": 2}
     for task in tasks.values():
         task["grammar"] = grammar
-    job = {"math": str(MATH), "tasks": list(tasks.values())}
+    job = {"assets": str(ASSETS), "tasks": list(tasks.values())}
     run = subprocess.run([node, str(DRIVER)], input=json.dumps(job), capture_output=True, text=True, check=False)
     assert run.returncode == 0, run.stderr[-3000:]
     out = json.loads(run.stdout)
@@ -170,6 +188,17 @@ def _wrong_shape(model: dict) -> dict:
 
 def _missing(model: dict, name: str) -> dict:
     return {**model, "arrays": {k: v for k, v in model["arrays"].items() if k != name}}
+
+
+DESIGNS = [("bahdanau", "general"), ("luong", "additive"), ("luong", "general")]  # lesson 07's: the committed model
+
+
+def design(order: str, score: str) -> Seq2Seq:
+    return Seq2Seq(ModelConfig(order=order, score=score, dtype="float64"), seed=7)
+
+
+def config_of(model: Seq2Seq) -> dict:
+    return {k: v for k, v in model.cfg.__dict__.items() if k != "dtype"}
 
 
 def _train_batches(splits) -> list[data.Batch]:
@@ -379,3 +408,26 @@ def test_sampler_makes_the_same_language(node_results):
         k: int(c) for k, c in enumerate(np.bincount([len(w) for w in train])) if c
     }, "every training sentence in exactly one batch of its own length"
     assert all(sum(n != 32 for n in sizes) <= 1 for sizes in per_length.values()), "batches of 32, one rest per length"
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Every design of lessons 07 and 08
+
+
+@pytest.mark.parametrize("order,score", DESIGNS)
+def test_every_design_has_the_packages_gradients_and_trace(node_results, splits, sample, order, score):
+    model = design(order, score)
+    loss, grads = model.loss_and_grads(data.stack(grad_batch(splits)))
+    got = node_results[f"grads {order} {score}"]
+    assert abs(got["loss"] - loss) <= GRAD_RTOL * abs(loss)
+    assert list(got["grads"]) == list(grads), "the same parameters, in the package's order"
+    for key, g in grads.items():
+        rel = float(np.linalg.norm(unb64(got["grads"][key], g.shape) - g) / np.linalg.norm(g))
+        assert rel <= GRAD_RTOL, f"{order} + {score}, {key}: relative error {rel:.1e}"
+    for pair, got in zip(sample, node_results[f"trace {order} {score}"], strict=False):
+        ref, trace = model.greedy_trace(pair.src), got["trace"]
+        assert trace["tokens"] == ref["tokens"].tolist()
+        for key in ("s_prev", "scores", "weights", "context", "state", "probs"):
+            np.testing.assert_allclose(np.array(trace[key]), ref[key], atol=1e-9, err_msg=key)
+    shapes = node_results[f"init {order} {score}"]["shapes"]
+    assert {k: list(v) for k, v in shapes.items()} == {k: list(v.shape) for k, v in model.params.items()}

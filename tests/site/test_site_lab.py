@@ -97,7 +97,7 @@ def test_lab_scripts_load_on_lesson_07_only(site):
         rel = str(page.relative_to(site))
         loads = re.findall(r'src="[^"]*_static/(ae-lab[\w.-]*\.js)', html)
         if rel in EDITIONS:
-            assert loads == ["ae-lab-math.js", "ae-lab-worker.js", "ae-lab.js"], rel  # the data: when it is seen
+            assert loads == ["ae-lab.js"], rel  # the mathematics, the Worker and the data: when the lab is seen
             assert 'data-explorer="lab"' in html and "ae-lab.css" in html
         else:
             assert not loads and "ae-lab.css" not in html, f"{rel} loads the lab"
@@ -105,8 +105,8 @@ def test_lab_scripts_load_on_lesson_07_only(site):
 
 @pytest.mark.parametrize("path", EDITIONS)
 def test_the_lab_data_load_when_the_lab_comes_into_view(chromium_browser, server, path):
-    """The page loads without the lab's numbers (about 0.5 MB): the lab shows its title and is marked drawn; its
-    data arrive when the reader scrolls near it, and then it opens."""
+    """The page loads without the lab's numbers (about 0.5 MB) and mathematics: the lab shows its title and is
+    marked drawn; they arrive when the reader scrolls near it, and then it opens."""
     context = chromium_browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     requests = []
@@ -116,9 +116,11 @@ def test_the_lab_data_load_when_the_lab_comes_into_view(chromium_browser, server
         page.wait_for_load_state("networkidle", timeout=5000)
     place = page.locator(PLACE)
     assert "ae-x-ready" in place.get_attribute("class") and place.get_attribute("aria-busy") == "true"
-    assert not [u for u in requests if "ae-lab-data.js" in u], "the lab data loaded before the lab was in view"
+    lazy = ("ae-lab-data.js", "ae-lab-math.js", "ae-lab-worker.js", "_static/lab/")
+    assert not [u for u in requests if any(name in u for name in lazy)], "the lab loaded before it was in view"
     come_to(page)
     assert len([u for u in requests if "ae-lab-data.js" in u]) == 1
+    assert len([u for u in requests if "_static/lab/" in u]) == 8, "the eight parts of the mathematics"
     assert page.locator(PLACE).get_attribute("aria-busy") is None
     context.close()
 
