@@ -14,7 +14,7 @@ import shutil
 
 import pytest
 
-from attention_workshop.editions import catalog, cli, markdown, sources
+from attention_workshop.editions import blocks, catalog, cli, sources
 from attention_workshop.editions import code as code_text
 from attention_workshop.paths import translations
 from tests.helpers import ROOT
@@ -103,7 +103,7 @@ def test_a_changed_english_sentence_is_reported_stale(tmp_path):
     source = sources.NotebookSource.__new__(sources.NotebookSource)
     source.path, source.name = changed, "notebooks/" + english.name
     source.po_path = lambda lang: po
-    entry = (cell["id"], "".join(cell["source"]))
+    entry = next((cell["id"], b.text) for b in blocks.blocks("".join(cell["source"])) if ", really." in b.text)
     before = catalog.status(source, LANGUAGES[0])
     assert entry in before.missing and before.unused  # not yet merged: the old English is unused
     after = catalog.update(source, LANGUAGES[0])
@@ -157,15 +157,12 @@ def test_every_translation_is_text_and_every_generated_code_cell_parses(lang):
             assert not cli.unreadable_cells(source, lang, source.edition(lang))
 
 
-def test_pages_cut_into_sections_and_glossary_entries_that_join_back_exactly():
+def test_pages_cut_into_blocks_that_write_back_exactly():
     for path in sorted((ROOT / "book").glob("*.md")):
         text = path.read_text(encoding="utf-8")
-        pieces = markdown.page_sections(text)
-        assert "".join(body for _, _, body in pieces) == text
-        contexts = [context for context, _, _ in pieces]
-        assert len(contexts) == len(set(contexts)), path.name
-    glossary = markdown.page_sections((ROOT / "book" / "glossary.md").read_text(encoding="utf-8"))
-    assert any(context == "term:context vector" for context, _, _ in glossary)
+        assert blocks.replace(text, lambda b: b.text) == text, path.name
+    glossary = sources.PageSource(ROOT / "book" / "glossary.md").units()
+    assert any(u.kind == "term" and u.msgid == "context vector\n上下文向量" for u in glossary)
 
 
 def test_the_edition_folder_is_named_for_its_translation_files():

@@ -1,9 +1,16 @@
-"""Translation files (gettext PO): reading, the translations they hold, and merging the English into them."""
+"""Translation files (gettext PO): reading them strictly, the translations they hold, what they lack (status), and
+merging the English into them the way GNU ``msgmerge --previous`` does (with Babel's ``Catalog.update``).
+
+Files are read and written with polib, without line wrapping (one entry's diff stays in that entry): Babel's
+``read_po`` neither parses a fuzzy entry's previous msgid (``#|``) nor refuses an unterminated string or a duplicate
+entry, and its ``write_po`` wraps comment lines, the ``#|`` previous msgid included, at 76 columns whatever ``width``
+says. Babel does the merge itself.
+"""
 
 from __future__ import annotations
 
-import copy
 import dataclasses
+import datetime
 import pathlib
 import re
 
@@ -122,93 +129,236 @@ def load_po(path: pathlib.Path, lang: str = "") -> polib.POFile:
 
 def new_po(name: str, lang: str) -> polib.POFile:
     po = polib.POFile(wrapwidth=0)
-    po.metadata = {
-        "Project-Id-Version": f"attention-executable {name}",
+    complete_header(po, name, lang)
+    return po
+
+
+def complete_header(po: polib.POFile, name: str, lang: str, project: str = "") -> None:
+    """Fill the header fields GNU msgfmt --check-header asks for that ``po`` lacks (an existing value is kept: the
+    translator's tool owns PO-Revision-Date and Last-Translator). Plural-Forms from Babel's table for ``lang``."""
+    from babel import Locale, UnknownLocaleError
+    from babel.messages.plurals import get_plural
+
+    try:
+        language, plural = Locale.parse(lang).english_name, str(get_plural(lang))
+    except (ValueError, UnknownLocaleError):
+        language, plural = lang, "nplurals=2; plural=(n != 1);"
+    defaults = {
+        "Project-Id-Version": project or f"attention-executable {pathlib.Path(name).stem}",
+        "PO-Revision-Date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M+0000"),
+        "Last-Translator": "The Attention, executable authors",
+        "Language-Team": f"{language} ({lang}), the Attention, executable authors",
         "Language": lang,
         "MIME-Version": "1.0",
         "Content-Type": "text/plain; charset=UTF-8",
         "Content-Transfer-Encoding": "8bit",
+        "Plural-Forms": plural,
     }
-    return po
+    for key, value in defaults.items():
+        if not po.metadata.get(key, "").strip():
+            po.metadata[key] = value
+    if not po.header.strip():
+        po.header = (
+            f"{language} ({lang}) translation of {name}, Attention, executable.\n"
+            "Merged with the English by `python -m attention_workshop.editions update` (make editions): translate\n"
+            'each msgstr, then remove the fuzzy flag; see CONTRIBUTING.md, "Editions".'
+        )
 
 
 class Translation:
-    """The translations of one English source into one language: ``(context, msgid) -> msgstr``."""
+    """The translations of one English source into one language: ``(context, msgid) -> msgstr``. A fuzzy entry
+    (made from other English) counts as none; a msgstr's leading and trailing line breaks follow its msgid's."""
 
     def __init__(self, po: polib.POFile | None = None, mapping=None):
         self.table = (
             dict(mapping)
             if mapping is not None
-            else {(e.msgctxt, e.msgid): e.msgstr for e in po if e.msgstr and not e.obsolete and "fuzzy" not in e.flags}
+            else {
+                (e.msgctxt, e.msgid): same_ends(e.msgstr, e.msgid)
+                for e in po
+                if e.msgstr and not e.obsolete and "fuzzy" not in e.flags
+            }
         )
 
     def __call__(self, context: str, msgid: str) -> str | None:
         return self.table.get((context, msgid))
 
 
+def same_ends(msgstr: str, msgid: str) -> str:
+    """``msgstr`` beginning and ending with a line break exactly when ``msgid`` does (GNU msgfmt refuses a file
+    where they differ)."""
+    if not msgstr:
+        return msgstr
+    core = msgstr.strip("\n")
+    return ("\n" if msgid.startswith("\n") else "") + core + ("\n" if msgid.endswith("\n") else "")
+
+
+# ----------------------------------------------------------------------------------------------- status
 @dataclasses.dataclass
 class Status:
-    missing: list[tuple[str, str]]  # (context, English): no translation
-    stale: list[tuple[str, str]]  # (context, English): the translation was made from other English (fuzzy)
-    unused: list[tuple[str, str]]  # (context, English): an entry no English text has any more
+    """What a translation file lacks or holds wrongly, entry by entry (``(context, msgid)`` pairs)."""
+
+    missing: list = dataclasses.field(default_factory=list)  # no translation
+    stale: list = dataclasses.field(default_factory=list)  # fuzzy: made from other English, to confirm
+    unused: list = dataclasses.field(default_factory=list)  # an entry no English text has (run update)
+    duplicate: list = dataclasses.field(default_factory=list)  # a second entry with the same msgctxt and msgid
+    invalid: list = dataclasses.field(default_factory=list)  # (context, msgid, problem): fields, line breaks
+    errors: list = dataclasses.field(default_factory=list)  # the file cannot be read: one line each
+    obsolete: int = 0  # entries kept as "#~" for English that may come back: not a problem
+    where: dict = dataclasses.field(default_factory=dict)  # (context, msgid) -> ":line" of a page's block
+
+    KINDS = ("missing", "stale", "unused", "duplicate", "invalid")
 
     def count(self) -> int:
-        return len(self.missing) + len(self.stale) + len(self.unused)
+        return sum(len(getattr(self, kind)) for kind in self.KINDS) + len(self.errors)
+
+    def report(self, lang: str, name: str) -> list[str]:
+        """One line per problem: language, file (and line of a page), kind, msgctxt and the English's first words."""
+        lines = [f"{lang}: {error}" for error in self.errors]
+        for kind in self.KINDS:
+            for item in getattr(self, kind):
+                context, msgid = item[0], item[1]
+                extra = f" ({item[2]})" if len(item) > 2 else ""
+                where = self.where.get((context, msgid), "")
+                lines.append(f"{lang}: {name}{where}: {kind}: [{context}] {_first_words(msgid, 90)}{extra}")
+        return lines
 
 
 def status(source, lang: str) -> Status:
-    """What the translation file of ``source`` lacks: missing, stale and unused entries."""
+    """What the translation file of ``source`` lacks: missing, stale, unused, duplicate and invalid entries (a
+    file that cannot be read: one error line)."""
     units = source.units()
-    po = load_po(source.po_path(lang), lang)
+    path = source.po_path(lang)
+    try:
+        po = read_po(path, duplicates="keep") if path.exists() else new_po(source.name, lang)
+    except TranslationFileError as error:
+        return Status(errors=[str(error)])
+    found = Status(obsolete=sum(1 for e in po if e.obsolete))
+    found.where = {(u.context, u.msgid): f":{u.line}" for u in units if u.line}
     entries = {(e.msgctxt, e.msgid): e for e in po if not e.obsolete}
-    wanted = {(u.context, u.msgid) for u in units}
-    missing, stale = [], []
+    wanted = {(u.context, u.msgid): u for u in units}
     for u in units:
         entry = entries.get((u.context, u.msgid))
         if entry is None or not entry.msgstr:
-            missing.append((u.context, u.msgid))
+            found.missing.append((u.context, u.msgid))
         elif "fuzzy" in entry.flags:
-            stale.append((u.context, u.msgid))
-    unused = [key for key in entries if key not in wanted]
-    return Status(missing, stale, unused)
+            found.stale.append((u.context, u.msgid))
+        else:
+            problem = check_entry(u, entry.msgstr)
+            if problem:
+                found.invalid.append((u.context, u.msgid, problem))
+    found.unused = [key for key in entries if key not in wanted]
+    found.duplicate = [(e.msgctxt, e.msgid, f"line {e.linenum} of the PO file") for e in duplicate_entries(po)]
+    return found
 
 
+def check_entry(unit, msgstr: str) -> str | None:
+    """What is wrong with ``msgstr`` as the translation of ``unit``, or ``None``: fields other than the English's
+    in a text the code fills (``python-brace-format``, a package message), line breaks at its ends unlike the
+    English's (msgfmt refuses both)."""
+    from attention_workshop.editions.units import brace_fields
+
+    if same_ends(msgstr, unit.msgid) != msgstr:
+        return "the msgstr must begin and end with a line break exactly where the msgid does"
+    if unit.flag == "python-brace-format" or unit.kind == "message":
+        english, translated = brace_fields(unit.msgid), brace_fields(msgstr)
+        if translated is None:
+            return "a lone { or } in the msgstr (write {{ or }} for a brace)"
+        if sorted(translated) != sorted(english or []):
+            return f"fields {sorted(translated)} in the msgstr, {sorted(english or [])} in the msgid"
+    return None
+
+
+# ----------------------------------------------------------------------------------------------- merge
 def update(source, lang: str) -> Status:
-    """Merge the English of ``source`` into its PO file, as gettext's msgmerge does: a new text gets an empty
-    entry, a changed text keeps its old translation marked fuzzy (stale) with the previous English beside it, and
-    an entry no text uses any more is dropped."""
-    units = source.units()
-    target = source.po_path(lang)
-    old = load_po(target, lang)
-    by_key = {(e.msgctxt, e.msgid): e for e in old if not e.obsolete}
-    wanted = {(u.context, u.msgid) for u in units}
-    leftovers: dict[str, list[polib.POEntry]] = {}
-    for e in old:
-        if not e.obsolete and (e.msgctxt, e.msgid) not in wanted and e.msgstr:
-            leftovers.setdefault(e.msgctxt, []).append(e)
-    po = new_po(pathlib.Path(source.name).stem, lang)
-    po.metadata = old.metadata or po.metadata
-    for u in units:
-        entry = by_key.get((u.context, u.msgid))
-        if entry is None:  # new English, or changed English at the same place: carried over as stale
-            previous = _closest(u.msgid, leftovers.get(u.context, []))
-            entry = polib.POEntry(msgctxt=u.context, msgid=u.msgid, msgstr=previous.msgstr if previous else "")
-            if previous is not None:
-                entry.flags = ["fuzzy"]
-                entry.previous_msgid = previous.msgid
-                leftovers[u.context].remove(previous)
-        entry = copy.copy(entry)
-        entry.comment = u.kind + (f": {u.note}" if u.note else "")
-        entry.occurrences = [(source.name, u.context)] if " " not in source.name else []
-        po.append(entry)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    po.save(str(target))
+    """Merge the English of ``source`` into its PO file (:func:`merge`) and write it; return its status. A file
+    that cannot be read raises :class:`TranslationFileError` before anything is written."""
+    target, text = merged(source, lang)
+    write(target, text)
     return status(source, lang)
 
 
-def _closest(text: str, candidates: list[polib.POEntry]) -> polib.POEntry | None:
-    if not candidates:
-        return None
-    import difflib
+def merged(source, lang: str) -> tuple[pathlib.Path, str]:
+    """The PO file of ``source`` merged with its English, as text, and where it goes (nothing written)."""
+    target = source.po_path(lang)
+    old = read_po(target) if target.exists() else polib.POFile(wrapwidth=0)
+    return target, merge(old, source.units(), source.name, lang, _locations(source)).__unicode__()
 
-    return max(candidates, key=lambda e: difflib.SequenceMatcher(None, e.msgid, text).ratio())
+
+def write(target: pathlib.Path, text: str) -> bool:
+    if target.exists() and target.read_text(encoding="utf-8") == text:
+        return False
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(text, encoding="utf-8")
+    return True
+
+
+def _locations(source):
+    """The ``#:`` reference of a unit: a notebook cell as ``file:cell``, a page as its file (no line numbers: they
+    would change every entry's comment when a line is added above it); none for the package's or theme's words."""
+    if " " in source.name:
+        return lambda unit: []
+    if source.name.endswith((".ipynb", ".yml")):
+        return lambda unit: [(source.name, unit.context)]
+    return lambda unit: [(source.name, "")]
+
+
+def merge(old: polib.POFile, units: list, name: str, lang: str, locations=lambda unit: []) -> polib.POFile:
+    """The translation file for ``units`` made from ``old`` as GNU msgmerge makes it, with Babel's
+    ``Catalog.update``: an English text found again keeps its translation; a changed one gets the translation of
+    the most similar old text (difflib ratio >= 0.6, any msgctxt), marked fuzzy with the old English as its
+    previous msgid (``#|``); an old entry nothing matches becomes obsolete (``#~``), and an obsolete entry comes
+    back when its English, or a text like it, does. Entries follow the order of ``units``; their comments say
+    the kind (and notes for the translator), their flags ``fuzzy`` and the format; a translator's own comments
+    (``# ...``) stay with the entry."""
+    from babel.messages.catalog import Catalog
+
+    catalog, before = Catalog(fuzzy=False), {}
+    for entry in sorted(old, key=lambda e: e.obsolete):  # an active entry wins over an obsolete one
+        key = (entry.msgid, entry.msgctxt)
+        if key not in before:
+            before[key] = entry
+            comments = entry.tcomment.splitlines() if entry.tcomment else []
+            flags = ["fuzzy"] if "fuzzy" in entry.flags else []
+            catalog.add(entry.msgid, entry.msgstr, context=entry.msgctxt, flags=flags, user_comments=comments)
+    template = Catalog(fuzzy=False)
+    unique = list({(u.context, u.msgid): u for u in units}.values())
+    for unit in unique:
+        template.add(unit.msgid, context=unit.context)
+    catalog.update(template, update_creation_date=False)
+
+    po = polib.POFile(wrapwidth=0)
+    po.header, po.metadata = old.header, dict(old.metadata)
+    complete_header(po, name, lang, project="attention-core" if name.startswith("src/attention_core") else "")
+    for unit in unique:
+        message = catalog.get(unit.msgid, context=unit.context)
+        msgstr = same_ends(message.string or "", unit.msgid)
+        fuzzy = bool(msgstr) and "fuzzy" in message.flags
+        previous = None
+        if fuzzy:
+            was = before.get((unit.msgid, unit.context))
+            previous = message.previous_id[0] if message.previous_id else (was.previous_msgid if was else None)
+        po.append(
+            polib.POEntry(
+                msgctxt=unit.context,
+                msgid=unit.msgid,
+                msgstr=msgstr,
+                flags=(["fuzzy"] if fuzzy else []) + ([unit.flag] if unit.flag else []),
+                previous_msgid=previous,
+                comment=unit.kind + (f": {unit.note}" if unit.note else ""),
+                tcomment="\n".join(message.user_comments),
+                occurrences=locations(unit),
+            )
+        )
+    for message in catalog.obsolete.values():
+        if message.string:
+            po.append(
+                polib.POEntry(
+                    msgctxt=message.context,
+                    msgid=message.id,
+                    msgstr=same_ends(message.string, message.id),
+                    tcomment="\n".join(message.user_comments),
+                    obsolete=True,
+                )
+            )
+    return po

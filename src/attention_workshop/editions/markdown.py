@@ -1,87 +1,30 @@
-"""The translatable text of a page: its sections under headings and its glossary entries."""
+"""The translatable text of Markdown (a notebook's markdown cell, a page): its blocks (:mod:`.blocks`) as units, and
+the text written again with their translations in place, block by block."""
 
 from __future__ import annotations
 
-import re
-
-from attention_workshop.editions.catalog import Translation
+from attention_workshop.editions.blocks import blocks, replace
 from attention_workshop.editions.units import Unit
 
-# ----------------------------------------------------------------------------------------------- pages
-HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*$")
-FENCE = re.compile(r"^(```+|:::+)")
+NOTES = {  # what a translator needs to know about a block of this kind ("#." in the PO file)
+    "heading": "one line",
+    "title": "a box's title, one line",
+    "cell": "a table cell, one line",
+    "term": "a glossary entry's terms, one per line: the term this edition uses first, the English last",
+    "definition": "a glossary definition",
+}
 
 
-def page_sections(text: str) -> list[tuple[str, str, str]]:
-    """A markdown page cut into consecutive pieces ``(context, kind, text)`` that join back into ``text``
-    exactly: the part before the first heading, each heading with its section, and inside a ```{glossary}
-    block each entry (its term lines and definition) on its own."""
-    lines = text.splitlines(keepends=True)
-    pieces: list[list] = [["front", "section", ""]]
-    fence, glossary, used = None, False, {}
-    for line in lines:
-        bare = line.rstrip("\n")
-        match = FENCE.match(bare)
-        if fence is None and match:
-            fence, glossary = match.group(1), bare.startswith(match.group(1) + "{glossary}")
-            pieces[-1][2] += line
-            if glossary:
-                pieces.append(["", "term", ""])
-            continue
-        if fence is not None and bare.strip() == fence:
-            fence, was_glossary, glossary = None, glossary, False
-            if was_glossary:
-                pieces.append(["glossary-end", "section", line])
-                continue
-            pieces[-1][2] += line
-            continue
-        if glossary:
-            entry_start = bare and not bare[0].isspace() and (not pieces[-1][2].strip() or _ends_entry(pieces[-1][2]))
-            if entry_start and pieces[-1][2].strip():
-                pieces.append(["", "term", ""])
-            if entry_start and not pieces[-1][0]:
-                pieces[-1][0] = "term:" + bare.strip()
-            pieces[-1][2] += line
-            continue
-        heading = HEADING.match(bare) if fence is None else None
-        if heading:
-            pieces.append([_slug(heading.group(2)), "section", line])
-            continue
-        pieces[-1][2] += line
-    out = []
-    for context, kind, body in pieces:
-        if not body:
-            continue
-        context = context or kind
-        n = used.get(context, 0)
-        used[context] = n + 1
-        out.append((context if n == 0 else f"{context}-{n + 1}", kind, body))
-    assert "".join(p[2] for p in out) == text
-    return out
+def markdown_units(text: str, context: str, lines: bool = False) -> list[Unit]:
+    """The units of a cell or page: one per block with words, all with msgctxt ``context`` (two identical blocks
+    share one entry, as in Sphinx's catalogs); ``lines``: remember each block's line for reports (pages)."""
+    return [Unit(context, b.text, b.kind, NOTES.get(b.kind, ""), line=b.line if lines else 0) for b in blocks(text)]
 
 
-def _ends_entry(body: str) -> bool:
-    """A glossary entry is complete once it has an indented definition line (the next unindented line starts
-    the next entry)."""
-    return any(line[:1].isspace() and line.strip() for line in body.splitlines())
-
-
-def _slug(title: str) -> str:
-    from docutils.nodes import make_id
-
-    return make_id(re.sub(r"[`*{}]", "", title)) or "section"
-
-
-def page_units(text: str) -> list[Unit]:
-    return [Unit(ctx, body, kind) for ctx, kind, body in page_sections(text) if re.search(r"[^\W\d_]", body)]
-
-
-def translate_page(text: str, translation: Translation) -> str:
-    out = []
-    for context, _, body in page_sections(text):
-        new = translation(context, body)
-        out.append(new if new is not None else body)
-    return "".join(out)
+def translate_markdown(text: str, context: str, translation) -> str:
+    """``text`` with every block that has a translation (``translation(context, msgid)``; fuzzy or missing: none)
+    replaced by it; a block without one stays English, the rest of the text byte for byte."""
+    return replace(text, lambda block: translation(context, block.text))
 
 
 def _lines(text: str) -> list[str]:

@@ -6,6 +6,7 @@ import json
 import pathlib
 import re
 
+from attention_workshop.editions.blocks import KINDS as BLOCK_KINDS
 from attention_workshop.editions.catalog import Translation
 from attention_workshop.editions.sources import ConfigSource, Source, sources
 
@@ -24,7 +25,7 @@ CODE = re.compile(r"`[^`]*`")
 
 
 def pseudo_inline(text: str) -> str:
-    """A line of markdown in the pseudo-language: text replaced, syntax, math, code, link targets and cross-reference
+    """A block of markdown in the pseudo-language: text replaced, syntax, math, code, link targets and cross-reference
     targets kept (a ``{ref}``'s own text and a ``{term}``'s term are text too)."""
     parts, last = [], 0
     pattern = re.compile(f"{ROLE.pattern}|{LINK.pattern}|{MATH.pattern}|{CODE.pattern}")
@@ -46,56 +47,15 @@ def pseudo_inline(text: str) -> str:
     return "".join(parts)
 
 
-def pseudo_markdown(text: str) -> str:
-    """A markdown cell or page section in the pseudo-language (see :func:`pseudo_inline`): code blocks, display
-    math, labels and directive options are kept as they are; a directive's argument and body are text. The lines
-    of a paragraph are translated together, so inline math or code that wraps a line stays whole."""
-    out, code, math, directives, paragraph = [], None, False, [], []
-    for line in text.splitlines(keepends=True):
-        bare = line.rstrip("\n")
-        end = line[len(bare) :]
-        fence = re.match(r"^(\s*)(`{3,}|~{3,}|:{3,})(\{[\w-]+\})?(.*)$", bare)
-        display = bare.strip() == "$$" or (bare.strip().startswith("$$") and not bare.strip().endswith("$$"))
-        kept = re.match(r"^\(\S+\)=\s*$", bare) or re.match(r"^\s*:[\w-]+:", bare) or bare.startswith("    ")
-        if code is None and not math and not fence and not display and not kept and bare.strip():
-            paragraph.append(line)
-            continue
-        if paragraph:
-            out.append(pseudo_inline("".join(paragraph)))
-            paragraph = []
-        if code is not None:
-            out.append(line)
-            if bare.strip() == code:
-                code = None
-        elif math:
-            out.append(line)
-            math = not bare.strip().startswith("$$")
-        elif fence and directives and bare.strip() == directives[-1]:
-            directives.pop()  # the end of a directive
-            out.append(line)
-        elif fence and fence.group(3):
-            directives.append(fence.group(2))
-            out.append(fence.group(1) + fence.group(2) + fence.group(3) + pseudo_inline(fence.group(4)) + end)
-        elif fence:
-            code = fence.group(2)  # a code block
-            out.append(line)
-        elif display:
-            math = True
-            out.append(line)
-        else:
-            out.append(line)  # a label, a directive option, an indented code block, a blank line
-    if paragraph:
-        out.append(pseudo_inline("".join(paragraph)))
-    return "".join(out)
-
-
 def pseudo_translation(source: Source) -> Translation:
     """Every unit of ``source`` in the pseudo-language: nothing a reader sees is left in English, so any English
     the pseudo edition shows escaped the translation mechanism."""
     table = {}
     for unit in source.units():
-        if unit.kind in ("markdown", "section", "term"):
-            text = pseudo_markdown(unit.msgid)
+        if unit.kind == "math":  # a line of display math: only the words in \\text{...}
+            text = re.sub(r"(\\text\{)([^{}]*)(\})", lambda m: m[1] + pseudo_text(m[2]) + m[3], unit.msgid)
+        elif unit.kind in BLOCK_KINDS and unit.kind != "comment":
+            text = pseudo_inline(unit.msgid)
         elif unit.context in ("sphinx:language", "sphinx:html_search_language"):
             text = unit.msgid  # Sphinx has no pseudo-language: keep its English machinery
         else:

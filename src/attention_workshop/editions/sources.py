@@ -10,8 +10,8 @@ import pathlib
 
 from attention_workshop.editions.catalog import Translation, load_po
 from attention_workshop.editions.code import _code_literals, translatable, translate_code
-from attention_workshop.editions.markdown import _lines, page_units, translate_page
-from attention_workshop.editions.units import Unit
+from attention_workshop.editions.markdown import _lines, markdown_units, translate_markdown
+from attention_workshop.editions.units import Unit, brace_format
 from attention_workshop.paths import LOCALE, ROOT
 
 
@@ -21,15 +21,15 @@ def notebook_units(nb: dict) -> list[Unit]:
     for cell in nb["cells"]:
         source = "".join(cell["source"])
         if cell["cell_type"] == "markdown":
-            if source.strip():
-                units.append(Unit(cell["id"], source, "markdown"))
+            units.extend(markdown_units(source, cell["id"]))
             continue
         if cell["cell_type"] != "code":
             continue
         for lit in _code_literals(source):
             if translatable(lit):
                 note = "; ".join(f"{{{n}}} = {f[1:-1]}" for n, f in enumerate(lit.fields))
-                units.append(Unit(cell["id"], lit.text, lit.kind, note))
+                flag = brace_format(lit.text) if lit.fields else ""
+                units.append(Unit(cell["id"], lit.text, lit.kind, note, flag))
     return _unique(units)
 
 
@@ -116,14 +116,19 @@ class NotebookSource(Source):
 
 
 class PageSource(Source):
+    """A Markdown page: its blocks are units with the page's name as msgctxt (``glossary``), which no neighbouring
+    block's change moves."""
+
     def __init__(self, path: pathlib.Path):
         self.path, self.name = path, path.relative_to(ROOT).as_posix()
+        self.context = path.stem
 
     def units(self) -> list[Unit]:
-        return page_units(self.path.read_text(encoding="utf-8"))
+        return markdown_units(self.path.read_text(encoding="utf-8"), self.context, lines=True)
 
     def edition(self, lang: str, translation: Translation | None = None) -> str:
-        return translate_page(self.path.read_text(encoding="utf-8"), translation or self.translation(lang))
+        text = self.path.read_text(encoding="utf-8")
+        return translate_markdown(text, self.context, translation or self.translation(lang))
 
 
 class ConfigSource(Source):
@@ -138,6 +143,18 @@ class ConfigSource(Source):
         "nb_code_prompt_hide": "Hide code cell {type}",
     }
     PATHS = ("favicon", "html_static_path")  # relative paths, one folder deeper in an edition
+    NOTES = {  # for the translator ("#." in _config.po)
+        "title": "the book's title",
+        "author": "the book's authors, as the title page and the PDFs name them",
+        "sphinx:language": "Sphinx's code for this edition's language (zh_CN, de, fr): Sphinx's own words follow it",
+        "sphinx:html_search_language": "the search index's language (zh, de, fr; Sphinx's html_search_language)",
+        "sphinx:nb_code_prompt_show": (
+            "a hidden code cell's fold; myst-nb puts the English word source, outputs or content in place of {type}, "
+            "so a translation may leave {type} out"
+        ),
+        "toc:caption": "a part's caption in the table of contents",
+    }
+    NOTES["sphinx:nb_code_prompt_hide"] = NOTES["sphinx:nb_code_prompt_show"]
 
     def _english(self):
         import yaml
@@ -150,10 +167,18 @@ class ConfigSource(Source):
     def units(self) -> list[Unit]:
         config, toc = self._english()
         sphinx = config["sphinx"]["config"]
-        units = [Unit("title", config["title"], "setting"), Unit("author", config["author"], "setting")]
-        units += [Unit(f"sphinx:{key}", sphinx.get(key, english), "setting") for key, english in self.SETTINGS.items()]
-        units += [Unit("toc:caption", part["caption"], "caption") for part in toc["parts"]]
-        return _unique(units)
+        found = [("title", config["title"], "setting"), ("author", config["author"], "setting")]
+        found += [(f"sphinx:{key}", sphinx.get(key, english), "setting") for key, english in self.SETTINGS.items()]
+        found += [("toc:caption", part["caption"], "caption") for part in toc["parts"]]
+        return _unique([Unit(c, text, kind, self.NOTES.get(c, ""), self._flag(c, text)) for c, text, kind in found])
+
+    @staticmethod
+    def _flag(context: str, text: str) -> str:
+        """The code folds' words may drop ``{type}`` (myst-nb fills it with an English word): not a format msgfmt
+        should hold the translation to; every other setting with a field is."""
+        if context.startswith("sphinx:nb_code_prompt"):
+            return "no-python-brace-format"
+        return brace_format(text)
 
     def edition(self, lang: str, translation: Translation | None = None, folder: pathlib.Path | None = None) -> str:
         import yaml
@@ -241,7 +266,20 @@ class PackageSource(Source):
             for m in MESSAGES
             if m.domain == DOMAIN and m.localedir == LOCALE_DIR and m.context.startswith("attention_core")
         ]
-        return _unique([Unit(m.msgctxt(key), text, "message") for m in ours for key, text in m.entries.items()])
+        return _unique(
+            [
+                Unit(m.msgctxt(key), text, "message", self.NOTES.get(m.msgctxt(key), ""), brace_format(text))
+                for m in ours
+                for key, text in m.entries.items()
+            ]
+        )
+
+    NOTES = {  # for the translator ("#." in attention_core.po)
+        "attention_core.explorers.site.page:language_name": (
+            "this edition's language named in itself (中文, Deutsch, Français): the language switch of every page "
+            "shows it to readers of the other editions"
+        ),
+    }
 
     def po_path(self, lang: str) -> pathlib.Path:
         from attention_core.lang import DOMAIN, LOCALE_DIR
@@ -258,7 +296,8 @@ class ThemeSource(Source):
     def units(self) -> list[Unit]:
         from attention_workshop.ae_lang import THEME_STRINGS
 
-        return [Unit("theme", text, "theme") for text in THEME_STRINGS]
+        note = "a word of the website's frame (the book theme's), which Sphinx's catalogs do not translate"
+        return [Unit("theme", text, "theme", note) for text in THEME_STRINGS]
 
     def po_path(self, lang: str) -> pathlib.Path:
         return LOCALE / lang / "LC_MESSAGES" / "theme.po"
@@ -279,8 +318,7 @@ def translate_notebook(nb: dict, translation: Translation, lang: str) -> dict:
     for cell in out["cells"]:
         source = "".join(cell["source"])
         if cell["cell_type"] == "markdown":
-            new = translation(cell["id"], source) if source.strip() else None
-            cell["source"] = _lines(new if new is not None else source)
+            cell["source"] = _lines(translate_markdown(source, cell["id"], translation))
         elif cell["cell_type"] == "code":
             cell["source"] = _lines(translate_code(source, lambda text, c=cell["id"]: translation(c, text), lang))
             cell["outputs"], cell["execution_count"] = [], None
