@@ -50,8 +50,17 @@ EXPLORER_LESSONS = (
 )
 EXPLORER_PAGES = EXPLORER_LESSONS + tuple(f"zh/{path}" for path in EXPLORER_LESSONS)  # axe in the dark too
 AXE_IMPACTS = ("serious", "critical")
+JS = pathlib.Path(__file__).parent / "js"  # the JavaScript the tests run in the pages, one program a file
+
+
+def js(name: str) -> str:
+    """The program in ``tests/site/js/<name>.js``: a function, which Playwright's ``evaluate`` and
+    ``wait_for_function`` call with their argument (``page.evaluate(js("settled"), SETTLE_LIMIT_MS)``)."""
+    return (JS / f"{name}.js").read_text(encoding="utf-8")
+
+
 # Sphinx's search page shows its results one by one and writes its summary line after the last one.
-SEARCH_FINISHED = "() => (document.querySelector('#search-results p.search-summary') || {}).textContent"
+SEARCH_FINISHED = js("search_finished")
 # A loaded page is settled when what its first layout asked for has arrived and nothing is moving any more: a frame
 # is drawn (the layout requests the fonts it uses), those fonts have loaded, the CSS transitions and animations
 # that end by themselves are taken to their end (the theme fades its buttons' colours in as a page loads: about
@@ -59,24 +68,20 @@ SEARCH_FINISHED = "() => (document.querySelector('#search-results p.search-summa
 # second on every page whether or not anything was left to happen. (Not taken to their end: animations driven by
 # scrolling and endless ones. A tab that draws no frames, a background one, settles after ``SETTLE_LIMIT_MS``.)
 SETTLE_LIMIT_MS = 2000
-SETTLED = f"""
-async () => {{
-  const frame = () => new Promise((done) => requestAnimationFrame(() => done()));
-  const settle = async () => {{
-    await frame();
-    await document.fonts.ready;
-    for (const a of document.getAnimations()) {{
-      const timing = a.effect && a.effect.getTiming();
-      if (a.playState === "running" && a.timeline === document.timeline && timing && timing.iterations !== Infinity) {{
-        a.finish();
-      }}
-    }}
-    await frame();
-    await frame();
-  }};
-  await Promise.race([settle(), new Promise((done) => setTimeout(done, {SETTLE_LIMIT_MS}))]);
-}}
-"""
+_SETTLED = js("settled")  # its argument: SETTLE_LIMIT_MS (a call without it would not wait)
+
+
+def settle(page):
+    """Wait until ``page`` has settled (tests/site/js/settled.js); from Playwright's asynchronous API, await what it
+    returns."""
+    return page.evaluate(_SETTLED, SETTLE_LIMIT_MS)
+
+
+THEME = js("theme")  # the colour scheme the theme chose
+CLEAR_STORAGE = js("clear_storage")  # what a tab handed back forgets
+SET_RANGE = js("set_range")  # what dragging a range input does
+IMAGE_ALTS = js("image_alts")  # each image's address and alt text
+LANGUAGE_SWITCH = js("language_switch")  # whether the switch holds the focus, its tab index and its address
 
 
 @pytest.fixture(scope="session")
@@ -193,10 +198,10 @@ class PageVisit:
             self.page.on(event, listener)
 
     def open(self, path: str):
-        """Load ``path`` and wait until the page has settled (``SETTLED``)."""
+        """Load ``path`` and wait until the page has settled (:func:`settle`)."""
         self.page.bring_to_front()  # a tab behind another draws no frames (scroll-driven styles, animations)
         self.page.goto(f"{self.base_url}/{path}", wait_until="load")
-        self.page.evaluate(SETTLED)
+        settle(self.page)
         return self.page
 
     def outside_requests(self) -> list[str]:
@@ -231,7 +236,7 @@ class Tabs:
     def give(self, page) -> None:
         try:
             if page.url.startswith("http"):
-                page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
+                page.evaluate(CLEAR_STORAGE)
             page.goto("about:blank")
         except Exception:  # noqa: BLE001  (a tab a test broke is closed, not reused)
             page.close()
@@ -277,9 +282,7 @@ class LiveExplorer:
     @staticmethod
     def set_range(slider, value: float) -> None:
         """What dragging does: set the native range input's value and fire 'input'."""
-        slider.evaluate(
-            "(el, v) => { el.value = String(v); el.dispatchEvent(new Event('input', {bubbles: true})) }", value
-        )
+        slider.evaluate(SET_RANGE, value)
 
     @staticmethod
     def shown(root) -> dict[str, float]:
@@ -315,46 +318,9 @@ def reader_pages(site) -> list[str]:
     return sorted(str(p) for p in pages if not {"_static", "_sources"} & set(p.parts) and p.name != "index.html")
 
 
-# Elements whose right edge passes the viewport, unless an ancestor that scrolls or clips (and itself fits)
-# contains them. Skipped: elements not shown (an empty box, hidden) and fixed-position layers such as the
-# theme's closed side drawers, which never widen the page.
-OVERFLOW = """
-() => {
-  const vw = document.documentElement.clientWidth;
-  const found = [];
-  for (const el of document.body.querySelectorAll("*")) {
-    const r = el.getBoundingClientRect();
-    if (r.width === 0 || r.height === 0 || r.right <= vw + 1) continue;
-    if (!el.checkVisibility({ visibilityProperty: true, opacityProperty: true })) continue;
-    let fixed = false;
-    for (let f = el; f && f !== document.body; f = f.parentElement) {
-      if (getComputedStyle(f).position === "fixed") { fixed = true; break; }
-    }
-    if (fixed) continue;
-    let a = el.parentElement, contained = false;
-    while (a && a !== document.body) {
-      const st = getComputedStyle(a);
-      if (/(auto|scroll|hidden|clip)/.test(st.overflowX) && a.getBoundingClientRect().right <= vw + 1) {
-        contained = true;
-        break;
-      }
-      a = a.parentElement;
-    }
-    if (contained) continue;
-    const name = el.tagName.toLowerCase() + (el.id ? "#" + el.id : "") +
-      (el.className && typeof el.className === "string" ? "." + el.className.trim().split(/\\s+/).join(".") : "");
-    found.push(`${name} (right edge ${Math.round(r.right)} px)`);
-    if (found.length >= 8) break;
-  }
-  const s = document.scrollingElement;
-  return { page: [s.scrollWidth, s.clientWidth], elements: found };
-}
-"""
-# Every file the page used: the page itself and each resource, those read from the browser's cache included.
-USED = """
-() => [...performance.getEntriesByType("navigation"), ...performance.getEntriesByType("resource")].map((e) => e.name)
-"""
-IMAGES = "() => [...document.images].map((i) => i.src)"
+OVERFLOW = js("overflow")  # what reaches past the right edge, outside a box that scrolls or clips
+USED = js("used")  # every file the page used, those read from the browser's cache included
+IMAGES = js("images")
 
 
 @dataclasses.dataclass
@@ -387,59 +353,14 @@ COLOURS = "color-contrast"
 # ::before/::after boxes), opacity, filter, blend mode, transform and positioning. Two elements of one kind get
 # the same verdict; the kinds seen are kept per setting (``seen``) as short hashes. Axe's colour-contrast rule is
 # configured to look at the marked elements only (its ``selector``), so the other rules still see every element.
-CONTRAST_SAMPLES = """
-([seen, within]) => {
-  const hash = (text) => {  // cyrb53: a 53-bit string hash, as hex
-    let h1 = 0xdeadbeef, h2 = 0x41c6ce57;
-    for (let i = 0; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      h1 = Math.imul(h1 ^ c, 2654435761);
-      h2 = Math.imul(h2 ^ c, 1597334677);
-    }
-    h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-    h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-    return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(16);
-  };
-  const below = new Map();  // element -> what its ancestors and itself put behind text
-  const behind = (el) => {
-    if (!el) return "";
-    if (below.has(el)) return below.get(el);
-    const s = getComputedStyle(el);
-    let own = [s.backgroundColor, s.backgroundImage, s.opacity, s.filter, s.mixBlendMode, s.transform,
-               s.position, s.zIndex].join(",");
-    for (const pseudo of ["::before", "::after"]) {
-      const p = getComputedStyle(el, pseudo);
-      if (p.content !== "none" && p.content !== "normal") own += pseudo + p.backgroundColor + p.backgroundImage;
-    }
-    const value = behind(el.parentElement) + "|" + own;
-    below.set(el, value);
-    return value;
-  };
-  const mark = "data-ae-contrast-sample";
-  for (const old of document.querySelectorAll(`[${mark}]`)) old.removeAttribute(mark);
-  const seenNow = new Set(seen), fresh = [];
-  for (const el of document.querySelector(within).querySelectorAll("*")) {
-    const text = [...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent.trim());
-    if (!text || !el.getClientRects().length) continue;
-    const s = getComputedStyle(el);
-    const key = hash([el.namespaceURI, s.color, s.fill, s.fontSize, s.fontWeight, s.textShadow,
-                      s.webkitTextStrokeWidth, s.visibility, el.matches(":disabled, [aria-disabled=true]"),
-                      behind(el)].join(";"));
-    if (seenNow.has(key)) continue;
-    seenNow.add(key);
-    fresh.push(key);
-    el.setAttribute(mark, "");
-  }
-  return fresh;
-}
-"""
+CONTRAST_SAMPLES = js("contrast_samples")
 SAMPLES = "[data-ae-contrast-sample]"
 
 
 # Axe put into the page once, its colour-contrast rule set to look at the marked elements only.
-AXE_READY = "() => typeof window.axe !== 'undefined'"
-AXE_SAMPLED = "(samples) => axe.configure({rules: [{id: 'color-contrast', selector: samples}]})"
-AXE_RUN = "([within, options]) => axe.run(within, options).then((r) => r.violations)"
+AXE_READY = js("axe_ready")
+AXE_SAMPLED = js("axe_sampled")
+AXE_RUN = js("axe_run")
 
 
 async def _axe(page, seen: list[str], colours_only: bool = False) -> list[str]:
@@ -486,7 +407,7 @@ def _axe_source() -> str:
 
 async def _bad_alt(page) -> list[str]:
     bad = []
-    for src, alt in await page.locator("main img").evaluate_all("els => els.map(e => [e.src, e.alt || ''])"):
+    for src, alt in await page.locator("main img").evaluate_all(IMAGE_ALTS):
         alt = alt.strip()
         if len(alt) < 20 or alt.startswith("<Figure") or alt.lower() in ("image", "png", "figure"):
             bad.append(f"image {src[-50:]!r} has alt text {alt!r}")
@@ -510,36 +431,20 @@ async def _switch(page, site, path: str) -> list[str]:
         return [f"{await link.count()} links named {name!r}"]
     problems = []
     await link.focus()  # an <a href> in the tab order: the keyboard reaches it
-    focused = await page.evaluate("document.activeElement.classList.contains('ae-lang-switch')")
-    if not focused or await link.evaluate("a => a.tabIndex") < 0 or not await link.is_visible():
+    focused, tab_index, href = await link.evaluate(LANGUAGE_SWITCH)
+    if not focused or tab_index < 0 or not await link.is_visible():
         problems.append("the switch is not keyboard-focusable and visible")
     if await link.get_attribute("lang") != ("en" if zh else "zh-CN"):
         problems.append("the switch is not marked with the other language")
-    rel = urllib.parse.unquote(urllib.parse.urlparse(await link.evaluate("a => a.href")).path).lstrip("/")
+    rel = urllib.parse.unquote(urllib.parse.urlparse(href).path).lstrip("/")
     other = path.removeprefix("zh/") if zh else f"zh/{path}"
     if rel != other or not (pathlib.Path(site) / rel).is_file():
         problems.append(f"the switch goes to {rel}, expected the existing page {other}")
     return problems
 
 
-EXPLORERS_FIT = """
-() => {
-  const vw = document.scrollingElement.clientWidth;
-  const bad = [];
-  for (const el of document.querySelectorAll(".ae-explorer")) {
-    const r = el.getBoundingClientRect(), name = `explorer #${el.id}`;
-    if (!el.classList.contains("ae-x-ready")) {
-      bad.push(`${name} did not start`);
-    } else if (r.left < 0 || r.right > vw + 1) {
-      bad.push(`${name} reaches past the screen (right edge ${Math.round(r.right)} px)`);
-    } else if (el.scrollWidth > el.clientWidth + 1) {
-      bad.push(`${name}: its content is wider than the explorer (${el.scrollWidth} > ${el.clientWidth} px)`);
-    }
-  }
-  return bad;
-}
-"""
-EXPLORERS_READY = "() => [...document.querySelectorAll('.ae-explorer')].every((e) => e.matches('.ae-x-ready'))"
+EXPLORERS_FIT = js("explorers_fit")
+EXPLORERS_READY = js("explorers_ready")
 
 
 class _Recorder:
@@ -639,16 +544,16 @@ class Sweep:
         if first or path in EXPLORER_PAGES:
             # A quiet network: what the page fetches on load is then in its resource timing (the budget counts it).
             # On a busy machine one of the two tabs has waited minutes for a font the other tab was fetching (they
-            # share an HTTP cache): after QUIET_MS the page is judged as it stands; SETTLED waits for its fonts.
+            # share an HTTP cache): after QUIET_MS the page is judged as it stands; settle waits for its fonts.
             with contextlib.suppress(PlaywrightTimeout):
                 await page.wait_for_load_state("networkidle", timeout=QUIET_MS)
         await page.wait_for_function(EXPLORERS_READY, timeout=LOAD_TIMEOUT_MS)  # every live explorer has drawn
-        await page.evaluate(SETTLED)  # fonts requested by the first layout; the explorers draw after load
+        await settle(page)  # fonts requested by the first layout; the explorers draw after load
         found = await page.evaluate(OVERFLOW)
         local = (self.server, "data:", f"blob:{self.server}")
         load = Load(
             path=path,
-            theme=await page.evaluate("document.documentElement.dataset.theme"),
+            theme=await page.evaluate(THEME),
             scroll=tuple(found["page"]),
             overflow=found["elements"] + await page.evaluate(EXPLORERS_FIT),
             outside=[url for url in recorder.requests if not url.startswith(local)],

@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.site.conftest import SEARCH_FINISHED, SETTLED, eventually, reader_pages
+from tests.site.conftest import SEARCH_FINISHED, eventually, reader_pages, settle
 
 LESSON_06 = "notebooks/06_same_content_different_state.html"
 # Pages whose notebook shows an ipywidgets explorer: the site shows a note and a live twin instead.
@@ -102,7 +102,7 @@ def test_a_table_that_scrolls_fades_at_the_edge_where_more_hides(visit):
 
 
 def test_a_settled_page_has_its_transitions_at_their_end(visit):
-    """``SETTLED`` (how every test waits for a loaded page): a colour fading in over ten seconds already shows its
+    """``settle`` (how every test waits for a loaded page): a colour fading in over ten seconds already shows its
     final colour, so the checks and screenshots that follow see the page as a reader sees it once it is still."""
     page = visit.open("notebooks/05_additive_score.html")
     fading = "getComputedStyle(document.querySelector('article p')).color"
@@ -110,5 +110,5 @@ def test_a_settled_page_has_its_transitions_at_their_end(visit):
     page.evaluate(fading)  # (read once: the transition starts from this colour)
     page.evaluate("document.querySelector('article p').style.color = 'rgb(255, 0, 0)'")
     assert page.evaluate(fading) != "rgb(255, 0, 0)", "the colour should still be fading"
-    page.evaluate(SETTLED)
+    settle(page)
     assert page.evaluate(fading) == "rgb(255, 0, 0)"

@@ -23,7 +23,7 @@ from attention_core.example import H_TRIANGLE
 from attention_core.lang import language
 from attention_core.toy_sentences import FELIX_NEGATED_ZH, FELIX_ZH, QUERIES, read_with_query
 from tests.helpers import ROOT
-from tests.site.conftest import SEARCH_FINISHED, SETTLED, reader_pages
+from tests.site.conftest import SEARCH_FINISHED, reader_pages, settle
 
 SHOTS = pathlib.Path(os.environ.get("AE_SCREENSHOTS", ROOT / "_build" / "screenshots"))
 ZH_01 = "zh/notebooks/01_reading_on_demand.html"
@@ -80,7 +80,7 @@ def test_switch_lands_on_the_same_section(visit, server, start, anchor):
     switch.focus()
     with page.expect_navigation(wait_until="load"):
         page.keyboard.press("Enter")  # the keyboard follows the link
-    page.evaluate(SETTLED)
+    settle(page)
     assert page.url == f"{server}/{_counterpart(start)}#{anchor}"
     target = page.locator(f"[id='{anchor}']")
     assert target.count() == 1, f"{anchor} is missing from {_counterpart(start)}"
@@ -225,7 +225,7 @@ def test_screenshots_of_a_chinese_lesson(visit, width):
     page.screenshot(path=str(SHOTS / f"zh-lesson-06-top-{width}.png"))
     root = page.locator(".ae-explorer.ae-x-ready")
     root.first.scroll_into_view_if_needed()
-    page.evaluate(SETTLED)
+    settle(page)
     page.screenshot(path=str(SHOTS / f"zh-lesson-06-explorer-{width}.png"))
     scroll, client = page.evaluate("[document.scrollingElement.scrollWidth, document.scrollingElement.clientWidth]")
     assert scroll <= client + 1, f"{ZH_06} scrolls sideways at {width}px"

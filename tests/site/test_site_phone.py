@@ -20,7 +20,7 @@ import re
 import pytest
 
 from tests.helpers import ROOT
-from tests.site.conftest import SETTLED, eventually
+from tests.site.conftest import eventually, settle
 
 SHOTS = pathlib.Path(os.environ.get("AE_SCREENSHOTS", ROOT / "_build" / "screenshots")) / "phone"
 PHONE = 390
@@ -69,7 +69,7 @@ def test_a_solutions_numbers_read_whole_on_a_phone(visit, edition, path):
     line, and the numbers that once sat in too-wide inline formulas are display formulas that fit the column."""
     v, page = _open(visit, edition + path)
     page.evaluate("document.querySelectorAll('details.sd-dropdown').forEach((d) => { d.open = true; })")
-    page.evaluate(SETTLED)
+    settle(page)
     for text, width, formula, *_ in page.evaluate(FORMULAS, None):
         assert formula <= width + 2, f"{text!r} is wider than its line on a phone ({formula:.0f} > {width} px)"
     shown = {number: False for number in SOLUTION_NUMBERS[path]}
@@ -117,7 +117,7 @@ def test_a_long_inline_formula_scrolls_to_its_end(visit, edition):
 def test_no_inline_formula_scrolls_on_a_wide_screen(visit, edition):
     v, page = _open(visit, edition + "notebooks/06_same_content_different_state.html", width=1280)
     page.evaluate("document.querySelectorAll('details.sd-dropdown').forEach((d) => { d.open = true; })")
-    page.evaluate(SETTLED)
+    settle(page)
     formulas = page.evaluate(FORMULAS, None)
     assert len(formulas) > 20
     assert [f[0] for f in formulas if f[3] != "hidden" or f[5]] == [], "formulas with a scroll bar at 1280 px"

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.site.conftest import EXPLORER_PAGES, FIRST, SAMPLES, SETTINGS, SETTLED, _axe, launch, run_async
+from tests.site.conftest import EXPLORER_PAGES, FIRST, SAMPLES, SETTINGS, _axe, launch, run_async, settle
 
 
 def setting(width: int, scheme: str):
@@ -67,7 +67,7 @@ def test_each_kind_of_text_is_judged_once_and_a_faint_one_is_caught(server):
             browser = await launch(p)
             page = await browser.new_page(viewport={"width": 1280, "height": 900})
             await page.goto(f"{server}/notebooks/02_context_without_attention.html", wait_until="load")
-            await page.evaluate(SETTLED)  # the theme's colour transitions end, as in the sweep
+            await settle(page)  # the theme's colour transitions end, as in the sweep
             seen: list[str] = []
             clean = await _axe(page, seen, colours_only=True)
             judged, marked = list(seen), await page.locator(SAMPLES).count()

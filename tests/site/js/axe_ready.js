@@ -1,0 +1,2 @@
+// Axe is already in the page.
+() => typeof window.axe !== 'undefined'
