@@ -49,12 +49,21 @@ book: $(BIN)/.installed assets editions
 	$(BIN)/python -m attention_workshop.build_pdf $(if $(SITE_URL),--site-url "$(SITE_URL)")
 	@echo "Open _build/html/index.html (中文版: _build/html/zh/index.html), or serve it: $(BIN)/python -m http.server -d _build/html 8000"
 
+# The gate's run: every test and notebook, a file, a notebook or an xdist_group to a process, the longest first
+# (the seconds in tests/durations.json; the root conftest.py). `make durations` is the same run measuring those
+# seconds again: run it when the slowest units change (make test prints the 30 slowest tests).
+GATE := tests book notebooks zh/book zh/notebooks --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg \
+	-n auto --dist loadgroup --no-loadscope-reorder
+
 test: $(BIN)/.installed assets
-	$(BIN)/python -m pytest tests book notebooks zh/book zh/notebooks --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg \
-		-n auto --dist loadgroup --no-loadscope-reorder --durations=30
+	$(BIN)/python -m pytest $(GATE) --durations=30
+
+.PHONY: durations
+durations: $(BIN)/.installed assets
+	$(BIN)/python -m pytest $(GATE) --record-durations
 
 check: $(BIN)/.installed
-	$(BIN)/python -m pytest tests -m "not slow and not site" -q -n auto --dist loadgroup
+	$(BIN)/python -m pytest tests -m "not slow and not site" -q -n auto --dist loadgroup --no-loadscope-reorder
 
 execute: $(BIN)/.installed
 	for nb in $(NOTEBOOKS); do $(BIN)/jupyter execute --inplace "$$nb" || exit 1; done
