@@ -74,12 +74,29 @@ def test_tests_run_on_an_x86_64_and_an_arm64_runner():
     job = _workflow()["jobs"]["test"]
     legs = job["strategy"]["matrix"]["include"]
     assert {leg["arch"] for leg in legs} == {"x86-64", "arm64"}
-    runners = {leg["arch"]: leg["runner"] for leg in legs}
-    assert runners["arm64"].endswith("-arm") and not runners["x86-64"].endswith("-arm")
+    runners = {(leg["arch"], leg["runner"]) for leg in legs}
+    assert all(runner.endswith("-arm") == (arch == "arm64") for arch, runner in runners), runners
+    assert len(runners) == 2, "one runner per architecture"
     assert job["runs-on"] == "${{ matrix.runner }}"
-    assert job["strategy"]["fail-fast"] is False, "one architecture failing must not hide the other's result"
+    assert job["strategy"]["fail-fast"] is False, "one leg failing must not hide the others' results"
     upload = next(s for s in job["steps"] if s.get("uses", "").startswith("actions/upload-artifact@"))
     assert "matrix.arch" in upload["with"]["name"], "one artifact per architecture"
+
+
+def test_every_python_from_the_oldest_supported_to_3_13_runs_the_gate():
+    """The README says Python 3.11 or newer (pyproject.toml: requires-python): 3.11, 3.12 and 3.13 each run
+    `make test` on x86-64, each in Debian's image of that Python; arm64 runs the oldest."""
+    job = _workflow()["jobs"]["test"]
+    legs = job["strategy"]["matrix"]["include"]
+    pythons = {arch: sorted(leg["python"] for leg in legs if leg["arch"] == arch) for arch in ("x86-64", "arm64")}
+    oldest = re.search(r'requires-python = ">=(\d+\.\d+)"', (ROOT / "pyproject.toml").read_text()).group(1)
+    assert oldest == "3.11"
+    assert pythons["x86-64"] == ["3.11", "3.12", "3.13"]
+    assert pythons["arm64"] == [oldest]
+    assert len({(leg["arch"], leg["python"]) for leg in legs}) == len(legs), "each leg once"
+    assert job["container"] == "python:${{ matrix.python }}-bookworm"
+    upload = next(s for s in job["steps"] if s.get("uses", "").startswith("actions/upload-artifact@"))
+    assert "matrix.python" in upload["with"]["name"], "artifact names are unique across the legs"
 
 
 def test_the_screenshots_are_kept_as_artifacts_even_when_a_test_fails():
