@@ -102,7 +102,7 @@ def test_in_chinese_right_answers_pass_and_english_is_unchanged():
             and window.message == "local-m 在 t = 3、D = 2 时读取位置 [1, 2, 3, 4, 5]，每个位置都不乘高斯因子。"
         )
         wide = check_gaussian(lambda p, T, D: _gauss(p, T, D, sigma=D))
-        assert wide.message.startswith("p = 4.0, T = 9, D = 2 的例子：sigma 是 D / 2")  # not capitalised in Chinese
+        assert wide.message.startswith("p = 4.0，T = 9，D = 2 的例子：sigma 是 D / 2")  # not capitalised in Chinese
     assert check_gaussian(lambda p, T, D: _gauss(p, T, D, sigma=D)).message == (
         "On the case p = 4.0, T = 9, D = 2: sigma is D / 2, not D: your bump is twice as wide."
     )
