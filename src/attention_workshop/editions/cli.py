@@ -110,10 +110,8 @@ def _print_status(lang: str) -> int:
             print(f"{lang}: {error}")
             problems += 1
             continue
-        for name in ("missing", "stale", "unused"):
-            for context, msgid in getattr(st, name):
-                first = msgid.strip().splitlines()[0] if msgid.strip() else msgid
-                print(f"{lang}: {source.name}: {name}: [{context}] {first[:90]}")
+        for line in st.report(lang, source.name):  # missing, stale, unused, duplicate, invalid; an unreadable file
+            print(line)
         for line in refused:
             print(f"{lang}: {line}")
         problems += st.count() + len(refused)
