@@ -110,7 +110,7 @@ def _blocks(text: str, lines: list[str]) -> list[Block]:
 
 
 def _math(where: list[int], lines: list[str]) -> list[Block]:
-    """The lines of display math with words in ``\text{...}`` (the rest of a formula is not text): one block
+    """The lines of display math with words in ``\\text{...}`` (the rest of a formula is not text): one block
     each, the whole line, so a translation may move the words around the symbols."""
     out = []
     for number in range(*where):

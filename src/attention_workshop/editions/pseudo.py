@@ -52,7 +52,7 @@ def pseudo_translation(source: Source) -> Translation:
     the pseudo edition shows escaped the translation mechanism."""
     table = {}
     for unit in source.units():
-        if unit.kind == "math":  # a line of display math: only the words in \\text{...}
+        if unit.kind == "math":  # a line of display math: only the words in \text{...}
             text = re.sub(r"(\\text\{)([^{}]*)(\})", lambda m: m[1] + pseudo_text(m[2]) + m[3], unit.msgid)
         elif unit.kind in BLOCK_KINDS and unit.kind != "comment":
             text = pseudo_inline(unit.msgid)
