@@ -3,8 +3,8 @@ merging the English into them the way GNU ``msgmerge --previous`` does (with Bab
 
 Files are read and written with polib, without line wrapping (one entry's diff stays in that entry): Babel's
 ``read_po`` neither parses a fuzzy entry's previous msgid (``#|``) nor refuses an unterminated string or a duplicate
-entry, and its ``write_po`` wraps comment lines, the ``#|`` previous msgid included, at 76 columns whatever ``width``
-says. Babel does the merge itself.
+entry, and its ``write_po`` wraps comment lines, the ``#|`` previous msgid included, at 76 columns when string wrapping
+is off (``width=None`` or 0), breaking a long previous msgid inside its quotes. Babel does the merge itself.
 """
 
 from __future__ import annotations
