@@ -415,8 +415,11 @@ def sitemap(site_url: str, html_root: pathlib.Path, book: dict[str, list[str]]) 
 
 
 def compress(html_root: pathlib.Path) -> tuple[int, bool]:
-    """Write ``.gz`` (gzip, level 9, no time stamp) and ``.br`` (Brotli, quality 11) beside every text file whose
-    copies are missing or older. Returns (files compressed, whether Brotli was available)."""
+    """Write ``.gz`` (gzip, level 9, no time stamp) and ``.br`` (Brotli, quality 10) beside every text file whose
+    copies are missing or older. Returns (files compressed, whether Brotli was available).
+
+    Brotli's quality 10 rather than its highest, 11: on the built site (6.6 MB of text) 11 took 36 s on a busy
+    2-core machine and 10 took 10 s, for 2 % more bytes (1.13 MB instead of 1.11 MB)."""
     try:
         import brotli
     except ImportError:
@@ -426,7 +429,10 @@ def compress(html_root: pathlib.Path) -> tuple[int, bool]:
         if not path.is_file() or path.suffix not in TEXT:
             continue
         data = None
-        for ext, pack in ((".gz", lambda d: gzip.compress(d, 9, mtime=0)), (".br", brotli and brotli.compress)):
+        for ext, pack in (
+            (".gz", lambda d: gzip.compress(d, 9, mtime=0)),
+            (".br", brotli and (lambda d: brotli.compress(d, quality=10))),
+        ):
             if pack is None:
                 continue
             out = path.with_name(path.name + ext)
