@@ -6,14 +6,24 @@ book, e.g. ``notebooks/07_learning_without_labels.po``), the format translators 
 Weblate, sphinx-intl) know. Its entries are keyed by where the text sits (``msgctxt``) and its English
 (``msgid``):
 
-- a markdown cell: the cell's id and its whole text;
+- Markdown (a notebook's markdown cells, a page ``book/*.md``): one entry per block, cut as Sphinx's gettext builder
+  cuts a page (:mod:`.blocks`: a heading, a paragraph, a list item, a table cell, a directive's title, a glossary
+  term and its definition). Its context is the cell's id, or the page's name: a block keeps its entry when its cell
+  moves or a neighbouring block changes, and a block without a translation stays English on its own;
 - a code cell's string literal (implicitly concatenated pieces together, so an alt text or a caption is one
-  entry) and each comment: the cell's id and the text. In an f-string each ``{field}`` becomes a numbered
-  placeholder (``{0}``, ``{1}``, ...): the translator moves placeholders but never sees or edits code, and a
-  change inside a field (a format) leaves the translation valid. A literal a translation keeps as it is (a
-  dictionary key, a file name) is an entry whose ``msgstr`` equals its ``msgid``;
-- a page: each section under a heading (context: the heading's anchor) and each glossary entry (context: its
-  English term).
+  entry) and each comment: the cell's id and the text (:mod:`.code`). In an f-string each ``{field}`` becomes a
+  numbered placeholder (``{0}``, ``{1}``, ...): the translator moves placeholders but never sees or edits code, and
+  a change inside a field (a format) leaves the translation valid. A translation is data: it keeps exactly the
+  English's placeholders, adds no field and no line break, and every generated cell must parse before anything is
+  written. A literal a translation keeps as it is (a dictionary key, a file name) is an entry whose ``msgstr``
+  equals its ``msgid``.
+
+The English is merged into the files as GNU ``msgmerge`` does (:mod:`.catalog`, with Babel's ``Catalog.update``):
+changed text becomes a fuzzy entry with its previous English (``#|``), removed text an obsolete one (``#~``) that
+comes back, fuzzy, when similar text reappears. The parts: :mod:`.blocks` and :mod:`.markdown` (Markdown),
+:mod:`.code` (code cells), :mod:`.units` (what an entry is), :mod:`.catalog` (PO files: reading, checking,
+merging), :mod:`.sources` (each English source and the copy it generates), :mod:`.pseudo` (the pseudo-language
+edition), :mod:`.cli` (the command line).
 
 The generator changes code in one declared place only: the argument of ``set_language("en")`` becomes the
 edition's language. Everything else an edition says differently is a string literal or a comment.
@@ -22,6 +32,7 @@ edition's language. Everything else an edition says differently is a string lite
                                                               # changed: fuzzy)
     .venv/bin/python -m attention_workshop.editions status    # list missing, stale and unused entries per file, cell
     .venv/bin/python -m attention_workshop.editions generate  # write zh/ from the English and the PO files
+                                                              # (--lang zh: one edition; default: all)
 
 ``make editions`` runs all three and executes the Chinese notebooks whose code changed.
 ``tests/lessons/test_editions.py`` regenerates every edition in memory and compares it with what is committed;
