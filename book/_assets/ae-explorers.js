@@ -19,30 +19,14 @@
 (function () {
   "use strict";
 
-  var SVG_NS = "http://www.w3.org/2000/svg";
+  var UI = self.AEUI, // ae-ui.js: the helpers this script shares with the laboratory
+    t = UI.t, // every word the explorers show comes from the page's edition (its labels); only numbers are made here
+    tNodes = UI.tNodes,
+    svg = UI.svg;
   var counter = 0; // makes element ids unique when a page holds several explorers
-  // Every word the explorers show comes from the page's edition (params.labels, exported from
-  // attention_core.explorers.site.LABELS in English or Chinese); only the numbers are computed here.
-  var LABELS = {};
   // The layout version of the parameters this script reads; the build writes attention_core.explorers.site.SCHEMA
   // here, so a page and a script from different builds refuse to start instead of showing wrong numbers.
   var SCHEMA = Number("__AE_SCHEMA__");
-
-  // A label with its {placeholders} filled from vals (strings or numbers).
-  function t(key, vals) {
-    return String(LABELS[key] === undefined ? key : LABELS[key]).replace(/\{(\w+)\}/g, function (m, name) {
-      return vals && vals[name] !== undefined ? String(vals[name]) : m;
-    });
-  }
-
-  // A label as nodes: its placeholders may be DOM nodes (e.g. a <span data-ae-out> the tests read) or text.
-  function tNodes(key, vals) {
-    return String(LABELS[key]).split(/(\{\w+\})/).filter(Boolean).map(function (part) {
-      var m = /^\{(\w+)\}$/.exec(part);
-      var v = m && vals[m[1]] !== undefined ? vals[m[1]] : part;
-      return typeof v === "object" ? v : document.createTextNode(String(v));
-    });
-  }
 
   // ---------------------------------------------------------------------------------------------------
   // The math (plain loops over tiny arrays; the shapes are those of the core: H is (T, d_h) as rows).
@@ -98,17 +82,11 @@
 
   // Four decimals, as the notebooks print; "-0.0000" is shown as "0.0000".
   function fmt(x, digits) {
-    var text = x.toFixed(digits === undefined ? 4 : digits);
-    return /^-0\.0*$/.test(text) ? text.slice(1) : text;
+    return UI.fmt(x, digits === undefined ? 4 : digits); // four decimals unless told
   }
 
   function html(tag, attrs, text) {
-    var node = document.createElement(tag);
-    Object.keys(attrs || {}).forEach(function (k) {
-      node.setAttribute(k, attrs[k]);
-    });
-    if (text !== undefined) node.textContent = text;
-    return node;
+    return UI.el(tag, attrs, text === undefined ? [] : [text]);
   }
 
   // Text with subscripts: "α_j" and "h_1" become α<sub>j</sub> and h<sub>1</sub> (built as nodes, not parsed HTML).
@@ -121,15 +99,6 @@
   }
 
   var SUB_DIGITS = "₀₁₂₃₄₅₆₇₈₉"; // SVG text has no <sub>; Unicode subscript digits read well
-
-  function svg(tag, attrs, parent) {
-    var node = document.createElementNS(SVG_NS, tag);
-    Object.keys(attrs || {}).forEach(function (k) {
-      node.setAttribute(k, attrs[k]);
-    });
-    if (parent) parent.appendChild(node);
-    return node;
-  }
 
   function append(parent, children) {
     children.forEach(function (child) {
@@ -155,9 +124,9 @@
 
   // A row of plain buttons (Enter and Space press them): [[label, onClick], ...].
   function buttons(specs, label) {
-    var row = html("div", { class: "ae-x-buttons", role: "group", "aria-label": label });
+    var row = html("div", { class: "ae-buttons", role: "group", "aria-label": label });
     specs.forEach(function (spec) {
-      var b = html("button", { type: "button", class: "ae-x-button" }, spec[0]);
+      var b = html("button", { type: "button", class: "ae-button" }, spec[0]);
       b.addEventListener("click", spec[1]);
       row.appendChild(b);
     });
@@ -592,12 +561,12 @@
       sentenceSel.appendChild(html("option", { value: String(i) }, s.text));
     });
     var sentenceRow = append(html("div", { class: "ae-x-select" }), [html("label", { for: "ae-sent-" + n }, t("sentence")), sentenceSel]);
-    var questionSet = append(html("fieldset", { class: "ae-x-radios" }), [html("legend", {}, t("question"))]);
+    var questionSet = append(html("fieldset", { class: "ae-radios" }), [html("legend", {}, t("question"))]);
     var radios = qp.queries.map(function (query, i) {
       var id = "ae-q-" + n + "-" + i;
       var input = html("input", { type: "radio", name: "ae-q-" + n, id: id, value: String(i) });
       if (i === firstQuery) input.checked = true;
-      questionSet.appendChild(append(html("span", { class: "ae-x-radio" }), [input, html("label", { for: id }, query.name)]));
+      questionSet.appendChild(append(html("span", { class: "ae-radio" }), [input, html("label", { for: id }, query.name)]));
       return input;
     });
     if (typeof args.sentence === "number" && args.sentence < qp.sentences.length) sentenceSel.value = String(args.sentence);
@@ -695,9 +664,7 @@
   function start() {
     var roots = document.querySelectorAll(".ae-explorer");
     if (!roots.length) return;
-    var source = document.getElementById("ae-params");
-    var params = source ? JSON.parse(source.textContent) : null;
-    if (params && params.labels) LABELS = params.labels;
+    var params = UI.pageParams();
     var builders = { state: stateExplorer, score: scoreExplorer, question: questionExplorer };
     Array.prototype.forEach.call(roots, function (root) {
       var build = builders[root.getAttribute("data-explorer")];

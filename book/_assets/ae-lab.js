@@ -13,40 +13,14 @@
 (function () {
   "use strict";
 
-  var SVG_NS = "http://www.w3.org/2000/svg";
-  var LABELS = {};
+  var UI = self.AEUI, // ae-ui.js: the helpers this script shares with the explorers
+    t = UI.t, // every word shown comes from the page's edition (its labels)
+    el = UI.el,
+    svg = UI.svg;
   var uid = 0;
 
-  function t(key, vals) {
-    return String(LABELS[key] === undefined ? key : LABELS[key]).replace(/\{(\w+)\}/g, function (m, name) {
-      return vals && vals[name] !== undefined ? String(vals[name]) : m;
-    });
-  }
-
   function fmt(x, digits) {
-    if (x === null || x === undefined || !isFinite(x)) return "–";
-    var text = x.toFixed(digits === undefined ? 3 : digits);
-    return /^-0\.0*$/.test(text) ? text.slice(1) : text;
-  }
-
-  function el(tag, attrs, children) {
-    var node = document.createElement(tag);
-    Object.keys(attrs || {}).forEach(function (k) {
-      if (attrs[k] !== null && attrs[k] !== undefined) node.setAttribute(k, attrs[k]);
-    });
-    [].concat(children === undefined ? [] : children).forEach(function (c) {
-      node.appendChild(typeof c === "string" || typeof c === "number" ? document.createTextNode(String(c)) : c);
-    });
-    return node;
-  }
-
-  function svg(tag, attrs, parent) {
-    var node = document.createElementNS(SVG_NS, tag);
-    Object.keys(attrs || {}).forEach(function (k) {
-      node.setAttribute(k, attrs[k]);
-    });
-    if (parent) parent.appendChild(node);
-    return node;
+    return UI.fmt(x, digits === undefined ? 3 : digits); // three decimals unless told; "–" for no number
   }
 
   function id(name) {
@@ -629,23 +603,23 @@
     });
     // slot by slot
     this.nextSel = el("select", { id: id("next") });
-    var add = el("button", { type: "button", class: "ae-lab-button" }, [t("lab_add")]);
+    var add = el("button", { type: "button", class: "ae-button" }, [t("lab_add")]);
     add.addEventListener("click", function () {
       if (!self.nextSel.value) return;
       self.setSentence((self.input.value.trim() + " " + self.nextSel.value).trim());
       self.nextSel.focus();
     });
-    var back = el("button", { type: "button", class: "ae-lab-button" }, [t("lab_remove")]);
+    var back = el("button", { type: "button", class: "ae-button" }, [t("lab_remove")]);
     back.addEventListener("click", function () {
       var words = self.words();
       words.pop();
       self.setSentence(words.join(" "));
     });
-    var random = el("button", { type: "button", class: "ae-lab-button" }, [t("lab_random")]);
+    var random = el("button", { type: "button", class: "ae-button" }, [t("lab_random")]);
     random.addEventListener("click", function () {
       self.setSentence(AELabMath.sampleSentence(G, self.rng).src.join(" "));
     });
-    var clear = el("button", { type: "button", class: "ae-lab-button" }, [t("lab_clear")]);
+    var clear = el("button", { type: "button", class: "ae-button" }, [t("lab_clear")]);
     clear.addEventListener("click", function () {
       self.setSentence("");
       self.input.focus();
@@ -655,7 +629,7 @@
         el("div", { class: "ae-lab-field" }, [el("label", { for: id("examples") }, [t("lab_examples")]), this.exampleSel]),
         el("div", { class: "ae-lab-field" }, [el("label", { for: id("sentence") }, [t("lab_sentence")]), this.input]),
         el("div", { class: "ae-lab-field ae-lab-slot" }, [el("label", { for: id("next") }, [t("lab_next")]), this.nextSel, add]),
-        el("div", { class: "ae-lab-buttons" }, [back, clear, random]),
+        el("div", { class: "ae-buttons" }, [back, clear, random]),
       ])
     );
     this.message = el("p", { id: id("message"), class: "ae-lab-message", "aria-live": "polite" });
@@ -838,8 +812,8 @@
     P.appendChild(el("p", { class: "ae-lab-intro" }, [t("lab_step_intro")]));
     this.stepSentence = el("p", { class: "ae-lab-stepsentence" });
     P.appendChild(this.stepSentence);
-    var prev = el("button", { type: "button", class: "ae-lab-button" }, [t("lab_prev")]);
-    var next = el("button", { type: "button", class: "ae-lab-button" }, [t("lab_next_step")]);
+    var prev = el("button", { type: "button", class: "ae-button" }, [t("lab_prev")]);
+    var next = el("button", { type: "button", class: "ae-button" }, [t("lab_next_step")]);
     this.stepRange = el("input", { type: "range", id: id("t"), min: "1", max: "1", step: "1", value: "1" });
     this.stepOut = el("output", { for: id("t"), class: "ae-lab-value" });
     prev.addEventListener("click", function () {
@@ -1018,7 +992,7 @@
     this.watchSel.addEventListener("change", function () {
       self.showWatch(true);
     });
-    this.play = el("button", { type: "button", class: "ae-lab-button ae-lab-play", "aria-pressed": "false" }, [t("lab_play")]);
+    this.play = el("button", { type: "button", class: "ae-button ae-lab-play", "aria-pressed": "false" }, [t("lab_play")]);
     this.play.addEventListener("click", function () {
       self.togglePlay();
     });
@@ -1170,11 +1144,11 @@
       P = this.panels[3],
       R = this.D.recipe;
     P.appendChild(el("p", { class: "ae-lab-intro" }, [t("lab_train_intro", { steps: R.steps, committed: R.committed_steps, batch: R.batch_size, n_train: R.n_train })]));
-    var radios = el("fieldset", { class: "ae-lab-radios" }, [el("legend", {}, [t("lab_model")])]);
+    var radios = el("fieldset", { class: "ae-radios" }, [el("legend", {}, [t("lab_model")])]);
     this.modelRadios = ["attention", "baseline"].map(function (name, i) {
       var input = el("input", { type: "radio", name: id("model"), id: id("model-" + name), value: name });
       if (i === 0) input.checked = true;
-      radios.appendChild(el("span", { class: "ae-lab-radio" }, [input, el("label", { for: id("model-" + name) }, [t("lab_model_" + name)])]));
+      radios.appendChild(el("span", { class: "ae-radio" }, [input, el("label", { for: id("model-" + name) }, [t("lab_model_" + name)])]));
       return input;
     });
     this.seedInput = el("input", { type: "number", id: id("seed"), min: "0", max: "99999", step: "1", value: "0", inputmode: "numeric" });
@@ -1183,8 +1157,8 @@
     this.trainWatch.addEventListener("change", function () {
       self.sendWatch();
     });
-    this.trainButton = el("button", { type: "button", class: "ae-lab-button ae-lab-primary" }, [t("lab_train")]);
-    this.stopButton = el("button", { type: "button", class: "ae-lab-button", disabled: "disabled" }, [t("lab_stop")]);
+    this.trainButton = el("button", { type: "button", class: "ae-button ae-lab-primary" }, [t("lab_train")]);
+    this.stopButton = el("button", { type: "button", class: "ae-button", disabled: "disabled" }, [t("lab_stop")]);
     this.trainButton.addEventListener("click", function () {
       self.startTraining();
     });
@@ -1199,7 +1173,7 @@
           el("div", { class: "ae-lab-field ae-lab-small" }, [el("label", { for: id("steps") }, [t("lab_steps")]), this.stepsInput]),
         ]),
         el("div", { class: "ae-lab-field" }, [el("label", { for: id("trainwatch") }, [t("lab_train_watch")]), this.trainWatch]),
-        el("div", { class: "ae-lab-buttons" }, [this.trainButton, this.stopButton]),
+        el("div", { class: "ae-buttons" }, [this.trainButton, this.stopButton]),
       ])
     );
     this.trainStatus = el("p", { class: "ae-lab-status" }, [t("lab_train_idle")]);
@@ -1537,9 +1511,7 @@
     }
     var roots = document.querySelectorAll('.ae-explorer[data-explorer="lab"]');
     if (!roots.length) return;
-    var source = document.getElementById("ae-params");
-    var params = source ? JSON.parse(source.textContent) : null;
-    if (params && params.labels) LABELS = params.labels;
+    UI.pageParams(); // the page's labels
     var seen = window.IntersectionObserver
       ? new IntersectionObserver(
           function (entries) {

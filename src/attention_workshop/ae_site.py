@@ -9,8 +9,10 @@
   (:mod:`attention_core.explorers.twin`: kind and arguments, read from the executed notebook); any other
   widget (a finished progress bar) by its text. No widget manager or require.js is loaded.
 - **Live explorers.** On pages holding ``<div class="ae-explorer" data-explorer="..." data-args="...">``, adds
-  our explorer script and style and, as an inline JSON script, the parameters exported by
-  :func:`attention_core.explorers.site.site_parameters` (one source for the numbers; works from ``file://`` too). Lesson 07's laboratory (``data-explorer="lab"``) also gets
+  our explorer script (after ``ae-ui.js``, the helpers it shares with the laboratory) and styles (``ae-controls.css``,
+  the controls they share, then ``ae-explorers.css``) and, as an inline
+  JSON script, the parameters exported by :func:`attention_core.explorers.site.site_parameters` (one source for
+  the numbers; works from ``file://`` too). Lesson 07's laboratory (``data-explorer="lab"``) also gets
   ``ae-lab.js`` and ``ae-lab.css``; its mathematics (``ae-lab-math.js``, ``lab/*.js``), Worker and numbers
   (:func:`attention_core.explorers.site.lab_data`, written as ``_static/ae-lab-data.js``) load when it comes into
   view. The served ``ae-explorers.js`` gets the parameters' schema version stamped in (``SCHEMA``, one home in
@@ -51,6 +53,7 @@ from attention_workshop.paths import ROOT  # noqa: E402
 MATHJAX = ROOT / "_vendor" / "node" / "mathjax"  # the npm package, used by Node at build time only
 ESBUILD = ROOT / "_vendor" / "node" / "esbuild" / "esbuild"  # minifies our scripts at build time (make assets)
 SCRIPTS = (
+    "ae-ui.js",
     "ae-explorers.js",
     "ae-site.js",
     "ae-search.js",
@@ -306,9 +309,11 @@ def _add_explorers(app, pagename, templatename, context, doctree):
 
     kinds = set(re.findall(r'<div class="ae-explorer"[^>]*data-explorer="(\w+)"', body))
     parts = tuple(sorted({EXPLORER_PARTS[k] for k in kinds if k in EXPLORER_PARTS}))  # only what the page needs
+    app.add_css_file("ae-controls.css")  # the buttons and radio groups the explorers and the lab share
     app.add_css_file("ae-explorers.css")
     edition = _edition(app)  # the labels and lesson 01's sentences of the page's language; the same numbers
     app.add_js_file(None, body=site_parameters_json(parts, edition), type="application/json", id="ae-params")
+    app.add_js_file("ae-ui.js", defer="defer")  # the helpers ae-explorers.js and ae-lab.js share
     app.add_js_file("ae-explorers.js", defer="defer")
     if "lab" in kinds:  # lesson 07's laboratory: its own scripts, on its page only
         _add_lab(app)
@@ -460,9 +465,10 @@ def _slim_scripts(static: pathlib.Path) -> None:
     """Our scripts as served: minified by esbuild (:data:`ESBUILD`), each file on its own (no bundling: the names
     the page, its parts and the lab's Worker share stay as they are; esbuild parses the scripts, so a ``//`` in a
     string or a template literal is safe). The sources in ``book/_assets`` keep their comments. Minified rather
-    than served as written: on lesson 07's page the scripts it loads weigh 27.0 kB gzipped as written, 21.5 kB
-    with comment lines and indentation dropped (what this did before) and 17.6 kB minified (98, 75 and 55 kB
-    uncompressed); the lab's parts, loaded when the lab comes into view, 23.2, 15.6 and 12.5 kB gzipped."""
+    than served as written: on lesson 07's page the scripts it loads weigh 27.8 kB gzipped as written, 21.8 kB
+    with comment lines and indentation dropped (what this did before) and 17.8 kB minified (99, 75 and 55 kB
+    uncompressed); what the lab loads when it comes into view (ae-lab-math.js, its parts and the Worker's loop)
+    27.1, 17.9 and 14.0 kB gzipped."""
     paths = [static / name for name in SCRIPTS if (static / name).exists()] + sorted((static / "lab").glob("*.js"))
     explorers = static / "ae-explorers.js"
     if explorers.exists():  # the version of the parameters it reads: one home, in the package

@@ -67,7 +67,7 @@ def compose(root, text: str):
 
 def stop_button(panel):
     """The train panel's stop / resume button."""
-    return panel.locator(".ae-lab-buttons button").nth(1)
+    return panel.locator(".ae-buttons button").nth(1)
 
 
 def wait_steps(page, n: int) -> None:
