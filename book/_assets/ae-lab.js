@@ -1439,6 +1439,7 @@
 
   var LAB_SCHEMA = 2; // the layout of attention_core.explorers.site.lab_data() this script reads (LAB_SCHEMA there)
   var here = document.currentScript && document.currentScript.src; // .../_static/ae-lab.js?v=...
+  var version = document.currentScript && document.currentScript.getAttribute("data-lab-version"); // of the build
   var loading = null; // one load for every lab of the page: a list of callbacks until the data arrive
 
   // Scripts beside this one, run in the order given; then done(true), or done(false) if one failed to load.
@@ -1448,7 +1449,7 @@
       ok = true;
     names.forEach(function (name) {
       var script = document.createElement("script");
-      script.src = base + name;
+      script.src = base + name + (version ? "?v=" + version : ""); // a new build's files, not a cached one's
       script.async = false; // in order
       script.onload = script.onerror = function (event) {
         ok = ok && event.type === "load";

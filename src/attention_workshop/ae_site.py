@@ -9,10 +9,10 @@
   (:mod:`attention_core.explorers.twin`: kind and arguments, read from the executed notebook); any other
   widget (a finished progress bar) by its text. No widget manager or require.js is loaded.
 - **Live explorers.** On pages holding ``<div class="ae-explorer" data-explorer="..." data-args="...">``, adds
-  our explorer script (after ``ae-ui.js``, the helpers it shares with the laboratory) and styles (``ae-controls.css``,
-  the controls they share, then ``ae-explorers.css``) and, as an inline
-  JSON script, the parameters exported by :func:`attention_core.explorers.site.site_parameters` (one source for
-  the numbers; works from ``file://`` too). Lesson 07's laboratory (``data-explorer="lab"``) also gets
+  our explorer script (after ``ae-ui.js``, the helpers it shares with the laboratory), its styles
+  (``ae-controls.css``, the controls they share, then ``ae-explorers.css``) and, as an inline JSON script, the
+  parameters exported by :func:`attention_core.explorers.site.site_parameters` (one source for the numbers; works
+  from ``file://`` too). Lesson 07's laboratory (``data-explorer="lab"``) also gets
   ``ae-lab.js`` and ``ae-lab.css``; its mathematics (``ae-lab-math.js``, ``lab/*.js``), Worker and numbers
   (:func:`attention_core.explorers.site.lab_data`, written as ``_static/ae-lab-data.js``) load when it comes into
   view. The served ``ae-explorers.js`` gets the parameters' schema version stamped in (``SCHEMA``, one home in
@@ -333,10 +333,20 @@ def _add_lab(app):
 
         data.parent.mkdir(parents=True, exist_ok=True)
         data.write_text(lab_data_script(), encoding="utf-8")
-        app.builder._ae_lab_data = True
+        app.builder._ae_lab_data = _lab_version(data)
     app.add_css_file("ae-lab.css")
-    for name in LAB_SCRIPTS:
-        app.add_js_file(name, defer="defer")
+    for name in LAB_SCRIPTS:  # the version goes on what ae-lab.js loads (?v=): a new build is not read from a cache
+        app.add_js_file(name, defer="defer", **{"data-lab-version": app.builder._ae_lab_data})
+
+
+def _lab_version(data: pathlib.Path) -> str:
+    """A short hash of what ``ae-lab.js`` loads later: the lab's data, its mathematics and the Worker's loop."""
+    assets = ROOT / "book" / "_assets"
+    files = [data, assets / "ae-lab-math.js", assets / "ae-lab-worker.js", *sorted((assets / "lab").glob("*.js"))]
+    digest = hashlib.sha256()
+    for path in files:
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:8]
 
 
 def _search_page(app, pagename, templatename, context, doctree):

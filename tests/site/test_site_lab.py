@@ -98,6 +98,8 @@ def test_lab_scripts_load_on_lesson_07_only(site):
         loads = re.findall(r'src="[^"]*_static/(ae-lab[\w.-]*\.js)', html)
         if rel in EDITIONS:
             assert loads == ["ae-lab.js"], rel  # the mathematics, the Worker and the data: when the lab is seen
+            tag = re.search(r"<script[^>]*ae-lab\.js[^>]*>", html).group(0)
+            assert re.search(r'data-lab-version="[0-9a-f]{8}"', tag), tag
             assert 'data-explorer="lab"' in html and "ae-lab.css" in html
         else:
             assert not loads and "ae-lab.css" not in html, f"{rel} loads the lab"
@@ -121,6 +123,9 @@ def test_the_lab_data_load_when_the_lab_comes_into_view(chromium_browser, server
     come_to(page)
     assert len([u for u in requests if "ae-lab-data.js" in u]) == 1
     assert len([u for u in requests if "_static/lab/" in u]) == 8, "the eight parts of the mathematics"
+    version = page.locator('script[src*="ae-lab.js"]').get_attribute("data-lab-version")
+    loaded = [u for u in requests if any(name in u for name in lazy)]
+    assert all(u.endswith(f"?v={version}") for u in loaded), loaded
     assert page.locator(PLACE).get_attribute("aria-busy") is None
     context.close()
 
