@@ -14,7 +14,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 NOTEBOOKS := $(wildcard book/*.ipynb notebooks/*.ipynb zh/book/*.ipynb zh/notebooks/*.ipynb)
 
-.PHONY: book test check lab execute bench assets clean editions
+.PHONY: book test check lab execute bench assets clean editions serve
 
 # Installed: the packages, then the package's message catalogues compiled (PO -> .mo, read by attention_core.lang;
 # the .mo files are build products, not committed). A PO file newer than its .mo is compiled again; pip runs again
