@@ -7,7 +7,8 @@
 # make check    the inner loop (about a minute): lint, unit and property tests; no notebooks, build or browser
 # make lab      open the lessons in JupyterLab with working widgets
 # make execute  re-run every notebook in place (outputs and widget state are committed)
-# make bench    print the benchmark figures
+# make bench    print the benchmark figures (Lighthouse included)
+# make serve    serve _build/html at http://127.0.0.1:8000/ with its precompressed files
 
 PYTHON ?= python3
 VENV := .venv
