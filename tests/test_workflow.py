@@ -104,3 +104,11 @@ def test_the_screenshots_are_kept_as_artifacts_even_when_a_test_fails():
     upload = next(s for s in job["steps"] if s.get("uses", "").startswith("actions/upload-artifact@"))
     assert upload["if"] == "always()"
     assert "_build/screenshots/" in upload["with"]["path"]
+
+
+def test_the_test_job_installs_every_debian_package_ci_run_installs():
+    wanted = set(re.findall(r"need\+=\(([\w.-]+)\)", (ROOT / ".ci" / "run").read_text(encoding="utf-8")))
+    assert {"chromium-headless-shell", "gettext", "qpdf"} <= wanted
+    runs = " ".join(step.get("run", "") for step in _workflow()["jobs"]["test"]["steps"])
+    installed = set(re.findall(r"apt-get install -y -qq ([^>]*)", runs.replace("\\\n", " "))[0].split())
+    assert wanted <= installed, f"the workflow's test job does not install {sorted(wanted - installed)}"
