@@ -416,7 +416,7 @@ def sitemap(site_url: str, html_root: pathlib.Path, book: dict[str, list[str]]) 
 
 def compress(html_root: pathlib.Path) -> tuple[int, bool]:
     """Write ``.gz`` (gzip, level 9, no time stamp) and ``.br`` (Brotli, quality 10) beside every text file whose
-    copies are missing or older. Returns (files compressed, whether Brotli was available).
+    copies are missing or older. Returns (text files found, whether Brotli was available).
 
     Brotli's quality 10 rather than its highest, 11: on the built site (6.6 MB of text) 11 took 36 s on a busy
     2-core machine and 10 took 10 s, for 2 % more bytes (1.13 MB instead of 1.11 MB)."""

@@ -1,6 +1,6 @@
 """What every command of the workshop shares: argument errors in one line, and output that may fail.
 
-Each command module ends with ``sys.exit(run(main))``. :func:`run` turns the two ways printing can fail into an
+Each command module ends with ``sys.exit(run(main, PROG))``. :func:`run` turns the two ways printing can fail into an
 exit status without a traceback: a closed pipe (``... | head -3``: the reader stopped reading) ends the command
 quietly with status 1, as Python's documentation recommends for ``BrokenPipeError``; any other failed write to
 stdout or stderr (a full disk, a closed stream) prints one line naming the cause and exits with status 1.

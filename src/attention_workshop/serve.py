@@ -1,11 +1,12 @@
-"""Serve the built website locally the way a good host does: each file's precompressed copy (``.br``, else
-``.gz``, written by the build: :func:`attention_workshop.ae_seo.compress`) when the browser accepts it, with
-``Content-Encoding`` and ``Vary: Accept-Encoding``; the file itself otherwise.
+"""Serve the built website locally the way a good host does, with the build's precompressed copies.
+
+Each file's ``.br`` copy, else its ``.gz`` (written by the build: :func:`attention_workshop.ae_seo.compress`),
+when the browser accepts it, with ``Content-Encoding`` and ``Vary: Accept-Encoding``; the file itself otherwise.
 
     .venv/bin/python -m attention_workshop.serve [FOLDER] [--port 8000] [--bind 127.0.0.1]   # make serve
 
-FOLDER defaults to ``_build/html``. Python's ``http.server`` alone serves the same files uncompressed (about three
-to four times the bytes); GitHub Pages compresses on its own.
+FOLDER defaults to ``_build/html``. Python's ``http.server`` alone serves the same files uncompressed (a lesson's HTML
+is five to ten times the bytes of its ``.br`` copy); GitHub Pages compresses on its own.
 """
 
 from __future__ import annotations

@@ -1,12 +1,14 @@
-"""The translatable blocks of MyST Markdown, the way Sphinx's gettext builder cuts a page: one block per paragraph,
-heading, list item's paragraph, table cell, directive title, glossary term group and definition.
+"""The translatable blocks of MyST Markdown, much as Sphinx's gettext builder cuts a page: one block per paragraph,
+heading, list item's paragraph, table cell, directive title, ``alt`` or ``caption`` option, glossary term group and
+definition; and, beyond what Sphinx extracts, one per display-math line with words in ``\\text{...}`` and one per
+comment of a code block.
 
 The text is tokenised by MyST's own parser (``myst_parser.parsers.mdit.create_md_parser``, markdown-it-py with the
 book's extensions from ``_config.yml``), so a directive fence ```` ```{name} ````, a ``:::`` colon fence, a
-``(label)=`` target, ``$$`` math and a code block are recognised as the book's build recognises them. Math, code,
-labels, directive options and HTML blocks are not text. The body of a directive whose content is Markdown
-(``{admonition}``, ``{dropdown}``, ``{note}``, ...) is cut the same way, recursively; a ``{glossary}`` body is cut
-into its term groups and definitions.
+``(label)=`` target, ``$$`` math and a code block are recognised as the book's build recognises them. The rest of
+math and code, labels, other directive options and HTML blocks are not text. The body of a directive whose content
+is Markdown (``{admonition}``, ``{dropdown}``, ``{note}``, ...) is cut the same way, recursively; a ``{glossary}``
+body is cut into its term groups and definitions.
 
 A block's text (a translator's ``msgid``) is its lines without what the Markdown around them adds: the ``#`` of a
 heading, a list item's marker, a block quote's ``>``, indentation. :func:`replace` puts a translation back in
@@ -42,7 +44,7 @@ _NOT_PROSE = re.compile(r"\$\$.*?\$\$|\$[^$\n]+\$|`+[^`]*`+|\{[\w:-]+\}|<[^>\n]+
 class Block:
     """One translatable block: its kind, its text, and where each line of the text sits in the source."""
 
-    kind: str  # heading, paragraph, item, cell, title, alt, caption, term, definition
+    kind: str  # one of KINDS
     text: str  # the msgid: the block's lines, without markers and indentation, joined by "\n"
     spans: tuple[tuple[int, int, int], ...]  # (line, start column, end column) of each line of ``text``
     inline: bool = False  # part of one line (a heading's words, a table cell, a title): replaced within the line
