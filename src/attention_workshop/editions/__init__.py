@@ -6,10 +6,12 @@ book, e.g. ``notebooks/07_learning_without_labels.po``), the format translators 
 Weblate, sphinx-intl) know. Its entries are keyed by where the text sits (``msgctxt``) and its English
 (``msgid``):
 
-- Markdown (a notebook's markdown cells, a page ``book/*.md``): one entry per block, cut as Sphinx's gettext builder
-  cuts a page (:mod:`.blocks`: a heading, a paragraph, a list item, a table cell, a directive's title, a glossary
-  term and its definition). Its context is the cell's id, or the page's name: a block keeps its entry when its cell
-  moves or a neighbouring block changes, and a block without a translation stays English on its own;
+- Markdown (a notebook's markdown cells, a page ``book/*.md``): one entry per block, cut much as Sphinx's gettext
+  builder cuts a page (:mod:`.blocks`: a heading, a paragraph, a list item, a table cell, a directive's title, an
+  ``alt`` or ``caption``, a glossary term group and its definition; also a display-math line with words in
+  ``\\text{...}`` and a code block's comment). Its context is the cell's id, or the page's name: a block keeps its
+  entry when its cell moves or a neighbouring block changes, and a block without a translation stays English on
+  its own;
 - a code cell's string literal (implicitly concatenated pieces together, so an alt text or a caption is one
   entry) and each comment: the cell's id and the text (:mod:`.code`). In an f-string each ``{field}`` becomes a
   numbered placeholder (``{0}``, ``{1}``, ...): the translator moves placeholders but never sees or edits code, and
@@ -30,12 +32,13 @@ edition's language. Everything else an edition says differently is a string lite
 
     .venv/bin/python -m attention_workshop.editions update    # merge the English into the PO files (new: empty;
                                                               # changed: fuzzy)
-    .venv/bin/python -m attention_workshop.editions status    # list missing, stale and unused entries per file, cell
+    .venv/bin/python -m attention_workshop.editions status    # list missing, stale, unused, duplicate and invalid
+                                                              # entries per file, cell
     .venv/bin/python -m attention_workshop.editions generate  # write zh/ from the English and the PO files
                                                               # (--lang zh: one edition; default: all)
 
 ``make editions`` runs all three and executes the Chinese notebooks whose code changed.
 ``tests/lessons/test_editions.py`` regenerates every edition in memory and compares it with what is committed;
-``tests/lessons/test_translations.py`` fails on any missing, stale or unused entry, and on English that escapes a
-pseudo-translated edition.
+``tests/lessons/test_translations.py`` fails on any missing, stale, unused, duplicate or invalid entry;
+``tests/lessons/test_pseudo_edition.py`` on English that escapes a pseudo-translated edition.
 """

@@ -3,10 +3,11 @@
 ``--lang`` names a translated edition: a folder ``locale/<lang>/LC_MESSAGES/`` other than the English source's
 (:func:`attention_workshop.paths.translations`); without it, every one. ``generate`` builds every file of an
 edition in memory, refuses it whole if one translation is more than text (:mod:`.code`), one translation file is
-unreadable (:class:`.catalog.TranslationFileError`) or one generated code cell does not parse, and writes only
-inside the edition's folder ``<lang>/``. Every problem is one line naming the file, the entry (msgctxt) and what
-is wrong. Exit status: 0 done, 1 a translation problem (or a write that failed: nothing half-said), 2 a wrong
-command line.
+unreadable (:class:`.catalog.TranslationFileError`) or one generated code cell does not parse, and writes the
+edition only inside its folder ``<lang>/`` (besides the list of its notebooks whose code changed,
+``_build/editions-<lang>-to-execute.txt``, which ``make editions`` executes). Every problem is one line naming the
+file, the entry (msgctxt) and what is wrong. Exit status: 0 done, 1 a translation problem (or a write that failed:
+nothing half-said), 2 a wrong command line.
 """
 
 from __future__ import annotations
