@@ -48,7 +48,7 @@ editions: $(BIN)/.installed
 book: $(BIN)/.installed assets editions
 	$(BIN)/python -m attention_workshop.build_book $(if $(SITE_URL),--site-url "$(SITE_URL)")
 	$(BIN)/python -m attention_workshop.build_pdf $(if $(SITE_URL),--site-url "$(SITE_URL)")
-	@echo "Open _build/html/index.html (中文版: _build/html/zh/index.html), or serve it: $(BIN)/python -m http.server -d _build/html 8000"
+	@echo "Open _build/html/index.html (中文版: _build/html/zh/index.html), or serve it compressed: make serve"
 
 # The gate's run: every test and notebook, a file, a notebook or an xdist_group to a process, the longest first
 # (the seconds in tests/durations.json; the root conftest.py). `make durations` is the same run measuring those
