@@ -8,6 +8,7 @@
 # make lab      open the lessons in JupyterLab with working widgets
 # make execute  re-run every notebook in place (outputs and widget state are committed)
 # make bench    print the benchmark figures (Lighthouse included)
+# make durations  measure each unit of work's seconds again into tests/durations.json (the order make test uses)
 # make serve    serve _build/html at http://127.0.0.1:8000/ with its precompressed files
 
 PYTHON ?= python3
