@@ -6,7 +6,8 @@ one): every page of the book has a description in its own language and Open Grap
 ``<summary>`` markup; the Chinese edition keeps no file identical to an English one and every asset its pages name
 exists; every text file (but a tiny one that would grow) has smaller ``.gz`` and ``.br`` copies that unpack to it.
 On a copy finished with an address: every page's canonical link, absolute alternates for every edition and
-``x-default``, and a sitemap listing them all. The description's trimming and the server's choice of encoding are tested without a build.
+``x-default``, and a sitemap listing them all. The description's trimming and the server's choice of encoding are
+tested without a build.
 """
 
 from __future__ import annotations
