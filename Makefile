@@ -4,7 +4,7 @@
 #               the PDFs link to; default: html: baseurl: in _config.yml)
 # make editions merge the English into the translation files (report missing/stale), regenerate zh/, execute what changed
 # make test     run every check: lint, unit and property tests, strict nbval, the -W build, browser tests
-# make check    the inner loop (about a minute): lint, unit and property tests; no notebooks, build or browser
+# make check    the inner loop (a few minutes): lint, unit and property tests; no notebooks, build or browser
 # make lab      open the lessons in JupyterLab with working widgets
 # make execute  re-run every notebook in place (outputs and widget state are committed)
 # make bench    print the benchmark figures (Lighthouse included)

@@ -1,6 +1,6 @@
 """Two test speeds for the whole suite (tests/ and the notebooks): `make check` and `make test`.
 
-`make test` runs everything. `make check` (the inner loop, about a minute) deselects two markers:
+`make test` runs everything. `make check` (the inner loop, a few minutes) deselects two markers:
 
 - ``site``: tests that need the built book, a browser or the site's fetched assets (every test in a
   ``tests/site/test_site_*.py`` file, and any test using the ``book_build``, ``site``, ``server``,
