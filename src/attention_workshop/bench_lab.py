@@ -32,7 +32,7 @@ import time
 from playwright.sync_api import sync_playwright
 
 from attention_workshop.bench_site import ARGS, CHROMIUM, PAGE_FIGURES, serve  # noqa: E402  (the same server, browser and page figures)
-from attention_workshop.command import OneLineParser, run
+from attention_workshop.command import OneLineParser, add_site_argument, run
 from attention_workshop.paths import ROOT
 
 SHOTS = pathlib.Path(os.environ.get("AE_SCREENSHOTS", ROOT / "_build" / "screenshots"))
@@ -106,13 +106,7 @@ def sentences() -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = OneLineParser(prog="python -m attention_workshop.bench_lab", description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "site",
-        nargs="?",
-        type=pathlib.Path,
-        default=ROOT / "_build" / "html",
-        help="the built site (default: _build/html)",
-    )
+    add_site_argument(parser)
     site = parser.parse_args(argv).site.resolve()
     if not (site / LESSON_07).exists():
         parser.error(f"no built lesson 07 at {site}: run `make book` first")

@@ -27,7 +27,7 @@ import time
 import urllib.request
 
 from attention_workshop.chromium import find_chromium
-from attention_workshop.command import OneLineParser, run
+from attention_workshop.command import OneLineParser, add_site_argument, run
 from attention_workshop.paths import ROOT, translations
 
 LIGHTHOUSE = ROOT / "_vendor" / "lighthouse" / "node_modules" / "lighthouse" / "cli" / "index.js"
@@ -114,7 +114,7 @@ def table(rows: list[tuple[str, str, dict]]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = OneLineParser(prog="python -m attention_workshop.bench_lighthouse", description=__doc__.splitlines()[0])
-    parser.add_argument("site", nargs="?", type=pathlib.Path, default=ROOT / "_build" / "html")
+    add_site_argument(parser)
     parser.add_argument("--plain", action="store_true", help="serve uncompressed (python -m http.server)")
     parser.add_argument("--only", choices=("mobile", "desktop"), help="one form factor")
     args = parser.parse_args(argv)

@@ -31,8 +31,7 @@ from playwright.sync_api import sync_playwright
 
 from attention_workshop.chromium import CHROMIUM_ARGS as ARGS  # noqa: E402  (how the book drives Chromium: src/attention_workshop/chromium.py)
 from attention_workshop.chromium import find_chromium  # noqa: E402
-from attention_workshop.command import OneLineParser, run
-from attention_workshop.paths import ROOT
+from attention_workshop.command import OneLineParser, add_site_argument, run
 
 CHROMIUM = find_chromium() or "/usr/bin/chromium"
 SAMPLES = 60
@@ -105,13 +104,7 @@ def site_bytes(site: pathlib.Path) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = OneLineParser(prog="python -m attention_workshop.bench_site", description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "site",
-        nargs="?",
-        type=pathlib.Path,
-        default=ROOT / "_build" / "html",
-        help="the built site (default: _build/html)",
-    )
+    add_site_argument(parser)
     site = parser.parse_args(argv).site.resolve()
     if not (site / "index.html").exists():
         parser.error(f"no built site at {site}: run `make book` first")

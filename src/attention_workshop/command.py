@@ -10,8 +10,13 @@ from __future__ import annotations
 
 import argparse
 import os
+import pathlib
 import sys
 from collections.abc import Callable
+
+from attention_workshop.paths import ROOT
+
+SITE = ROOT / "_build" / "html"  # where make book builds the website
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -19,6 +24,11 @@ class OneLineParser(argparse.ArgumentParser):
 
     def error(self, message: str):
         self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def add_site_argument(parser: argparse.ArgumentParser, name: str = "site") -> None:
+    """The optional folder of a built website that the benchmarks and the server read (default: _build/html)."""
+    parser.add_argument(name, nargs="?", type=pathlib.Path, default=SITE, help="the built site (default: _build/html)")
 
 
 def _silence_stdout() -> None:

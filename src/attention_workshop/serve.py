@@ -17,8 +17,7 @@ import os
 import pathlib
 import sys
 
-from attention_workshop.command import OneLineParser, run
-from attention_workshop.paths import ROOT
+from attention_workshop.command import OneLineParser, add_site_argument, run
 
 ENCODINGS = (("br", ".br"), ("gzip", ".gz"))  # in order of preference
 
@@ -84,7 +83,7 @@ def server(folder: pathlib.Path, port: int, bind: str = "127.0.0.1") -> http.ser
 
 def main(argv: list[str] | None = None) -> int:
     parser = OneLineParser(prog="python -m attention_workshop.serve", description=__doc__.splitlines()[0])
-    parser.add_argument("folder", nargs="?", type=pathlib.Path, default=ROOT / "_build" / "html")
+    add_site_argument(parser, "folder")
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--bind", default="127.0.0.1")
     args = parser.parse_args(argv)
