@@ -44,8 +44,14 @@ def text(cell: dict) -> str:
 
 
 def words(path: pathlib.Path) -> int:
-    """The whitespace-separated tokens of every markdown cell of the notebook at ``path``."""
-    return sum(len(text(c).split()) for c in cells(path) if c["cell_type"] == "markdown")
+    """The whitespace-separated tokens a reader sees in the markdown cells of the notebook at ``path``: without
+    HTML tags (a solution's ``<details>``, an anchor) and link addresses."""
+    visible = [
+        re.sub(r"\]\([^)\s]*\)", "]", re.sub(r"<[^>\n]+>", " ", text(c)))
+        for c in cells(path)
+        if c["cell_type"] == "markdown"
+    ]
+    return sum(len(v.split()) for v in visible)
 
 
 def box_items(path: pathlib.Path) -> list[str]:

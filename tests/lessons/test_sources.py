@@ -1,6 +1,7 @@
 """The sources are named and the references are cited exactly where book/references.md says.
 
-A lesson cites reference n as ``entry [n]`` or as ``{ref}`[n] <references>``` in its markdown cells. Each
+A lesson cites reference n as ``entry [n]`` or as a link ``[[n]](../book/references.md#references)`` in its
+markdown cells. Each
 entry of the references page ends with a *Cited in* line listing the pages that cite it; the two must agree in
 both directions, and every citation must resolve to an entry.
 """
@@ -18,7 +19,7 @@ NOTEBOOKS = ROOT / "notebooks"
 REFERENCES = ROOT / "book" / "references.md"
 INTRO = ROOT / "book" / "intro.md"
 
-CITATION = re.compile(r"\{ref\}`\[(\d+)\] <references>`|\bentry \[(\d+)\]")
+CITATION = re.compile(r"\[\[(\d+)\]\]\(\.\./book/references\.md#references\)|\bentry \[(\d+)\]")
 ENTRY = re.compile(r"(?m)^\[(\d+)\] \*\*")
 CITED_IN = re.compile(r"\*Cited in:\*([^\n]*(?:\n[^\n]+)*)")
 DOC = re.compile(r"\{doc\}`\.\./notebooks/([^`]+)`")
@@ -132,4 +133,4 @@ def test_lesson_opening_names_its_section(stem):
 def test_appendix_opening_says_what_it_covers():
     nb = json.loads((NOTEBOOKS / "appendix_recompute_everything.ipynb").read_text(encoding="utf-8"))
     opening = "".join(nb["cells"][0]["source"])
-    assert "{ref}`sources`" in opening and "every number in the book" not in opening.lower()
+    assert "](../book/references.md#sources)" in opening and "every number in the book" not in opening.lower()

@@ -8,7 +8,9 @@ book's extensions from ``_config.yml``), so a directive fence ```` ```{name} ```
 ``(label)=`` target, ``$$`` math and a code block are recognised as the book's build recognises them. The rest of
 math and code, labels, other directive options and HTML blocks are not text. The body of a directive whose content
 is Markdown (``{admonition}``, ``{dropdown}``, ``{note}``, ...) is cut the same way, recursively; a ``{glossary}``
-body is cut into its term groups and definitions.
+body is cut into its term groups and definitions. A lesson's portable HTML (``attention_workshop.portable``: a
+solution's ``<summary>``, an admonition's ``<p class="admonition-title">``) gives its title as a block; its body,
+Markdown between blank lines, is cut like any other.
 
 A block's text (a translator's ``msgid``) is its lines without what the Markdown around them adds: the ``#`` of a
 heading, a list item's marker, a block quote's ``>``, indentation. :func:`replace` puts a translation back in
@@ -108,6 +110,27 @@ def _blocks(text: str, lines: list[str]) -> list[Block]:
             out.extend(_code_comments("", tok.map[0], tok.content.splitlines(keepends=True), lines))
         elif tok.type in ("math_block", "math_block_label", "amsmath"):
             out.extend(_math(tok.map, lines))
+        elif tok.type == "html_block":
+            out.extend(_html_titles(tok.map, lines))
+    return out
+
+
+# The titles a portable lesson writes in HTML (``attention_workshop.portable``): a solution's ``<summary>`` and an
+# admonition's ``<p class="admonition-title">``, each alone on its line.
+_HTML_TITLE = re.compile(r'^\s*<(summary|p class="admonition-title")>(.*?)</(?:summary|p)>\s*$')
+
+
+def _html_titles(where: list[int], lines: list[str]) -> list[Block]:
+    """The titles in an HTML block (the rest of its HTML is not text)."""
+    out = []
+    for number in range(*where):
+        body = _body(lines[number])
+        match = _HTML_TITLE.match(body)
+        if match and match.group(2).strip():
+            start = match.start(2) + len(match.group(2)) - len(match.group(2).lstrip())
+            out.append(
+                Block("title", match.group(2).strip(), ((number, start, start + len(match.group(2).strip())),), True)
+            )
     return out
 
 

@@ -100,14 +100,12 @@ class NotebookSource(Source):
             and len(old_code) == len(new_code)
             and all(c["id"] in old_code and old_code[c["id"]]["source"] == c["source"] for c in new_code)
         )
-        if code_same:  # only markdown changed: keep the executed outputs
+        if code_same:  # only markdown or metadata changed: keep the executed outputs (and their timing)
             for cell in new_code:
                 done = old_code[cell["id"]]
-                cell["outputs"], cell["execution_count"], cell["metadata"] = (
-                    done["outputs"],
-                    done["execution_count"],
-                    done["metadata"],
-                )
+                cell["outputs"], cell["execution_count"] = done["outputs"], done["execution_count"]
+                if "execution" in done["metadata"]:
+                    cell["metadata"]["execution"] = done["metadata"]["execution"]
             if "widgets" in old["metadata"]:
                 new["metadata"]["widgets"] = old["metadata"]["widgets"]
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -328,11 +326,17 @@ def translate_notebook(nb: dict, translation: Translation, lang: str) -> dict:
 
 
 def same_sources(a: dict, b: dict) -> bool:
-    """Two notebooks have the same cells (type, id, source, tags), whatever their outputs."""
+    """Two notebooks have the same cells (type, id, source, metadata but the execution's timing), whatever their
+    outputs."""
 
     def shape(nb):
         return [
-            (c["cell_type"], c.get("id"), "".join(c["source"]), sorted(c.get("metadata", {}).get("tags", [])))
+            (
+                c["cell_type"],
+                c.get("id"),
+                "".join(c["source"]),
+                json.dumps({k: v for k, v in c.get("metadata", {}).items() if k != "execution"}, sort_keys=True),
+            )
             for c in nb["cells"]
         ]
 
