@@ -43,3 +43,26 @@ def test_pages_load_no_third_party_script_from_a_cdn(site):
         sources = re.findall(r'<script[^>]*\ssrc="([^"]+)"', html) + re.findall(r'<link[^>]*\shref="([^"]+)"', html)
         remote = [s for s in sources if s.startswith(("http:", "https:", "//"))]
         assert not remote, f"{page.relative_to(site)} loads {remote}"
+
+
+def test_equation_numbers_on_the_site_are_the_tags_the_lessons_write(site):
+    """A notebook client shows the ``\\tag{n}`` a lesson writes (``attention_workshop.portable``); the website shows
+    Sphinx's number for the same label: the two agree on every page of every edition."""
+    from attention_workshop.paths import ENGLISH, editions
+    from tests.lessons.test_portable_markdown import equation_tags
+
+    for edition in editions():
+        html_root = site if edition == ENGLISH else site / edition
+        shown = {}
+        for page in html_root.glob("*/*.html"):
+            text = page.read_text(encoding="utf-8")
+            for m in re.finditer(r'id="equation-([\w.:-]+)">\s*<span class="eqno">\((\d+)\)', text):
+                shown[m.group(1)] = int(m.group(2))
+        tags = equation_tags(edition)
+        assert set(shown) == set(tags), f"{edition}: labels on the site and in the sources differ"
+        wrong = {
+            label: (tag or number, shown[label])
+            for label, (tag, number) in tags.items()
+            if (tag or number) != shown[label]
+        }
+        assert not wrong, f"{edition}: label -> (tag in the lesson, number on the site): {wrong}"
