@@ -8,13 +8,41 @@ by mixing in :class:`Twin`: displaying the widget then stores, beside the widget
 that declaration from the executed notebook and puts the twin, started from ``args``, where the widget was; it
 never reads a cell's source. Adding an explorer is a class with ``twin_kind`` and ``twin_args``, a builder of
 that kind in the script, and their tests.
+
+**What a notebook stores.** The same bundle also replaces ipywidgets' ``text/plain`` (a long repr of the widget
+tree) by a one-line note in the reader's language, "not running: run this cell", as ``text/plain`` and as
+``text/html`` (:data:`UNRUN_MARKER` on its ``div`` names the kind). A live front end with the widget's model shows
+the widget instead (the widget view outranks both); the notebooks are committed without the widget view and without
+widget state (``python -m attention_workshop.execute``), so a lesson opened before it runs shows the note, never
+a copy of the controls that cannot move. The website's build finds that note where the explorer was and puts the
+twin there.
 """
 
 from __future__ import annotations
 
+import html
 import json
 
+from ..lang import Messages
+
 TWIN_MIME = "application/vnd.attention-core.twin+json"  # the declaration's output type in a stored notebook
+UNRUN_MARKER = "data-ae-twin"  # attribute of the stored note's div: the kind of twin it stands for
+
+TEXT = Messages(
+    __name__,
+    {
+        "unrun": "Explorer (not running): run this cell to start it.",
+    },
+)
+
+
+def unrun_note(kind: str) -> dict:
+    """The stored note of an explorer of twin kind ``kind``, in the current language: ``text/plain`` and
+    ``text/html`` (a ``div`` with class ``ae-explorer-unrun`` and :data:`UNRUN_MARKER` set to ``kind``)."""
+    text = TEXT("unrun")
+    marker = f'{UNRUN_MARKER}="{html.escape(kind, quote=True)}"'
+    div = f'<div class="ae-explorer-unrun" {marker}><p>{html.escape(text)}</p></div>'
+    return {"text/plain": text, "text/html": div}
 
 
 class Twin:
@@ -40,5 +68,7 @@ class Twin:
     def _repr_mimebundle_(self, **kwargs):
         bundle = super()._repr_mimebundle_(**kwargs)
         if bundle is not None:
-            bundle[TWIN_MIME] = self.twin()
+            declaration = self.twin()
+            bundle.update(unrun_note(declaration["kind"]))
+            bundle[TWIN_MIME] = declaration
         return bundle
