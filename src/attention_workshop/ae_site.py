@@ -3,11 +3,11 @@
 - **Math at build time.** Every equation is typeset by MathJax under Node while the page is written
   (``ae_math.js``; MathJax is fetched by ``scripts/fetch_assets.sh``), so a page ships CommonHTML markup, a
   small stylesheet for the glyphs it uses and the font files it needs, but no MathJax script (1.1 MiB).
-- **No stored ipywidget on the site.** A widget view saved in a notebook cannot move without a kernel, so each
-  is replaced at build time: an explorer by a note saying that the notebook version needs a running kernel
-  (``make lab``) and by the live twin the explorer declared in its stored output
-  (:mod:`attention_core.explorers.twin`: kind and arguments, read from the executed notebook); any other
-  widget (a finished progress bar) by its text. No widget manager or require.js is loaded.
+- **Live twins where the notebook's explorers were.** A notebook stores no widget: an explorer's output holds its
+  twin's declaration and a note, "not running: run this cell" (:mod:`attention_core.explorers.twin`; stored by
+  ``attention_workshop.execute``). At build time each such note becomes a note saying that the notebook version
+  needs a running kernel (``make lab``) and the live twin the explorer declared (kind and arguments, read from
+  the executed notebook in cell order). No widget manager or require.js is loaded.
 - **Live explorers.** On pages holding ``<div class="ae-explorer" data-explorer="..." data-args="...">``, adds
   our explorer script (after ``ae-ui.js``, the helpers it shares with the laboratory), its styles
   (``ae-controls.css``, the controls they share, then ``ae-explorers.css``) and, as an inline JSON script, the
@@ -166,44 +166,14 @@ def _math_css(app, pagename, templatename, context, doctree):
 # Stored ipywidgets: a note and the live twin instead of a control that cannot move
 
 
-def _widget_state(app, docname: str) -> dict:
-    cache = app.env._ae_widget_state = getattr(app.env, "_ae_widget_state", {})
-    if docname not in cache:
-        try:
-            nb = json.loads(pathlib.Path(app.env.doc2path(docname)).read_text())
-            cache[docname] = nb.get("metadata", {}).get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
-        except (OSError, ValueError):
-            cache[docname] = {}
-    return cache[docname]
-
-
-def _widget_text(state: dict, model_id: str) -> str:
-    """The text a widget tree shows (labels, HTML values, a progress bar as a percentage), for a stored widget
-    that is not an explorer, e.g. a finished tqdm progress bar."""
-    model = state.get(model_id, {})
-    s = model.get("state", {})
-    name = model.get("model_name", "")
-    if "children" in s:
-        parts = [_widget_text(state, c.removeprefix("IPY_MODEL_")) for c in s["children"]]
-        return " ".join(p for p in parts if p)
-    if name in ("HTMLModel", "LabelModel", "HTMLMathModel"):
-        text = html.unescape(re.sub(r"<[^>]+>", "", str(s.get("value", ""))))
-        return " ".join(text.replace("\u2007", " ").split())
-    if name in ("FloatProgressModel", "IntProgressModel"):
-        return ""  # tqdm prints the percentage in its label
-    if "value" in s and "description" in s:
-        return f"{s['description']} {s['value']}".strip()
-    return ""
-
-
-def _declarations(app, docname: str) -> dict:
-    """The live twins the notebook's explorers declared in their stored outputs (``attention_core.explorers.twin``):
-    widget model id -> ``{"kind": ..., "args": {...}}``. Read from the executed notebook, never from cell sources."""
+def _declarations(app, docname: str) -> list[dict]:
+    """The live twins the notebook's explorers declared in their stored outputs (``attention_core.explorers.twin``),
+    in cell order: ``{"kind": ..., "args": {...}}`` each. Read from the executed notebook, never from cell sources."""
     from attention_core.explorers.twin import TWIN_MIME
 
     cache = app.env._ae_twins = getattr(app.env, "_ae_twins", {})
     if docname not in cache:
-        found = {}
+        found = []
         try:
             nb = json.loads(pathlib.Path(app.env.doc2path(docname)).read_text(encoding="utf-8"))
         except (OSError, ValueError):
@@ -211,10 +181,18 @@ def _declarations(app, docname: str) -> dict:
         for cell in nb.get("cells", []):
             for out in cell.get("outputs", []):
                 data = out.get("data", {})
-                if WIDGET_VIEW in data and TWIN_MIME in data:
-                    found[data[WIDGET_VIEW]["model_id"]] = data[TWIN_MIME]
+                if TWIN_MIME in data:
+                    found.append(data[TWIN_MIME])
         cache[docname] = found
     return cache[docname]
+
+
+def _stored_note(raw) -> str | None:
+    """The twin kind named by an explorer's stored note (its ``text/html``, rendered as this raw node), or None."""
+    from attention_core.explorers.twin import UNRUN_MARKER
+
+    found = re.match(rf'<div class="ae-explorer-unrun" {UNRUN_MARKER}="([^"]*)">', raw.astext())
+    return html.unescape(found.group(1)) if found else None
 
 
 def _note(target: str, here: bool, edition: str = "en") -> str:
@@ -249,29 +227,38 @@ def _twin_markup(twin: dict, placed: dict, edition: str) -> str:
 
 
 def _replace_widgets(app, doctree, docname):
-    """Replace every stored widget view: an explorer by a note and its declared live twin, any other widget (a
-    finished progress bar) by its text (doctree-resolved)."""
+    """Replace each explorer's stored note by the site's note and the live twin the explorer declared, the n-th
+    note on the page by the n-th declaration of the notebook (doctree-resolved). A stored widget view (a notebook
+    executed without ``attention_workshop.execute``), a note whose kind is not its declaration's, or notes and
+    declarations that do not pair up are build warnings (errors under ``-W``)."""
     edition = _edition(app)
     twins, placed = _declarations(app, docname), {}
     merged = {}  # kind -> the arguments of all its explorers on the page, in page order
-    for twin in twins.values():
+    for twin in twins:
         if twin["kind"] in ONE_PER_PAGE:
             merged.setdefault(twin["kind"], {}).update(twin.get("args", {}))
-    twins = {m: {**t, "args": merged.get(t["kind"], t.get("args", {}))} for m, t in twins.items()}
-    for raw in list(doctree.findall(nodes.raw)):
-        text = raw.astext()
-        if not text.startswith(f'<script type="{WIDGET_VIEW}">'):
+    twins = [{**t, "args": merged.get(t["kind"], t.get("args", {}))} for t in twins]
+    notes = [(raw, kind) for raw in doctree.findall(nodes.raw) if (kind := _stored_note(raw)) is not None]
+    if len(notes) != len(twins):
+        logger.warning(
+            f"{docname}: {len(notes)} stored explorer notes but {len(twins)} twin declarations in the notebook "
+            "(execute it with python -m attention_workshop.execute)",
+            location=docname,
+        )
+    for (raw, kind), twin in zip(notes, twins, strict=False):  # unequal counts: warned above
+        if kind != twin["kind"]:
+            logger.warning(f"{docname}: a stored {kind!r} explorer note where a {twin['kind']!r} twin was declared")
             continue
-        try:
-            model_id = json.loads(text.split(">", 1)[1].rsplit("<", 1)[0])["model_id"]
-        except (ValueError, KeyError, IndexError):
-            model_id = ""
-        if model_id in twins:
-            markup = _twin_markup(twins[model_id], placed, edition)
-        else:
-            shown = _widget_text(_widget_state(app, docname), model_id)
-            markup = f'<pre class="ae-widget-text">{html.escape(shown)}</pre>' if shown else ""
-        raw.replace_self(nodes.raw("", markup, format="html"))
+        markup = nodes.raw("", _twin_markup(twin, placed, edition), format="html")
+        raw.replace_self(markup)
+        markup["classes"] = []  # replace_self copied the output's classes: no <div class="output text_html"> around it
+    for raw in list(doctree.findall(nodes.raw)):
+        if raw.astext().startswith(f'<script type="{WIDGET_VIEW}">'):
+            logger.warning(
+                f"{docname}: a stored widget view (execute the notebook with python -m attention_workshop.execute)",
+                location=docname,
+            )
+            raw.replace_self(nodes.raw("", "", format="html"))
 
 
 # ---------------------------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""The book's Sphinx extension (attention_workshop.ae_site) in isolation: stored widgets shown as text, math TeX."""
+"""The book's Sphinx extension (attention_workshop.ae_site) in isolation: stored explorers become twins, math TeX."""
 
 from __future__ import annotations
 
@@ -10,17 +10,6 @@ def ae_site():
     from attention_workshop import ae_site
 
     return ae_site
-
-
-def test_finished_progress_bar_becomes_its_text(ae_site):
-    state = {  # what tqdm.auto stores for a finished bar: HBox(HTML label, FloatProgress, HTML counter)
-        "box": {"model_name": "HBoxModel", "state": {"children": ["IPY_MODEL_a", "IPY_MODEL_b", "IPY_MODEL_c"]}},
-        "a": {"model_name": "HTMLModel", "state": {"value": "attention:\u2007100%"}},
-        "b": {"model_name": "FloatProgressModel", "state": {"value": 1000.0, "max": 1000.0}},
-        "c": {"model_name": "HTMLModel", "state": {"value": "\u20071000/1000\u2007[loss=0.006]"}},
-    }
-    assert ae_site._widget_text(state, "box") == "attention: 100% 1000/1000 [loss=0.006]"
-    assert ae_site._widget_text(state, "missing") == ""
 
 
 def test_display_math_is_wrapped_as_mathjax_expects(ae_site):
@@ -45,26 +34,26 @@ def test_typesetting_gives_markup_and_a_stylesheet(ae_site):
     assert "_static/fonts/MathJax_Main-Regular.woff" in css
 
 
-def _widget_page(ae_site, tmp_path, outputs):
-    """A doctree with one stored widget view per ``(model_id, declaration or None)``, its notebook on disk, and
-    a stand-in for the Sphinx app that finds it (the build reads the notebook, not the cells' sources)."""
+def _explorer_page(ae_site, tmp_path, outputs):
+    """A doctree with one stored explorer note per ``(kind shown by the note, declaration or None)``, its notebook on
+    disk, and a stand-in for the Sphinx app that finds it (the build reads the notebook, not the cells' sources)."""
     import json
     import types
 
     from docutils import nodes
 
-    from attention_core.explorers.twin import TWIN_MIME
+    from attention_core.explorers.twin import TWIN_MIME, unrun_note
 
     cells = []
     doc = nodes.document(None, None)
-    for model_id, twin in outputs:
-        data = {ae_site.WIDGET_VIEW: {"model_id": model_id, "version_major": 2}}
+    for kind, twin in outputs:
+        note = unrun_note(kind)
+        data = {mime: [text] for mime, text in note.items()}
         if twin is not None:
             data[TWIN_MIME] = twin
         cells.append({"cell_type": "code", "source": "state_explorer(s=0.0, tanh_switch=True)", "outputs": [
             {"output_type": "execute_result", "data": data}]})  # fmt: skip
-        view = json.dumps({"model_id": model_id})
-        doc += nodes.raw("", f'<script type="{ae_site.WIDGET_VIEW}">{view}</script>', format="html")
+        doc += nodes.raw("", note["text/html"], format="html", classes=["output", "text_html"])  # as myst-nb renders
     path = tmp_path / "lesson.ipynb"
     path.write_text(json.dumps({"cells": cells, "metadata": {}}), encoding="utf-8")
     env = types.SimpleNamespace(doc2path=lambda docname: path)
@@ -78,13 +67,12 @@ def test_a_stored_explorer_becomes_the_twin_it_declared(ae_site, tmp_path):
     import re
 
     twins = [
-        ("m1", {"kind": "state", "args": {"s": 2.0, "tanh_switch": False}}),
-        ("m2", {"kind": "state", "args": {"s": -1.0, "tanh_switch": True}}),
-        ("m3", {"kind": "lab", "args": {"snapshot_sentence": 1}}),
-        ("m4", {"kind": "lab", "args": {"sentence": "the cat sees a dog"}}),
-        ("m5", None),  # a widget without a declaration: shown as its text (here: nothing)
+        ("state", {"kind": "state", "args": {"s": 2.0, "tanh_switch": False}}),
+        ("state", {"kind": "state", "args": {"s": -1, "tanh_switch": True}}),  # -1 as a JupyterLab save writes -1.0
+        ("lab", {"kind": "lab", "args": {"snapshot_sentence": 1}}),
+        ("lab", {"kind": "lab", "args": {"sentence": "the cat sees a dog"}}),
     ]
-    app, doc = _widget_page(ae_site, tmp_path, twins)
+    app, doc = _explorer_page(ae_site, tmp_path, twins)
     ae_site._replace_widgets(app, doc, "lesson")
     page = "".join(n.astext() for n in doc.children)
     divs = re.findall(r'<div class="ae-explorer" id="([\w-]+)" data-explorer="(\w+)" data-args="([^"]*)"', page)
@@ -100,4 +88,22 @@ def test_a_stored_explorer_becomes_the_twin_it_declared(ae_site, tmp_path):
     targets = re.findall(r'href="#([\w-]+)"', " ".join(notes))
     assert targets == ["ae-live-state", "ae-live-state-2", "ae-live-lab", "ae-live-lab"]
     assert "just below" in notes[2] and "earlier on this page" in notes[3]
-    assert ae_site.WIDGET_VIEW not in page
+    assert "ae-explorer-unrun" not in page and "not running" not in page  # the notebook's note is replaced
+    assert all(not n.get("classes") for n in doc.children), "the markup stands alone, as the widget view's did"
+
+
+def test_a_note_without_its_declaration_or_a_stored_widget_view_is_a_build_warning(ae_site, tmp_path, caplog):
+    import logging
+
+    from docutils import nodes
+
+    app, doc = _explorer_page(ae_site, tmp_path, [("state", {"kind": "lab", "args": {}}), ("state", None)])
+    view = f'<script type="{ae_site.WIDGET_VIEW}">{{"model_id": "ab"}}</script>'
+    doc += nodes.raw("", view, format="html")
+    with caplog.at_level(logging.WARNING):
+        ae_site._replace_widgets(app, doc, "lesson")
+    warned = " ".join(r.getMessage() for r in caplog.records)
+    assert "2 stored explorer notes but 1 twin declarations" in warned
+    assert "a stored 'state' explorer note where a 'lab' twin was declared" in warned
+    assert "a stored widget view" in warned
+    assert ae_site.WIDGET_VIEW not in "".join(n.astext() for n in doc.children)
