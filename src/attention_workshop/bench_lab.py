@@ -1,45 +1,444 @@
-"""Budgets of lesson 07's laboratory on the website (prints figures; a script, not a timed test).
+"""The laboratory's speed and budgets (lessons 07 and 08; prints figures; a script, not a timed test).
 
-    .venv/bin/python -m attention_workshop.bench_lab [SITE]      # default _build/html; build it first (make book)
+    .venv/bin/python -m attention_workshop.bench_lab [SITE] [--engine node|chromium] [--baseline ASSETS] ...
 
-In headless Chromium (Debian's, as the browser tests), on the built site served from 127.0.0.1:
+1. The step, side by side. The page's training step (``book/_assets/lab/*.js``: loss, every gradient, the
+   clipping, Adam; run in V8 under Node, or in headless Chromium with ``--engine chromium``) and numpy's float32
+   and float64 steps of the package (``Seq2Seq.loss_and_grads``, ``clip_global_norm``, ``Adam``; one BLAS thread),
+   from the same parameters on the same batches (the committed recipe's batches of the seed-0 splits), in one
+   run: BLOCKS blocks of BLOCK_STEPS steps, each block timed for every engine in turn (the order rotates from one
+   block to the next), after one warm-up block each. Printed: milliseconds per step and the ratio page / numpy of
+   each block, median and p10-p90 over the blocks, for each design (attention with the additive or general score
+   in Bahdanau's or Luong's order, and the fixed summary). The ratio of one block is taken between timings a few
+   seconds apart, so a change in the machine's load moves both sides of it.
+2. Time to 0.95. The page's run as the Web Worker drives it (``ae-lab-worker.js``: the splits made, the
+   ``Trainer``'s steps, a validation check of greedy token accuracy on the validation set every ``eval_every``
+   steps, the watched sentence decoded every 200 ms): the seconds from the start to the first check at or above
+   0.95, with what went to the steps and to the checks, for each design, in the engine of 1.
+   ``--baseline ASSETS`` (another copy of ``book/_assets``, e.g. ``git archive`` of an earlier commit) times that
+   copy's parts too, in the same blocks and runs in turn with today's: before and after side by side.
+3. With a built site (``make book``; skipped when there is none, or with ``--no-site``), in headless Chromium
+   (Debian's, as the browser tests) on the site served from 127.0.0.1: input to repaint, median and 90th
+   percentile over SAMPLES inputs (target: p90 <= 16 ms), for Compose (a new sentence typed: parse, greedy
+   decoding, the grid), Step (the step slider) and Watch (the snapshot scrubber), and for Compose and Watch
+   again while the Worker trains (target: p90 <= 50 ms), measured as ``attention_workshop.bench_site`` does: the
+   input is dispatched at the start of a frame and the sample ends when a message posted then arrives, after that
+   frame's rendering (the compose sentences are typed once unmeasured first: the boxes keep the largest size they
+   had). The default run started with the Train button, to 0.95 as the page reports it; screenshots of the
+   heatmap during that run at 390 and 1280 px, light and dark, go to ``_build/screenshots/lab-training-*.png``.
+   The weight of lesson 07's page in each edition, cold cache, with the lab's data and the figures loaded lazily
+   (target: <= 1.1 MiB on load), and the lab's own files.
 
-1. Training in the page: the default run (attention model, seed 0, the page's default budget) started with
-   the Train button; the wall-clock seconds until the first validation check with token accuracy >= 0.95
-   (target: <= 60 s) and the milliseconds per step, beside the numpy trainer's on this machine (the same
-   model and batch size, one BLAS thread, steps of the committed recipe). Screenshots of the heatmap during
-   that run at 390 and 1280 px, light and dark, go to ``_build/screenshots/lab-training-*.png``.
-2. Input to repaint, median and 90th percentile over SAMPLES inputs (target: p90 <= 16 ms) for Compose (a new
-   sentence typed: parse, greedy decoding, the grid), Step (the step slider) and Watch (the snapshot scrubber),
-   and for Compose and Watch again while the Worker trains (target: p90 <= 50 ms). Measured as
-   ``attention_workshop.bench_site`` does: the input is dispatched at the start of a frame and the sample ends when a
-   message posted then arrives, after that frame's rendering. The compose sentences are typed once unmeasured
-   first: the lab's boxes keep the largest size they have had, so only the first long sentence lays the page out.
-3. Weight of lesson 07's page in each edition, cold cache, with the lab's data and the figures loaded lazily
-   (the lab's data load when the lab comes into view; target: <= 1.1 MiB on load), and the lab's own files.
-
-Timings depend on the machine and on what else runs on it; the script prints the load average beside them.
+Timings depend on the machine and on what else runs on it; the script prints the load average beside them and
+compares only figures taken in the same blocks.
 """
 
 from __future__ import annotations
 
+import base64
+import json
 import os
 import pathlib
+import shutil
 import statistics
+import subprocess
 import sys
 import time
 
-from playwright.sync_api import sync_playwright
+import numpy as np
 
-from attention_workshop.bench_site import ARGS, CHROMIUM, PAGE_FIGURES, serve  # noqa: E402  (the same server, browser and page figures)
 from attention_workshop.command import OneLineParser, add_site_argument, run
 from attention_workshop.paths import ROOT
 
+PROG = "python -m attention_workshop.bench_lab"
+ASSETS = ROOT / "book" / "_assets"  # ae-lab-math.js and its parts, lab/*.js
 SHOTS = pathlib.Path(os.environ.get("AE_SCREENSHOTS", ROOT / "_build" / "screenshots"))
 LESSON_07 = "notebooks/07_learning_without_labels.html"
 LAB = '.ae-explorer.ae-lab-open[data-explorer="lab"]'  # opened: its data load when it comes into view
 SAMPLES = 60
 MiB = 1024 * 1024
+BLOCKS = 10  # timed blocks of the step, each engine in turn
+BLOCK_STEPS = 20  # steps in a block
+TARGET = 0.95  # validation token accuracy of "time to 0.95"
+DESIGNS = {  # name -> the ModelConfig fields that choose the parts
+    "bahdanau-additive": {"attention": True, "order": "bahdanau", "score": "additive"},
+    "bahdanau-general": {"attention": True, "order": "bahdanau", "score": "general"},
+    "luong-additive": {"attention": True, "order": "luong", "score": "additive"},
+    "luong-general": {"attention": True, "order": "luong", "score": "general"},
+    "fixed-summary": {"attention": False, "order": "bahdanau", "score": "additive"},
+}
+
+# The page's side, in V8: one function of the assembled mathematics M (AELabMath) that answers commands.
+#   {cmd: "load", id, config, recipe, params: {name: base64 float64}, batches: [{N, T, src, tgtIn, tgtOut, align}]}
+#   {cmd: "block", id, from, count}: that many training steps on the loaded batches -> {ms, loss}
+#   {cmd: "train", config, recipe, grammar, dataSeed, nTest, watch, target}: a run as ae-lab-worker.js drives it
+DRIVER = r"""
+function aeLabBench(M) {
+  "use strict";
+  var models = {};
+  function now() {
+    return performance.now();
+  }
+  function f64(text) {
+    var bin = atob(text),
+      bytes = new Uint8Array(bin.length);
+    for (var i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    return new Float64Array(bytes.buffer);
+  }
+  function batch(b) {
+    return { N: b.N, T: b.T, U: b.T + 1, src: Int32Array.from(b.src), tgtIn: Int32Array.from(b.tgtIn),
+      tgtOut: Int32Array.from(b.tgtOut), align: Int32Array.from(b.align) };
+  }
+  // One training step as the page's Trainer.step takes it (its gradients reused from one step to the next).
+  function step(m, b) {
+    var r = M.lossAndGrads(m.p, m.cfg, b, m.grads);
+    M.clipGlobalNorm(r.grads, m.recipe.clip_norm);
+    m.opt.update(m.p, r.grads, M.learningRate(m.recipe, m.steps));
+    m.steps += 1;
+    return r.loss;
+  }
+  // A run as ae-lab-worker.js drives it: the splits, the Trainer, a validation check every eval_every steps,
+  // the watched sentence decoded when 200 ms have passed since the last post; stops at the first check >= target.
+  function train(c) {
+    var G = c.grammar,
+      R = c.recipe,
+      t0 = now();
+    var splits = M.makeSplits(G, c.dataSeed, R.n_train, R.n_valid, c.nTest);
+    var tr = new M.Trainer(G, c.config, R, splits);
+    var watch = M.parse(G, c.watch).pair;
+    var made = now(),
+      stepMs = 0,
+      evalMs = 0,
+      watchMs = 0,
+      lastPost = made,
+      checks = [],
+      reached = null;
+    while (tr.steps < R.steps && !reached) {
+      var a = now();
+      tr.step();
+      var b = now();
+      stepMs += b - a;
+      var check = tr.steps % R.eval_every === 0 || tr.steps === R.steps;
+      if (check) {
+        var acc = M.shares(M.evaluate(tr.params, c.config, G, splits.valid, false, 256)).token;
+        var e = now();
+        evalMs += e - b;
+        checks.push([tr.steps, acc, (e - t0) / 1000]);
+        if (acc >= c.target) reached = { step: tr.steps, seconds: (e - t0) / 1000 };
+      }
+      if (check || tr.steps === 1 || now() - lastPost > 200) {
+        var w = now();
+        M.greedy(tr.params, c.config, watch.src, 1, watch.src.length, watch.src.length + 1, false, G.bos_id);
+        M.teacherWeights(tr.params, c.config, G, watch);
+        lastPost = now();
+        watchMs += lastPost - w;
+      }
+    }
+    return { reached: reached, steps: tr.steps, seconds: (now() - t0) / 1000, dataMs: made - t0, stepMs: stepMs,
+      evalMs: evalMs, watchMs: watchMs, checks: checks };
+  }
+  return function (c) {
+    if (c.cmd === "load") {
+      var p = {};
+      Object.keys(c.params).forEach(function (k) {
+        p[k] = f64(c.params[k]);
+      });
+      models[c.id] = { p: p, cfg: c.config, recipe: c.recipe, steps: 0, batches: c.batches.map(batch),
+        opt: new M.Adam(p, c.recipe.beta1, c.recipe.beta2, c.recipe.adam_eps), grads: M.parts.kernels.zerosLike(p) };
+      return { loaded: c.id };
+    }
+    if (c.cmd === "block") {
+      var m = models[c.id],
+        loss = 0,
+        t = now();
+      for (var i = 0; i < c.count; i++) loss = step(m, m.batches[c.from + i]);
+      return { ms: now() - t, loss: loss };
+    }
+    if (c.cmd === "train") return train(c);
+    throw new Error("unknown command " + c.cmd);
+  };
+}
+"""
+
+# Node: assemble the parts of one copy of book/_assets, then answer one JSON command per line.
+NODE_HOST = r"""
+"use strict";
+const path = require("path");
+const assets = process.argv[1];
+const math = require(path.join(assets, "ae-lab-math.js"));
+const M = math.assemble(math.PARTS.map((name) => require(path.join(assets, "lab", name + ".js"))));
+const handle = aeLabBench(M);
+require("readline").createInterface({ input: process.stdin }).on("line", (line) => {
+  process.stdout.write(JSON.stringify(handle(JSON.parse(line))) + "\n");
+});
+"""
+
+
+class NodeEngine:
+    """The page's parts of one copy of ``book/_assets``, in a Node process that answers commands."""
+
+    def __init__(self, assets: pathlib.Path, label: str):
+        node = shutil.which("node")
+        if node is None:
+            raise SystemExit(f"{PROG}: error: Node.js is needed (it runs the page's parts; make book needs it too)")
+        self.label = label
+        self.version = subprocess.run([node, "--version"], capture_output=True, text=True).stdout.strip()
+        self.proc = subprocess.Popen(
+            [node, "-e", DRIVER + NODE_HOST, str(assets.resolve())],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+
+    def __call__(self, command: dict) -> dict:
+        self.proc.stdin.write(json.dumps(command) + "\n")
+        self.proc.stdin.flush()
+        line = self.proc.stdout.readline()
+        if not line:
+            raise SystemExit(f"{PROG}: error: the Node process of {self.label} stopped (its error is above)")
+        return json.loads(line)
+
+    def close(self) -> None:
+        self.proc.stdin.close()
+        self.proc.wait()
+
+
+class ChromiumEngine:
+    """The page's parts of one copy of ``book/_assets``, in a page of headless Chromium (the page's own engine)."""
+
+    def __init__(self, browser, assets: pathlib.Path, label: str):
+        self.label = label
+        self.version = browser.version
+        self.context = browser.new_context()
+        self.page = self.context.new_page()
+        self.page.set_content("<!doctype html><title>bench</title>")
+        names = ["ae-lab-math.js", *(f"lab/{name}.js" for name in part_names(assets))]
+        for name in names:
+            self.page.add_script_tag(content=(assets / name).read_text(encoding="utf-8"))
+        self.page.add_script_tag(content=DRIVER + "\nself.aeBench = aeLabBench(AELabMath.assemble());\n")
+
+    def __call__(self, command: dict) -> dict:
+        return self.page.evaluate("(c) => self.aeBench(c)", command)
+
+    def close(self) -> None:
+        self.context.close()
+
+
+def part_names(assets: pathlib.Path) -> list[str]:
+    """The parts ae-lab-math.js assembles, in its order (AE_LAB_PARTS)."""
+    text = (assets / "ae-lab-math.js").read_text(encoding="utf-8")
+    start = text.index("AE_LAB_PARTS = [") + len("AE_LAB_PARTS = ")
+    return json.loads(text[start : text.index("]", start) + 1])
+
+
+class NumpyEngine:
+    """The package's step (loss_and_grads, clip_global_norm, Adam) in float32 or float64, one BLAS thread."""
+
+    def __init__(self, dtype: str):
+        self.dtype = dtype
+        self.label = f"numpy {dtype}"
+        self.models = {}
+
+    def __call__(self, command: dict) -> dict:
+        from threadpoolctl import threadpool_limits
+
+        from attention_core.models.seq2seq import ModelConfig, Seq2Seq
+        from attention_core.models.train import Adam, TrainConfig, clip_global_norm, learning_rate
+
+        if command["cmd"] == "load":
+            cfg = ModelConfig(**{**command["config"], "dtype": self.dtype})
+            model = Seq2Seq(cfg)
+            model.params = {k: v.astype(self.dtype) for k, v in command["arrays"].items()}
+            r = command["recipe"]
+            schedule = {k: r[k] for k in ("steps", "lr", "lr_end", "warmup_steps", "clip_norm")}
+            tc = TrainConfig(model=cfg, **schedule)
+            self.models[command["id"]] = {
+                "model": model,
+                "tc": tc,
+                "opt": Adam(model.params, r["beta1"], r["beta2"], r["adam_eps"]),
+                "steps": 0,
+                "batches": command["numpy_batches"],
+            }
+            return {"loaded": command["id"]}
+        m = self.models[command["id"]]
+        model, opt, tc = m["model"], m["opt"], m["tc"]
+        with threadpool_limits(1):
+            start = time.perf_counter()
+            for batch in m["batches"][command["from"] : command["from"] + command["count"]]:
+                loss, grads = model.loss_and_grads(batch)
+                clip_global_norm(grads, tc.clip_norm)
+                opt.update(model.params, grads, learning_rate(tc, m["steps"]))
+                m["steps"] += 1
+            return {"ms": (time.perf_counter() - start) * 1000, "loss": loss}
+
+    def close(self) -> None:
+        pass
+
+
+def b64(a: np.ndarray) -> str:
+    return base64.b64encode(np.ascontiguousarray(a, dtype="<f8").tobytes()).decode("ascii")
+
+
+def spread(values) -> str:
+    """Median and p10-p90 of a list of figures."""
+    p10, p50, p90 = np.percentile(values, [10, 50, 90])
+    return f"{p50:6.2f} ({p10:.2f}-{p90:.2f})"
+
+
+def the_page(design: str) -> tuple[dict, dict, dict]:
+    """What the page trains with: the design's ModelConfig (the package's field names), its recipe (the committed
+    recipe's optimiser and data, the page's budget of steps and checks) and the grammar of the toy language."""
+    import dataclasses
+
+    from attention_core.explorers import site
+    from attention_core.models.seq2seq import ModelConfig
+    from attention_core.models.train import TrainConfig
+
+    tc = TrainConfig()
+    recipe = {k: getattr(tc, k) for k in ("batch_size", "lr", "lr_end", "warmup_steps", "clip_norm", "beta1")}
+    recipe.update({k: getattr(tc, k) for k in ("beta2", "adam_eps", "n_train", "n_valid", "seed")})
+    recipe.update(steps=site.LAB_STEPS, eval_every=site.LAB_EVAL_EVERY, n_test=site.LAB_N_TEST)
+    cfg = dataclasses.asdict(ModelConfig(**DESIGNS[design]))
+    del cfg["dtype"]
+    return cfg, recipe, site.lab_data()["grammar"]
+
+
+def step_side_by_side(pages: list, design: str, blocks: int, block_steps: int) -> dict:
+    """Blocks of steps of every engine in turn on the same batches, from the same parameters: ms per block."""
+    from attention_core.models import data
+    from attention_core.models.seq2seq import ModelConfig, Seq2Seq
+
+    cfg, recipe, _ = the_page(design)
+    cfg["dtype"] = "float64"
+    splits = data.make_splits(seed=0)
+    batches = data.length_batches(splits.train, recipe["batch_size"], np.random.default_rng(0))
+    batches = batches[: (blocks + 1) * block_steps]
+    params = Seq2Seq(ModelConfig(**cfg), seed=0).params  # float64: each engine casts to its own type
+    js_batches = [
+        {
+            "N": int(b.src.shape[0]),
+            "T": int(b.src.shape[1]),
+            "src": b.src.ravel().tolist(),
+            "tgtIn": b.tgt_in.ravel().tolist(),
+            "tgtOut": b.tgt_out.ravel().tolist(),
+            "align": b.align.ravel().tolist(),
+        }
+        for b in batches
+    ]
+    engines = [*pages, NumpyEngine("float32"), NumpyEngine("float64")]
+    load = {"cmd": "load", "id": design, "config": cfg, "recipe": recipe}
+    for engine in engines:
+        if isinstance(engine, NumpyEngine):
+            engine({**load, "arrays": params, "numpy_batches": batches})
+        else:
+            engine({**load, "params": {k: b64(v) for k, v in params.items()}, "batches": js_batches})
+        engine({"cmd": "block", "id": design, "from": 0, "count": block_steps})  # warm-up (the JIT), not counted
+    ms = {engine.label: [] for engine in engines}
+    for b in range(blocks):
+        turn = engines[b % len(engines) :] + engines[: b % len(engines)]  # who goes first rotates
+        for engine in turn:
+            block = {"cmd": "block", "id": design, "from": (b + 1) * block_steps, "count": block_steps}
+            ms[engine.label].append(engine(block)["ms"])
+    return ms
+
+
+def time_to_target(engine, design: str, steps: int | None) -> dict:
+    """The page's run (seed 0, the page's recipe) of one design to the first check >= TARGET."""
+    from attention_core.models import data
+
+    cfg, recipe, grammar = the_page(design)
+    if steps:
+        recipe["steps"] = steps
+    watch = data.make_splits(seed=0).test[0].words()[0]  # a sentence to watch, as the page's first example
+    command = {
+        "cmd": "train",
+        "config": cfg,
+        "recipe": recipe,
+        "grammar": grammar,
+        "dataSeed": 0,
+        "nTest": recipe["n_test"],
+        "watch": list(watch),
+        "target": TARGET,
+    }
+    return engine(command)
+
+
+def speed(args) -> None:
+    """Sections 1 and 2: the step side by side and the time to 0.95, in Node or in Chromium."""
+    load = os.getloadavg()
+    print(f"The laboratory's speed (load average {load[0]:.1f}, {os.cpu_count()} cores)")
+    copies = [(ASSETS, "page")]
+    if args.baseline:
+        copies.append((args.baseline, "baseline"))
+    browser = playwright = None
+    if args.engine == "chromium":
+        from playwright.sync_api import sync_playwright
+
+        from attention_workshop.bench_site import ARGS, CHROMIUM
+
+        playwright = sync_playwright().start()
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        pages = [ChromiumEngine(browser, assets, label) for assets, label in copies]
+        engine_name = f"Chromium {pages[0].version}"
+    else:
+        pages = [NodeEngine(assets, label) for assets, label in copies]
+        engine_name = f"Node {pages[0].version}"
+    try:
+        if args.blocks:
+            print(
+                f"\n1. The step, side by side: {args.blocks} blocks of {args.block_steps} steps on the same batches, "
+                f"each engine in turn (the page's parts in {engine_name}; numpy with one BLAS thread)"
+            )
+            print("   ms per step and ratios, median (p10-p90) over the blocks")
+            for design in args.designs:
+                ms = step_side_by_side(pages, design, args.blocks, args.block_steps)
+                per = {k: [x / args.block_steps for x in v] for k, v in ms.items()}
+                line = ", ".join(f"{k} {statistics.median(v):.2f}" for k, v in per.items())
+                print(f"  {design:<18} ms per step: {line}")
+                for label in [p.label for p in pages]:
+                    for numpy in ("numpy float32", "numpy float64"):
+                        ratio = [a / b for a, b in zip(ms[label], ms[numpy], strict=True)]
+                        print(f"  {'':<18} {label} / {numpy}: {spread(ratio)}")
+                if args.baseline:
+                    ratio = [a / b for a, b in zip(ms["page"], ms["baseline"], strict=True)]
+                    print(f"  {'':<18} page / baseline: {spread(ratio)}")
+                sys.stdout.flush()
+        if args.runs:
+            print(
+                f"\n2. Time to {TARGET} validation token accuracy: the page's run (seed 0, data seed 0, a check every "
+                f"50 steps on the validation set) in {engine_name}, {args.runs} run(s) of each copy in turn"
+            )
+            for design in args.designs:
+                results = {p.label: [] for p in pages}
+                for _ in range(args.runs):
+                    for page in pages:
+                        results[page.label].append(time_to_target(page, design, args.train_steps))
+                for label, runs in results.items():
+                    r = runs[0]
+                    reached = [x["reached"]["seconds"] for x in runs if x["reached"]]
+                    if r["reached"]:
+                        head = f"{statistics.median(reached):5.1f} s at step {r['reached']['step']}"
+                        if len(runs) > 1:
+                            head += f" (runs: {', '.join(f'{x:.1f}' for x in reached)})"
+                    else:
+                        best = max(r["checks"], key=lambda c: c[1]) if r["checks"] else (0, float("nan"))
+                        head = f"not reached in {r['steps']} steps ({r['seconds']:.1f} s; "
+                        head += f"best {best[1]:.3f} at step {best[0]})"
+                    parts = (
+                        f"making the data {r['dataMs'] / 1000:.1f} s, {r['steps']} steps {r['stepMs'] / 1000:.1f} s "
+                        f"({r['stepMs'] / r['steps']:.1f} ms each), "
+                        f"{len(r['checks'])} checks {r['evalMs'] / 1000:.1f} s, "
+                        f"watched sentence {r['watchMs'] / 1000:.1f} s"
+                    )
+                    print(f"  {design:<18} {label:<8} {head}: {parts}")
+                sys.stdout.flush()
+    finally:
+        for page in pages:
+            page.close()
+        if browser:
+            browser.close()
+            playwright.stop()
+
 
 # One sample: at the start of a frame, change the input and dispatch its event; the sample ends when a message
 # posted in the same callback arrives, which is after the frame (style, layout, paint) is rendered.
@@ -68,18 +467,6 @@ def p90(times: list[float]) -> float:
     return sorted(times)[int(0.9 * len(times))]
 
 
-def numpy_ms_per_step(steps: int = 60) -> float:
-    """Median milliseconds of one numpy training step (the committed recipe's model and batches)."""
-    from attention_core.models import data
-    from attention_core.models.train import TrainConfig, train
-
-    cfg = TrainConfig(steps=steps, eval_every=0)
-    splits = data.make_splits(cfg.data_seed, cfg.n_train, cfg.n_valid, cfg.n_test)
-    stamps = []
-    train(cfg, splits, callback=lambda *a: stamps.append(time.perf_counter()))
-    return statistics.median(b - a for a, b in zip(stamps[5:], stamps[6:], strict=False)) * 1000
-
-
 def open_lab(browser, base: str, path: str = LESSON_07, width: int = 1280, scheme: str = "light"):
     context = browser.new_context(viewport={"width": width, "height": 900}, color_scheme=scheme)
     page = context.new_page()
@@ -104,20 +491,20 @@ def sentences() -> list[str]:
     return [" ".join(p.words()[0]) for p in test[:SAMPLES]]
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = OneLineParser(prog="python -m attention_workshop.bench_lab", description=__doc__.splitlines()[0])
-    add_site_argument(parser)
-    site = parser.parse_args(argv).site.resolve()
-    if not (site / LESSON_07).exists():
-        parser.error(f"no built lesson 07 at {site}: run `make book` first")
+def site_figures(site: pathlib.Path) -> None:
+    """Section 3: the built site's laboratory in headless Chromium."""
+    from playwright.sync_api import sync_playwright
+
+    from attention_workshop.bench_site import ARGS, CHROMIUM, PAGE_FIGURES, serve
+
     httpd, base = serve(site)
     load = os.getloadavg()
-    print(f"Lesson 07's laboratory (load average {load[0]:.1f}, {os.cpu_count()} cores)")
+    print(f"\n3. Lesson 07's laboratory on the built site (load average {load[0]:.1f}, {os.cpu_count()} cores)")
     SHOTS.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
 
-        # 2. input to repaint, nothing training
+        # input to repaint, nothing training
         context, page, root = open_lab(browser, base)
         texts = sentences()
         repaint(page, root, 0, f"{LAB} input[type=text]", texts)  # once unmeasured: the boxes reach their size
@@ -133,7 +520,7 @@ def main(argv: list[str] | None = None) -> int:
         scrub27 = page.evaluate(REPAINT, [f"{LAB} .ae-lab-scrubber input[type=range]", snapshots, "input"])
         context.close()
 
-        # 1. training to 0.95 in the page, with repaint figures and screenshots while it runs
+        # training to 0.95 in the page, with repaint figures and screenshots while it runs
         context, page, root = open_lab(browser, base)
         root.locator('[role="tab"]').nth(3).click()
         root.scroll_into_view_if_needed()
@@ -158,14 +545,14 @@ def main(argv: list[str] | None = None) -> int:
             f"() => {{ const r = document.querySelector('{LAB}').aeLab.run; return r.reached || r.done; }}",
             timeout=600000,
         )
-        run = root.evaluate(
+        run_ = root.evaluate(
             "el => { const r = el.aeLab.run; "
             "return {reached: r.reached, step: r.step, ms: r.msPerStep, steps: r.steps}; }"
         )
         wall = time.perf_counter() - started
         context.close()
 
-        # 3. page weight, cold cache, both editions
+        # page weight, cold cache, both editions
         weights = {}
         for path in (LESSON_07, f"zh/{LESSON_07}"):
             context = browser.new_context(viewport={"width": 1280, "height": 900})
@@ -180,19 +567,17 @@ def main(argv: list[str] | None = None) -> int:
         browser.close()
     httpd.shutdown()
 
-    numpy_ms = numpy_ms_per_step()
-    print("\n1. Training in the page (attention model, seed 0, default budget of", run["steps"], "steps)")
-    if run["reached"]:
+    print(f"  the Train button (the default design, seed 0, {run_['steps']} steps at most):")
+    if run_["reached"]:
         print(
-            f"  validation token accuracy >= 0.95 at step {run['reached']['step']}, after "
-            f"{run['reached']['seconds']:.1f} s in the page (target <= 60 s; {wall:.1f} s from the click, as seen here)"
+            f"    validation token accuracy >= {TARGET} at step {run_['reached']['step']}, after "
+            f"{run_['reached']['seconds']:.1f} s in the page ({wall:.1f} s from the click, as seen here); "
+            f"{run_['ms']:.1f} ms per step in the Worker"
         )
     else:
-        print(f"  did not reach 0.95 within {run['steps']} steps")
-    ratio = run["ms"] / numpy_ms
-    print(f"  ms per step: {run['ms']:.1f} in Chromium's Worker, {numpy_ms:.1f} with numpy (ratio {ratio:.1f})")
-    print("  screenshots of the heatmap during training: " + ", ".join(str(s.relative_to(ROOT)) for s in shots))
-    print(f"\n2. Input to repaint, {SAMPLES} samples (target: p90 <= 16 ms; <= 50 ms while training)")
+        print(f"    did not reach {TARGET} within {run_['steps']} steps")
+    print("    screenshots of the heatmap during training: " + ", ".join(str(s.relative_to(ROOT)) for s in shots))
+    print(f"  input to repaint, {SAMPLES} samples (target: p90 <= 16 ms; <= 50 ms while training)")
     for name, times in (
         ("compose (parse, greedy decoding, grid)", compose),
         ("step slider", step),
@@ -201,15 +586,42 @@ def main(argv: list[str] | None = None) -> int:
         ("compose while training", busy_compose),
         ("snapshot scrubber while training", busy_scrub),
     ):
-        print(f"  {name:<42} median {statistics.median(times):5.1f} ms, p90 {p90(times):5.1f} ms")
-    print("\n3. Lesson 07's page, cold cache (target <= 1.1 MiB on load; the lab's data and the figures lazily)")
+        print(f"    {name:<42} median {statistics.median(times):5.1f} ms, p90 {p90(times):5.1f} ms")
+    print("  lesson 07's page, cold cache (target <= 1.1 MiB on load; the lab's data and the figures lazily)")
     for path, (loaded, read) in weights.items():
-        print(f"  {path:<46} {loaded / MiB:5.2f} MiB on load, {read / MiB:5.2f} MiB with every figure")
+        print(f"    {path:<46} {loaded / MiB:5.2f} MiB on load, {read / MiB:5.2f} MiB with every figure")
     names = ("ae-lab-data.js", "ae-lab-math.js", "ae-lab.js", "ae-lab-worker.js", "ae-lab.css")
-    files = {name: (site / "_static" / name).stat().st_size for name in names}
+    files = {name: (site / "_static" / name).stat().st_size for name in names if (site / "_static" / name).is_file()}
     files["lab/*.js"] = sum(path.stat().st_size for path in (site / "_static" / "lab").glob("*.js"))
     print("  the lab's files: " + ", ".join(f"{k} {v / 1024:.0f} KiB" for k, v in files.items()))
 
 
+def main(argv: list[str] | None = None) -> int:
+    parser = OneLineParser(prog=PROG, description=__doc__.splitlines()[0])
+    add_site_argument(parser)
+    parser.add_argument("--engine", choices=("node", "chromium"), default="node", help="where the parts run (1, 2)")
+    parser.add_argument("--designs", nargs="+", choices=sorted(DESIGNS), default=list(DESIGNS), help="designs to time")
+    parser.add_argument("--blocks", type=int, default=BLOCKS, help=f"blocks of the step (default {BLOCKS}; 0: no 1)")
+    parser.add_argument("--block-steps", type=int, default=BLOCK_STEPS, help=f"steps per block (default {BLOCK_STEPS})")
+    parser.add_argument("--runs", type=int, default=1, help="runs to 0.95 of each design and copy (default 1; 0: no 2)")
+    parser.add_argument("--train-steps", type=int, help="the run's budget of steps (default: the page's)")
+    parser.add_argument("--baseline", type=pathlib.Path, help="another copy of book/_assets, timed beside this one")
+    parser.add_argument("--no-site", action="store_true", help="skip 3 (the built site)")
+    args = parser.parse_args(argv)
+    if args.baseline and not (args.baseline / "ae-lab-math.js").is_file():
+        parser.error(f"no ae-lab-math.js in {args.baseline}")
+    if args.blocks < 0 or args.block_steps < 1 or args.runs < 0:
+        parser.error("--blocks and --runs must be >= 0, --block-steps >= 1")
+    speed(args)
+    site = args.site.resolve()
+    if args.no_site:
+        return 0
+    if not (site / LESSON_07).exists():
+        print(f"\n3. (no built lesson 07 at {site}: run `make book` for the site's figures)")
+        return 0
+    site_figures(site)
+    return 0
+
+
 if __name__ == "__main__":
-    sys.exit(run(main, "python -m attention_workshop.bench_lab"))
+    sys.exit(run(main, PROG))
