@@ -25,7 +25,8 @@ import pathlib
 import re
 from typing import NamedTuple
 
-from attention_workshop.paths import ENGLISH, ROOT, editions
+from attention_workshop.paths import ENGLISH, ROOT, complete, editions
+from attention_workshop.paths import name as edition_name
 
 
 def html_lang(edition: str) -> str:
@@ -121,8 +122,9 @@ def pdf_name(edition: str) -> str:
 
 
 def _link(edition: str, pagename: str) -> str:
-    """One link per other edition, each named in its own language (from the package's translation files), and the
-    link to this edition's PDF, named in this edition's language."""
+    """One link per other edition, each named in its own language (``locale/editions.toml``), the link to this
+    edition's PDF, named in this edition's language, and, in an edition whose translation is in progress, a note
+    saying how much of it is translated (in its own language)."""
     from attention_core.explorers.site import PAGE
 
     links = []
@@ -133,14 +135,31 @@ def _link(edition: str, pagename: str) -> str:
         links.append(
             f'<a class="ae-lang-switch" href="{html.escape(counterpart(edition, other, pagename))}" lang="{lang}" '
             f'hreflang="{lang}" aria-label="{html.escape(PAGE.text("read_in", other))}">'
-            f"{html.escape(PAGE.text('language_name', other))}</a>"
+            f"{html.escape(edition_name(other))}</a>"
         )
     pdf = "../" * pagename.count("/") + pdf_name(edition)
     links.append(
         f'<a class="ae-pdf-link" href="{html.escape(pdf)}" type="application/pdf">'
         f"{html.escape(PAGE.text('pdf_link', edition))}</a>"
     )
-    return f'<p class="ae-lang-switch-bar">{" ".join(links)}</p>'
+    bar = f'<p class="ae-lang-switch-bar">{" ".join(links)}</p>'
+    if edition != ENGLISH and not complete(edition):
+        done, total = _completeness(edition)
+        note = PAGE.text("in_progress", edition).format(done=done, total=total)
+        bar += f'<p class="ae-in-progress" role="note">{html.escape(note)}</p>'
+    return bar
+
+
+_SHARES: dict[str, tuple[int, int]] = {}
+
+
+def _completeness(edition: str) -> tuple[int, int]:
+    """(entries translated, entries in all) of an edition, counted once per build from its translation files."""
+    if edition not in _SHARES:
+        from attention_workshop.editions.catalog import completeness
+
+        _SHARES[edition] = completeness(edition)
+    return _SHARES[edition]
 
 
 # Pages the theme writes from its own templates (no ``body`` in the context): the switch goes in after the build.
@@ -216,8 +235,9 @@ def section_id(title: str) -> str:
 
 
 def _english_anchors(app, doctree):
-    """Give every section of a translated page the id of its English counterpart too (doctree-read), so that a
-    link or the language switch carrying ``#section`` lands on the same section in every edition."""
+    """Give every section of a translated page the id of its English counterpart as its first id (doctree-read,
+    before the contents list is collected), so that the page's contents list and heading links use it and a link
+    or the language switch carrying ``#section`` lands on the same section in every direction."""
     if app.config.ae_edition == ENGLISH:
         return
     from docutils import nodes
@@ -233,8 +253,12 @@ def _english_anchors(app, doctree):
         return
     wanted = [section_id(t) for t in titles]
     for section, anchor in zip(sections, wanted, strict=True):
-        if anchor and wanted.count(anchor) == 1 and anchor not in section["ids"]:
-            section["ids"].append(anchor)
+        if anchor and wanted.count(anchor) == 1:
+            # first, so the page's contents list, the heading's own link and the switch all use the English id;
+            # the edition's own ids (its title's, a label's) stay as further anchors
+            if anchor in section["ids"]:
+                section["ids"].remove(anchor)
+            section["ids"].insert(0, anchor)
             doctree.ids[anchor] = section
 
 
@@ -323,7 +347,7 @@ def setup(app):
     app.add_config_value("ae_edition", "en", "html")
     app.connect("config-inited", _search_terms)
     app.connect("html-page-context", _switch)
-    app.connect("doctree-read", _english_anchors)
+    app.connect("doctree-read", _english_anchors, priority=100)  # before Sphinx's contents list reads the ids
     app.connect("build-finished", _switch_on_template_pages)
     app.connect("build-finished", _theme_words)
     app.add_js_file(None, body=CARRY_HASH)

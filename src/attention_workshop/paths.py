@@ -1,21 +1,99 @@
-"""Where the workshop works: the repository it was installed from, and the edition list's folders."""
+"""Where the workshop works: the repository it was installed from, and the list of editions.
+
+The editions are listed once, in ``locale/editions.toml``: each with its name in its own language and its status
+(the English source, a complete translation, or one in progress). Every tool reads them from here.
+``python -m attention_workshop.paths [folders|notebooks|complete]`` prints them for the Makefile.
+"""
 
 from __future__ import annotations
 
+import functools
 import pathlib
+import sys
+import tomllib
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]  # src/attention_workshop/paths.py -> the repository
 LOCALE = ROOT / "locale"  # locale/<language>/LC_MESSAGES/*.po: one folder per translated edition
+EDITIONS_FILE = LOCALE / "editions.toml"
 ENGLISH = "en"  # the source edition: the English notebooks and pages at the repository's top
+STATUSES = ("source", "complete", "in progress")
 
 
-def translations() -> list[str]:
-    """The translated editions: every language with a folder of translation files, ``locale/<language>/``. Each is
-    generated into the folder of that name and built into ``_build/html/<language>``. The one list the generator,
-    the build, the language switch, the PDFs and the tests read."""
-    return sorted(p.name for p in LOCALE.iterdir() if (p / "LC_MESSAGES").is_dir())
+class EditionsError(ValueError):
+    """``locale/editions.toml`` and the translation folders disagree, or an entry is malformed."""
+
+
+@functools.cache
+def _listed(path: pathlib.Path = EDITIONS_FILE) -> dict[str, dict]:
+    try:
+        listed = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+        raise EditionsError(f"{path}: {error}") from None
+    if next(iter(listed), None) != ENGLISH or listed[ENGLISH].get("status") != "source":
+        raise EditionsError(f'{path}: the first edition must be [{ENGLISH}] with status = "source"')
+    for code, entry in listed.items():
+        if not isinstance(entry, dict) or not str(entry.get("name", "")).strip():
+            raise EditionsError(f"{path}: [{code}] needs a name (the language's own name for itself)")
+        if entry.get("status") not in STATUSES or (code != ENGLISH and entry["status"] == "source"):
+            raise EditionsError(
+                f'{path}: [{code}] status must be "complete" or "in progress", not {entry.get("status")!r}'
+            )
+        if code != ENGLISH and not (path.parent / code / "LC_MESSAGES").is_dir():
+            raise EditionsError(f"{path}: [{code}] is listed but {path.parent / code / 'LC_MESSAGES'} does not exist")
+    folders = {p.name for p in path.parent.iterdir() if (p / "LC_MESSAGES").is_dir()}
+    unlisted = sorted(folders - set(listed))
+    if unlisted:
+        raise EditionsError(
+            f"{path}: translation folders not listed: {', '.join(unlisted)} (add them with a name and a status)"
+        )
+    return listed
 
 
 def editions() -> list[str]:
-    """Every edition, English first."""
-    return [ENGLISH, *translations()]
+    """Every edition, English first, in the order of ``locale/editions.toml``."""
+    return list(_listed())
+
+
+def translations() -> list[str]:
+    """The translated editions: generated into the folder of that name and built into ``_build/html/<language>``."""
+    return [code for code in _listed() if code != ENGLISH]
+
+
+def complete(code: str) -> bool:
+    """Whether the edition is the source or a complete translation (the gate fails on any missing entry)."""
+    return _listed()[code]["status"] != "in progress"
+
+
+def name(code: str) -> str:
+    """The edition's name in its own language (English, 中文, Français): what every language switch shows."""
+    return _listed()[code]["name"]
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Print the editions' folders (``folders``: ``book notebooks zh/book zh/notebooks ...``), their notebooks
+    (``notebooks``) or the complete translations (``complete``), for the Makefile."""
+    from attention_workshop.command import OneLineParser
+
+    parser = OneLineParser(prog="python -m attention_workshop.paths", description=main.__doc__)
+    parser.add_argument("what", nargs="?", default="folders", choices=("folders", "notebooks", "complete"))
+    what = parser.parse_args(argv).what
+    try:
+        codes = editions()
+    except EditionsError as error:
+        print(error, file=sys.stderr)
+        return 1
+    prefixes = ["" if code == ENGLISH else f"{code}/" for code in codes]
+    if what == "folders":
+        print(" ".join(f"{p}{folder}" for p in prefixes for folder in ("book", "notebooks")))
+    elif what == "notebooks":
+        found = [f for p in prefixes for d in ("book", "notebooks") for f in sorted((ROOT / p / d).glob("*.ipynb"))]
+        print(" ".join(str(f.relative_to(ROOT)) for f in found))
+    else:
+        print(" ".join(code for code in codes[1:] if complete(code)))
+    return 0
+
+
+if __name__ == "__main__":
+    from attention_workshop.command import run
+
+    sys.exit(run(main, "python -m attention_workshop.paths"))

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import os
 import pathlib
+import re
 import shutil
 import subprocess
 
 import polib
 import pytest
 
+from attention_workshop import paths
 from attention_workshop.editions import catalog, sources
 from attention_workshop.editions.units import Unit
 from attention_workshop.paths import LOCALE, translations
@@ -63,11 +65,6 @@ def test_every_entry_the_code_fills_carries_its_format_flag_and_a_note_where_nee
                 flagged += 1
             assert entry.comment.startswith(unit.kind)
     assert flagged > 100
-    messages = catalog.read_po(sources.PackageSource().po_path(lang))
-    assert (
-        "named in itself"
-        in messages.find("English", msgctxt="attention_core.explorers.site.page:language_name").comment
-    )
     config = catalog.read_po(sources.ConfigSource().po_path(lang))
     fold = config.find("Show code cell {type}", msgctxt="sphinx:nb_code_prompt_show")
     assert "no-python-brace-format" in fold.flags and "{type}" in fold.comment
@@ -146,11 +143,30 @@ def test_the_committed_files_read_strictly_and_hold_no_fuzzy_or_empty_entry():
         assert isinstance(po, polib.POFile)
 
 
-def test_the_language_named_by_each_edition_is_its_own_name():
-    """The language switch names each edition in its own language (中文, never "Chinese")."""
-    for lang in translations():
-        found = catalog.Translation(catalog.read_po(sources.PackageSource().po_path(lang)))(
-            "attention_core.explorers.site.page:language_name", "English"
-        )
-        assert found and found.lower() not in {"english", "chinese"}
-        assert pathlib.Path(ROOT / lang).is_dir()
+def test_each_edition_is_named_in_its_own_language_once():
+    """The language switch names each edition in its own language (中文, Français, never "Chinese"): the names are
+    in ``locale/editions.toml``, one per edition, not a translated string a translator could get wrong."""
+    names = {code: paths.name(code) for code in paths.editions()}
+    assert names[paths.ENGLISH] == "English"
+    assert len(set(names.values())) == len(names), names
+    for code in paths.translations():
+        assert names[code].lower() not in {"english", "chinese", "french", "german"}, names
+        assert pathlib.Path(ROOT / code).is_dir() or not paths.complete(code)
+
+
+def test_a_wrong_edition_list_is_one_clear_error(tmp_path):
+    (tmp_path / "xx" / "LC_MESSAGES").mkdir(parents=True)
+    cases = {
+        '[en]\nname = "English"\nstatus = "source"\n': "translation folders not listed: xx",
+        '[en]\nname = "English"\nstatus = "source"\n[xx]\nname = "X"\nstatus = "done"\n': "status must be",
+        '[en]\nname = "English"\nstatus = "source"\n[xx]\nstatus = "complete"\n': "needs a name",
+        '[xx]\nname = "X"\nstatus = "complete"\n': "the first edition must be [en]",
+        '[en\nname = "English"\n': "editions.toml",
+    }
+    for text, message in cases.items():
+        listed = tmp_path / "editions.toml"
+        listed.write_text(text, encoding="utf-8")
+        paths._listed.cache_clear()
+        with pytest.raises(paths.EditionsError, match=re.escape(message)):
+            paths._listed(listed)
+    paths._listed.cache_clear()

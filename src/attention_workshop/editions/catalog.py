@@ -206,16 +206,23 @@ class Status:
     errors: list = dataclasses.field(default_factory=list)  # the file cannot be read: one line each
     obsolete: int = 0  # entries kept as "#~" for English that may come back: not a problem
     where: dict = dataclasses.field(default_factory=dict)  # (context, msgid) -> ":line" of a page's block
+    total: int = 0  # the entries the English asks for
 
     KINDS = ("missing", "stale", "unused", "duplicate", "invalid")
+    UNFINISHED = ("missing", "stale")  # what an edition in progress may land with (English shown instead)
 
-    def count(self) -> int:
-        return sum(len(getattr(self, kind)) for kind in self.KINDS) + len(self.errors)
+    @property
+    def translated(self) -> int:
+        """The entries with a current, valid translation."""
+        return self.total - len(self.missing) - len(self.stale) - len(self.invalid)
 
-    def report(self, lang: str, name: str) -> list[str]:
+    def count(self, kinds: tuple[str, ...] = KINDS) -> int:
+        return sum(len(getattr(self, kind)) for kind in kinds) + len(self.errors)
+
+    def report(self, lang: str, name: str, kinds: tuple[str, ...] = KINDS) -> list[str]:
         """One line per problem: language, file (and line of a page), kind, msgctxt and the English's first words."""
         lines = [f"{lang}: {error}" for error in self.errors]
-        for kind in self.KINDS:
+        for kind in kinds:
             for item in getattr(self, kind):
                 context, msgid = item[0], item[1]
                 extra = f" ({item[2]})" if len(item) > 2 else ""
@@ -233,7 +240,7 @@ def status(source, lang: str) -> Status:
         po = read_po(path, duplicates="keep") if path.exists() else new_po(source.name, lang)
     except TranslationFileError as error:
         return Status(errors=[str(error)])
-    found = Status(obsolete=sum(1 for e in po if e.obsolete))
+    found = Status(obsolete=sum(1 for e in po if e.obsolete), total=len(units))
     found.where = {(u.context, u.msgid): f":{u.line}" for u in units if u.line}
     entries = {(e.msgctxt, e.msgid): e for e in po if not e.obsolete}
     wanted = {(u.context, u.msgid): u for u in units}
@@ -250,6 +257,14 @@ def status(source, lang: str) -> Status:
     found.unused = [key for key in entries if key not in wanted]
     found.duplicate = [(e.msgctxt, e.msgid, f"line {e.linenum} of the PO file") for e in duplicate_entries(po)]
     return found
+
+
+def completeness(lang: str) -> tuple[int, int]:
+    """How much of the edition is translated: (entries with a current translation, entries the English asks for)."""
+    from attention_workshop.editions.sources import sources
+
+    found = [status(source, lang) for source in sources()]
+    return sum(st.translated for st in found if not st.errors), sum(st.total for st in found)
 
 
 def check_entry(unit, msgstr: str) -> str | None:

@@ -19,9 +19,9 @@ import sys
 
 from attention_workshop.command import OneLineParser
 from attention_workshop.editions import code
-from attention_workshop.editions.catalog import Translation, TranslationFileError, status, update
+from attention_workshop.editions.catalog import Status, Translation, TranslationFileError, status, update
 from attention_workshop.editions.sources import ConfigSource, NotebookSource, Source, sources
-from attention_workshop.paths import ENGLISH, ROOT, translations
+from attention_workshop.paths import ENGLISH, ROOT, complete, translations
 
 PROG = "python -m attention_workshop.editions"
 LANGUAGE_CODE = re.compile(r"[A-Za-z]{2,3}(?:[_-][A-Za-z0-9]+)*(?:@[A-Za-z0-9]+)?")  # zh, zh_CN, pt-BR, sr@latin
@@ -102,7 +102,12 @@ def unreadable_cells(
 
 # ----------------------------------------------------------------------------------------------- commands
 def _print_status(lang: str) -> int:
-    problems = 0
+    """Every problem of the edition's files, one line each, and a total. An edition in progress
+    (``locale/editions.toml``) may lack translations: its missing and stale entries are counted, not listed, and
+    are no problem; anything else is."""
+    in_progress = not complete(lang)
+    kinds = tuple(k for k in Status.KINDS if not (in_progress and k in Status.UNFINISHED))
+    problems = translated = total = 0
     for source in sources():
         try:
             st = status(source, lang)
@@ -111,12 +116,17 @@ def _print_status(lang: str) -> int:
             print(f"{lang}: {error}")
             problems += 1
             continue
-        for line in st.report(lang, source.name):  # missing, stale, unused, duplicate, invalid; an unreadable file
+        for line in st.report(lang, source.name, kinds):  # missing, stale, unused, duplicate, invalid; unreadable
             print(line)
         for line in refused:
             print(f"{lang}: {line}")
-        problems += st.count() + len(refused)
-    print(f"{lang}: {problems} missing, stale, unused, refused or unreadable entr{'y' if problems == 1 else 'ies'}")
+        problems += st.count(kinds) + len(refused)
+        translated, total = translated + st.translated, total + st.total
+    if in_progress:
+        share = f"{100 * translated / total:.0f} %" if total else "0 %"
+        print(f"{lang} (in progress): {translated} of {total} entries translated ({share}); the rest show the English")
+    kinds_said = "unused, refused or unreadable" if in_progress else "missing, stale, unused, refused or unreadable"
+    print(f"{lang}: {problems} {kinds_said} entr{'y' if problems == 1 else 'ies'}")
     return problems
 
 

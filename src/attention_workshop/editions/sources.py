@@ -272,12 +272,7 @@ class PackageSource(Source):
             ]
         )
 
-    NOTES = {  # for the translator ("#." in attention_core.po)
-        "attention_core.explorers.site.page:language_name": (
-            "this edition's language named in itself (中文, Deutsch, Français): the language switch of every page "
-            "shows it to readers of the other editions"
-        ),
-    }
+    NOTES: dict[str, str] = {}  # for the translator ("#." in attention_core.po), by msgctxt
 
     def po_path(self, lang: str) -> pathlib.Path:
         from attention_core.lang import DOMAIN, LOCALE_DIR
