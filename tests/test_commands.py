@@ -12,7 +12,7 @@ import pytest
 COMMANDS = (
     "bench", "bench_lab", "bench_site", "bench_torch", "bench_training", "build_book", "build_pdf", "kernel_drift",
     "seed_study", "train_committed", "editions", "serve", "bench_lighthouse",
-    "execute", "paths",
+    "execute", "paths", "lab",
 )  # fmt: skip
 PRINTS_A_LOT = "from attention_workshop.command import run; import sys; sys.exit(run(lambda: print('x' * 1_000_000)))"
 

@@ -1,0 +1,400 @@
+"""Lesson 05 in a real JupyterLab, both editions, as a reader meets it (issue 30): ``make lab``'s command serves a
+copy of the lessons (tests/lab/conftest.py) and a headless Chromium opens, reads, runs, drags, saves and reopens.
+
+One visit per edition collects what the checks need, in the reader's order (:func:`visit`): the lesson opened and
+read without running it (its rendered Markdown, the explorer cell's stored output, the file after JupyterLab's
+autosave), then Run All, the state explorer driven with its slider (typed into its readout and moved with the
+arrow keys) and its tanh switch, then a save, the tab closed and the lesson reopened from the file browser while
+its kernel still runs, and the explorer driven again. Each test asserts one part of what was collected; a step
+that failed is reported by the tests that need it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import json
+import os
+import pathlib
+import re
+import time
+import urllib.request
+
+import numpy as np
+import pytest
+
+from attention_core import worked_example
+from attention_core.explorers.state import TEXT as STATE_TEXT
+from attention_workshop.lab import lessons_folder
+from attention_workshop.paths import editions, name
+from tests.helpers import ROOT
+from tests.lab.conftest import AUTOSAVE_SECONDS
+
+pytestmark = pytest.mark.lab
+
+LESSON = "05_additive_score.ipynb"
+RUN_TIMEOUT_MS = 180_000
+SHOTS = pathlib.Path(os.environ.get("AE_SCREENSHOTS", ROOT / "_build" / "screenshots"))  # a failed step's screen
+# MyST syntax that CommonMark shows as text: roles, label lines, directive fences and their options.
+MYST = {
+    "a role ({eq}, {doc}, {ref}, ...)": re.compile(r"\{(eq|doc|ref|numref|math|download|term|cite)\}"),
+    "a label line ((label)=)": re.compile(r"^\s*\([\w.:-]+\)=\s*$", re.M),
+    "a directive fence (```{...})": re.compile(r"`{3,}\{|:{3,}\{"),
+    "a directive option (:class: ...)": re.compile(r"^\s*:(class|name|label|open|label|width|align|alt):", re.M),
+}
+SOLUTION = re.compile(r"^\s*(Solution|解答|参考答案)")  # a solution's title, as text outside a <details>
+FOLDABLE = re.compile(r"<details>|\{dropdown\}")
+
+# In the page: every Markdown cell's rendered text and, for the solutions, what a reader sees of them.
+MARKDOWN = """() => [...document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-MarkdownCell')].map(
+  (cell, index) => {
+    const rendered = cell.querySelector('.jp-RenderedMarkdown');
+    const text = rendered ? rendered.innerText : '';
+    const details = rendered ? [...rendered.querySelectorAll('details')].map(d => ({
+      open: d.open, summary: (d.querySelector(':scope > summary')?.innerText || '').trim(),
+    })) : [];
+    const fences = rendered ? [...rendered.querySelectorAll('code[class*="language-{"]')].map(c => c.className) : [];
+    const rest = rendered ? rendered.cloneNode(true) : document.createElement('div');
+    rest.querySelectorAll('details').forEach(d => d.remove());
+    return {index, rendered: !!rendered, text, details, fences, outside: rest.textContent};
+  })"""
+CODE_OUTPUT = """(needle) => {
+  const cells = [...document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell')];
+  const cell = cells.find(c => (c.querySelector('.jp-InputArea-editor')?.innerText || '').includes(needle));
+  if (!cell) return null;
+  const area = cell.querySelector('.jp-OutputArea');
+  const outputs = [...area.querySelectorAll('.jp-OutputArea-output')];
+  return {text: outputs.map(o => o.innerText).join(' | '), widgets: area.querySelectorAll('.jupyter-widgets').length,
+          errors: area.innerText.includes('Error displaying widget'), html: area.innerHTML.slice(0, 2000)};
+}"""
+# The state explorer: the widget box holding the slider whose label is the explorer's (in the edition's language).
+EXPLORER = """(label) => {
+  const slider = [...document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .widget-hslider')]
+    .find(s => s.querySelector('.widget-label')?.innerText.trim() === label);
+  return slider ? slider.closest('.jp-OutputArea-output') : null;
+}"""
+READOUT = """(output) => {
+  const handle = output.querySelector('.noUi-handle');
+  const table = output.querySelector('table.ae-readout');
+  const rows = table ? [...table.querySelectorAll('tr')].slice(1).map(r => [...r.cells].map(c => c.innerText.trim()))
+                     : [];
+  return {
+    s: handle ? Number(handle.getAttribute('aria-valuenow')) : null,
+    tanh: output.querySelector('input[type=checkbox]')?.checked ?? null,
+    caption: table?.caption?.innerText.trim() ?? null,
+    rows,
+    text: output.innerText,
+  };
+}"""
+
+
+@dataclasses.dataclass(repr=False)
+class Visit:
+    """What one edition's visit saw, step by step; ``failed`` maps a step to the error that stopped it."""
+
+    edition: str
+    path: str  # the lesson, relative to the served root
+    original: bytes  # its bytes before the visit
+    markdown: list = dataclasses.field(default_factory=list)
+    explorer_before_run: dict | None = None
+    read_diff: list = dataclasses.field(default_factory=list)  # the file after reading vs. its original
+    read_seconds: float = 0.0
+    readouts: list = dataclasses.field(default_factory=list)  # (step, readout) after each action, first run
+    reopened_output: dict | None = None
+    reopened_readouts: list = dataclasses.field(default_factory=list)
+    console: list = dataclasses.field(default_factory=list)  # console errors
+    seconds: dict = dataclasses.field(default_factory=dict)  # step -> seconds it took
+    failed: dict = dataclasses.field(default_factory=dict)
+
+    def __repr__(self) -> str:
+        return f"Visit({self.edition}: {self.path}, seconds per step {self.seconds}, failed {list(self.failed)})"
+
+    def need(self, *steps: str) -> None:
+        for step in steps:
+            if step in self.failed:
+                pytest.fail(f"{self.edition}: the step '{step}' failed: {self.failed[step]}")
+
+
+def notebook_diff(before: bytes, after: bytes, limit: int = 80) -> list[str]:
+    """What changed in a notebook file, as unified diff lines of its text (at most ``limit``)."""
+    lines = difflib.unified_diff(
+        before.decode("utf-8").splitlines(), after.decode("utf-8").splitlines(), "original", "after", lineterm="", n=1
+    )
+    out = [line[:200] for line in lines]
+    return out[:limit] + ([f"... {len(out) - limit} more lines"] if len(out) > limit else [])
+
+
+def wait_idle(page, timeout_ms: int = RUN_TIMEOUT_MS) -> None:
+    """Until the open notebook's kernel is idle and no cell waits to run."""
+    page.wait_for_function(
+        """() => {
+          const panel = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden)');
+          const status = document.querySelector('.jp-Notebook-ExecutionIndicator')?.dataset.status;
+          return panel && status === 'idle'
+            && ![...panel.querySelectorAll('.jp-InputPrompt')].some(p => p.innerText.includes('*'));
+        }""",
+        timeout=timeout_ms,
+    )
+
+
+def wait_opened(page, cells: int) -> None:
+    """Until the lesson's tab shows all its ``cells``, every Markdown cell rendered (none is empty), and its kernel
+    is idle."""
+    page.wait_for_function(
+        """(n) => {
+          const panel = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden)');
+          if (!panel) return false;
+          const all = panel.querySelectorAll('.jp-Cell');
+          const md = [...panel.querySelectorAll('.jp-MarkdownCell')];
+          return all.length === n && md.every(c => c.querySelector('.jp-RenderedMarkdown')?.textContent.trim());
+        }""",
+        arg=cells,
+        timeout=60_000,
+    )
+    wait_idle(page, 60_000)
+
+
+def read_explorer(page, label: str) -> dict:
+    output = page.evaluate_handle(EXPLORER, label)
+    if output.as_element() is None:
+        raise AssertionError(f"no state explorer (a slider labelled {label!r}) on the page")
+    return page.evaluate(READOUT, output)
+
+
+def explorer(page, label: str):
+    handle = page.evaluate_handle(EXPLORER, label).as_element()
+    if handle is None:
+        raise AssertionError(f"no state explorer (a slider labelled {label!r}) on the page")
+    return handle
+
+
+def settled(page, edition: str, s: float, tanh: bool, timeout_s: float = 15) -> dict:
+    """The explorer's readout once its slider shows ``s`` and its switch ``tanh``, and the table's caption says
+    the same (the kernel has answered); after ``timeout_s`` whatever it shows."""
+    label = STATE_TEXT.text("slider", edition)
+    wanted = (f"s = {s:.2f}".replace("-", "−"), STATE_TEXT.text("with" if tanh else "without", edition))
+    deadline = time.monotonic() + timeout_s
+    while True:
+        readout = read_explorer(page, label)
+        caption = (readout["caption"] or "").replace("-", "−")
+        if readout["s"] is not None and abs(readout["s"] - s) < 1e-9 and readout["tanh"] == tanh:
+            if wanted[0] in caption and caption.endswith(wanted[1]):
+                return readout
+        if time.monotonic() > deadline:
+            return readout
+        page.wait_for_timeout(100)
+
+
+def expected_rows(s: float, tanh: bool) -> list[list[str]]:
+    """The explorer's table at ``s`` as the package computes it (scores and weights to 4 decimals)."""
+    read = worked_example(s, nonlinearity=np.tanh if tanh else None)
+    return [[f"{read.scores[j]:.4f}", f"{read.weights[j]:.4f}"] for j in range(len(read.weights))]
+
+
+def expected_context(s: float, tanh: bool) -> str:
+    c = worked_example(s, nonlinearity=np.tanh if tanh else None).context
+    return f"({c[0]:.6f}, {c[1]:.6f})"
+
+
+def drive(page, edition: str, record: list) -> None:
+    """Type a state into the slider's readout, move the slider with the keyboard, untick and tick the tanh
+    switch; record the readout after each action."""
+    label = STATE_TEXT.text("slider", edition)
+    page.wait_for_function(f"({EXPLORER})({json.dumps(label)}) !== null", timeout=30_000)  # its view is drawn
+    output = explorer(page, label)
+    first = read_explorer(page, label)
+    record.append(("as drawn", settled(page, edition, first["s"], first["tanh"])))
+    output.query_selector(".widget-readout").click()
+    page.keyboard.press("Control+A")
+    page.keyboard.type("1")
+    page.keyboard.press("Enter")
+    record.append(("typed s = 1", settled(page, edition, 1.0, first["tanh"])))
+    if not first["tanh"]:
+        output.query_selector("input[type=checkbox]").click()
+        record.append(("tanh on", settled(page, edition, 1.0, True)))
+    output.query_selector(".noUi-handle").focus()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    record.append(("two steps right", settled(page, edition, 1.1, True)))
+    output.query_selector("input[type=checkbox]").click()
+    record.append(("tanh off", settled(page, edition, 1.1, False)))
+    output.query_selector(".noUi-handle").focus()
+    for _ in range(4):
+        page.keyboard.press("ArrowLeft")
+    record.append(("four steps left, tanh off", settled(page, edition, 0.9, False)))
+    output.query_selector("input[type=checkbox]").click()
+    record.append(("tanh on", settled(page, edition, 0.9, True)))
+
+
+def step(visit: Visit, page, name: str, action) -> bool:
+    """Do one step of the visit; a failure is recorded (with a screenshot) for the tests that need the step."""
+    started = time.monotonic()
+    try:
+        action()
+    except Exception as exc:  # the tests that need this step report it
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        shot = SHOTS / f"lab-{visit.edition}-{re.sub(r'[^a-z]+', '-', name)}.png"
+        try:
+            page.screenshot(path=str(shot))
+        except Exception:
+            shot = None
+        visit.failed[name] = f"{type(exc).__name__}: {str(exc)[:1500]} (screenshot: {shot})"
+        return False
+    finally:
+        visit.seconds[name] = round(time.monotonic() - started, 1)
+    return True
+
+
+def run_all(page) -> None:
+    page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(r"^Run$")).click()
+    page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
+    page.wait_for_timeout(500)
+    wait_idle(page)
+
+
+def save_close_reopen(page, path: str, cells: int) -> None:
+    page.keyboard.press("Control+S")
+    page.wait_for_function(
+        "() => !document.querySelector('.lm-DockPanel .lm-TabBar-tab.lm-mod-current.jp-mod-dirty')", timeout=30_000
+    )
+    page.locator(".lm-DockPanel .lm-TabBar-tab.lm-mod-current .lm-TabBar-tabCloseIcon").click()
+    page.wait_for_function("() => !document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden)')", timeout=30_000)
+    name = path.rsplit("/", 1)[-1]
+    page.locator(".jp-DirListing-item", has=page.locator(".jp-DirListing-itemText", has_text=name)).first.dblclick()
+    wait_opened(page, cells)
+
+
+@pytest.fixture(scope="module", params=editions())
+def visit(request, lab, lab_browser) -> Visit:
+    edition = request.param
+    path = f"{lessons_folder(edition)}/{LESSON}"
+    if path not in lab.originals:
+        pytest.skip(f"the {edition} edition has no {path} yet")
+    cells = len(json.loads(lab.originals[path])["cells"])
+    result = Visit(edition, path, lab.originals[path])
+    context = lab_browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.on("console", lambda m: result.console.append(m.text[:300]) if m.type == "error" else None)
+    try:
+        if not step(result, page, "open", lambda: (page.goto(lab.url(path) + "&reset"), wait_opened(page, cells))):
+            return result
+        result.markdown = page.evaluate(MARKDOWN)
+        result.explorer_before_run = page.evaluate(CODE_OUTPUT, "state_explorer(")
+
+        def autosave():
+            started = time.monotonic()
+            page.wait_for_timeout((2 * AUTOSAVE_SECONDS + 2) * 1000)  # two autosave intervals and a margin
+            result.read_seconds = round(time.monotonic() - started, 1)
+            after = (lab.root / path).read_bytes()
+            result.read_diff = notebook_diff(lab.originals[path], after) if after != lab.originals[path] else []
+
+        step(result, page, "read", autosave)
+        if not step(result, page, "run all", lambda: run_all(page)):
+            return result
+        if not step(result, page, "drive", lambda: drive(page, edition, result.readouts)):
+            return result
+        if not step(result, page, "save, close, reopen", lambda: save_close_reopen(page, path, cells)):
+            return result
+        page.wait_for_timeout(1000)  # the widget views draw from the kernel's models
+        result.reopened_output = page.evaluate(CODE_OUTPUT, "state_explorer(")
+        step(result, page, "drive after reopening", lambda: drive(page, edition, result.reopened_readouts))
+        return result
+    finally:
+        context.close()
+
+
+def test_make_lab_prints_how_to_open_each_edition_first(lab):
+    lines = lab.output().splitlines()
+    first = [i for i, line in enumerate(lines) if line.startswith("[")]  # JupyterLab's log lines start with [I ...]
+    guide = lines[: first[0]] if first else lines
+    for edition in editions():
+        folder = lessons_folder(edition)
+        assert any(line.strip() == f"{name(edition)}: {folder}/" for line in guide), guide
+        url = next((line.strip() for line in guide if f"/lab/tree/{folder}/01_" in line), None)
+        assert url is not None and url.startswith(f"http://localhost:{lab.port}/"), guide
+        with urllib.request.urlopen(url, timeout=10) as response:
+            assert response.status == 200
+
+
+def test_reading_a_lesson_does_not_modify_it(visit):
+    visit.need("open", "read")
+    assert visit.read_diff == [], (
+        f"{visit.path}: JupyterLab rewrote the lesson within {visit.read_seconds} s of reading it (autosave every "
+        f"{AUTOSAVE_SECONDS} s):\n" + "\n".join(visit.read_diff)
+    )
+
+
+def around(text: str, match, width: int = 40) -> str:
+    return text[max(0, match.start() - width) : match.end() + width].replace("\n", " ")
+
+
+def test_no_markdown_cell_shows_myst_syntax(visit):
+    visit.need("open")
+    found = [
+        f"cell {cell['index']}: {what}: {match.group(0)!r} in “{around(cell['text'], match)}”"
+        for cell in visit.markdown
+        for what, pattern in MYST.items()
+        for match in pattern.finditer(cell["text"])
+    ] + [
+        f"cell {cell['index']}: a directive fence rendered as code ({f})"
+        for cell in visit.markdown
+        for f in cell["fences"]
+    ]
+    assert not found, f"{visit.path}: {len(found)} leftovers of MyST syntax:\n" + "\n".join(found)
+
+
+def test_every_solution_is_folded(visit):
+    visit.need("open")
+    source = json.loads(visit.original)["cells"]
+    wanted = sum(
+        len(FOLDABLE.findall("".join(cell["source"]))) for cell in source if cell["cell_type"] == "markdown"
+    )  # each exercise's solution, in a <details> block (or, before the portable Markdown, a {dropdown})
+    folded = [d for cell in visit.markdown for d in cell["details"] if d["summary"] and not d["open"]]
+    shown = [
+        f"cell {cell['index']}: {line.strip()[:80]!r}"
+        for cell in visit.markdown
+        for line in cell["outside"].splitlines()
+        if SOLUTION.match(line)
+    ] + [f"cell {cell['index']}: a dropdown rendered as code" for cell in visit.markdown if cell["fences"]]
+    assert wanted > 0, f"{visit.path} has no solutions to check"
+    assert len(folded) == wanted and not shown, (
+        f"{visit.path}: {wanted} solutions in the source, {len(folded)} folded in a closed <details> with a summary;"
+        f" shown: {shown}"
+    )
+
+
+def test_an_unrun_explorer_shows_a_line_of_text_not_a_widget(visit):
+    visit.need("open")
+    before = visit.explorer_before_run
+    assert before is not None, "no explorer cell (state_explorer(...)) in the lesson"
+    assert before["widgets"] == 0 and not before["errors"], before["html"]
+    text = before["text"].strip()
+    assert text and "\n" not in text and "StateExplorer(" not in text, f"the unrun explorer cell shows: {text!r}"
+
+
+def check_readouts(edition: str, readouts: list) -> None:
+    assert readouts, "no readout recorded"
+    for what, readout in readouts:
+        s, tanh = readout["s"], readout["tanh"]
+        rows = [row[1:] for row in readout["rows"]]
+        assert rows == expected_rows(s, tanh), f"{edition}, {what}: s = {s}, tanh {tanh}: {readout}"
+        assert expected_context(s, tanh) in readout["text"], f"{edition}, {what}: {readout['text']}"
+        mode = STATE_TEXT.text("with" if tanh else "without", edition)
+        assert mode in readout["caption"], f"{edition}, {what}: {readout['caption']}"
+    states = [(r["s"], r["tanh"]) for what, r in readouts if what not in ("as drawn", "typed s = 1")]
+    assert states[-4:] == [(1.1, True), (1.1, False), (0.9, False), (0.9, True)], states
+
+
+def test_after_run_all_the_explorer_follows_its_slider_and_switch(visit):
+    visit.need("open", "run all", "drive")
+    check_readouts(visit.edition, visit.readouts)
+
+
+def test_after_save_and_reopen_the_explorer_still_works(visit):
+    visit.need("open", "run all", "drive", "save, close, reopen")
+    reopened = visit.reopened_output
+    assert reopened is not None and not reopened["errors"] and "model not found" not in reopened["text"], reopened
+    assert not [line for line in visit.console if "model not found" in line.lower()], visit.console
+    if "drive after reopening" in visit.failed:
+        pytest.fail(f"{visit.failed['drive after reopening']}\nthe reopened explorer cell: {reopened}")
+    check_readouts(visit.edition, visit.reopened_readouts)
