@@ -79,6 +79,12 @@ function aeLabBench(M) {
   function now() {
     return performance.now();
   }
+  // The process's CPU time in ms (Node; null in a browser, which does not tell).
+  function cpuMs() {
+    if (typeof process !== "object" || !process.cpuUsage) return null;
+    var u = process.cpuUsage();
+    return (u.user + u.system) / 1000;
+  }
   function f64(text) {
     var bin = atob(text),
       bytes = new Uint8Array(bin.length);
@@ -150,9 +156,10 @@ function aeLabBench(M) {
     if (c.cmd === "block") {
       var m = models[c.id],
         loss = 0,
-        t = now();
+        t = now(),
+        cpu = cpuMs();
       for (var i = 0; i < c.count; i++) loss = step(m, m.batches[c.from + i]);
-      return { ms: now() - t, loss: loss };
+      return { ms: now() - t, cpu: cpu === null ? null : cpuMs() - cpu, loss: loss };
     }
     if (c.cmd === "train") return train(c);
     throw new Error("unknown command " + c.cmd);
@@ -263,13 +270,13 @@ class NumpyEngine:
         m = self.models[command["id"]]
         model, opt, tc = m["model"], m["opt"], m["tc"]
         with threadpool_limits(1):
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.process_time()
             for batch in m["batches"][command["from"] : command["from"] + command["count"]]:
                 loss, grads = model.loss_and_grads(batch)
                 clip_global_norm(grads, tc.clip_norm)
                 opt.update(model.params, grads, learning_rate(tc, m["steps"]))
                 m["steps"] += 1
-            return {"ms": (time.perf_counter() - start) * 1000, "loss": loss}
+            return {"ms": (time.perf_counter() - start) * 1000, "cpu": (time.process_time() - cpu) * 1000, "loss": loss}
 
     def close(self) -> None:
         pass
@@ -304,7 +311,8 @@ def the_page(design: str) -> tuple[dict, dict, dict]:
 
 
 def step_side_by_side(pages: list, design: str, blocks: int, block_steps: int) -> dict:
-    """Blocks of steps of every engine in turn on the same batches, from the same parameters: ms per block."""
+    """Blocks of steps of every engine in turn on the same batches, from the same parameters: for each engine,
+    the wall-clock and CPU milliseconds of each block ({ms, cpu}; cpu is None in Chromium)."""
     from attention_core.models import data
     from attention_core.models.seq2seq import ModelConfig, Seq2Seq
 
@@ -333,13 +341,13 @@ def step_side_by_side(pages: list, design: str, blocks: int, block_steps: int) -
         else:
             engine({**load, "params": {k: b64(v) for k, v in params.items()}, "batches": js_batches})
         engine({"cmd": "block", "id": design, "from": 0, "count": block_steps})  # warm-up (the JIT), not counted
-    ms = {engine.label: [] for engine in engines}
+    out = {engine.label: [] for engine in engines}
     for b in range(blocks):
         turn = engines[b % len(engines) :] + engines[: b % len(engines)]  # who goes first rotates
         for engine in turn:
             block = {"cmd": "block", "id": design, "from": (b + 1) * block_steps, "count": block_steps}
-            ms[engine.label].append(engine(block)["ms"])
-    return ms
+            out[engine.label].append(engine(block))
+    return out
 
 
 def time_to_target(engine, design: str, steps: int | None) -> dict:
@@ -389,19 +397,30 @@ def speed(args) -> None:
                 f"\n1. The step, side by side: {args.blocks} blocks of {args.block_steps} steps on the same batches, "
                 f"each engine in turn (the page's parts in {engine_name}; numpy with one BLAS thread)"
             )
-            print("   ms per step and ratios, median (p10-p90) over the blocks")
+            print(
+                "   ms per step (wall clock; CPU time of the process where the engine tells it) and the ratios of "
+                "each block, median (p10-p90) over the blocks"
+            )
+            pairs = [(p.label, n) for p in pages for n in ("numpy float32", "numpy float64")]
+            if args.baseline:
+                pairs.append(("page", "baseline"))
             for design in args.designs:
-                ms = step_side_by_side(pages, design, args.blocks, args.block_steps)
-                per = {k: [x / args.block_steps for x in v] for k, v in ms.items()}
-                line = ", ".join(f"{k} {statistics.median(v):.2f}" for k, v in per.items())
-                print(f"  {design:<18} ms per step: {line}")
-                for label in [p.label for p in pages]:
-                    for numpy in ("numpy float32", "numpy float64"):
-                        ratio = [a / b for a, b in zip(ms[label], ms[numpy], strict=True)]
-                        print(f"  {'':<18} {label} / {numpy}: {spread(ratio)}")
-                if args.baseline:
-                    ratio = [a / b for a, b in zip(ms["page"], ms["baseline"], strict=True)]
-                    print(f"  {'':<18} page / baseline: {spread(ratio)}")
+                blocks = step_side_by_side(pages, design, args.blocks, args.block_steps)
+                clocks = ("ms", "cpu") if all(b[0]["cpu"] is not None for b in blocks.values()) else ("ms",)
+                for clock in clocks:
+                    name = {"ms": "wall", "cpu": "CPU"}[clock]
+                    per = {k: statistics.median(b[clock] for b in v) / args.block_steps for k, v in blocks.items()}
+                    line = ", ".join(f"{k} {v:.1f}" for k, v in per.items())
+                    print(f"  {design if clock == 'ms' else '':<18} {name:<4} ms per step: {line}")
+                for a, b in pairs:
+                    ratios = [
+                        spread([x[clock] / y[clock] for x, y in zip(blocks[a], blocks[b], strict=True)])
+                        for clock in clocks
+                    ]
+                    print(
+                        f"  {'':<18} {a} / {b}: "
+                        + "; ".join(f"{c} {r}" for c, r in zip(("wall", "CPU"), ratios, strict=False))
+                    )
                 sys.stdout.flush()
         if args.runs:
             print(

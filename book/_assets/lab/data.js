@@ -146,17 +146,35 @@ function aeLabData(lab) {
     }
   }
 
+  // Small arrays of integers, cut from a larger one: an Int32Array of its own for each would cost an ArrayBuffer
+  // each, 64,000 of them for the page's splits (most of the time it took to make them went to the garbage
+  // collector).
+  var slab = null,
+    slabAt = 0;
+  function ints(n) {
+    if (!slab || slabAt + n > slab.length) {
+      slab = new Int32Array(Math.max(65536, n));
+      slabAt = 0;
+    }
+    slabAt += n;
+    return slab.subarray(slabAt - n, slabAt);
+  }
+
+  function ids(words, table) {
+    var out = ints(words.length);
+    for (var i = 0; i < words.length; i++) out[i] = table[words[i]];
+    return out;
+  }
+
   // Token ids of a sentence pair: {src: Int32Array, tgt: Int32Array, align: Int32Array, words: {...}}.
   function encodePair(G, pair) {
-    var L = language(G);
+    var L = language(G),
+      align = ints(pair.align.length);
+    align.set(pair.align);
     return {
-      src: Int32Array.from(pair.src, function (w) {
-        return L.srcId[w];
-      }),
-      tgt: Int32Array.from(pair.tgt, function (w) {
-        return L.tgtId[w];
-      }),
-      align: Int32Array.from(pair.align),
+      src: ids(pair.src, L.srcId),
+      tgt: ids(pair.tgt, L.tgtId),
+      align: align,
       words: pair,
     };
   }

@@ -120,14 +120,26 @@ function aeLabScorers(lab) {
     draw("att_b", [this.d_a], 0);
   };
 
+  // The keys k_j (N, T, d_a), followed in the same array by their tanh (N, T, d_a), which scores reads: with
+  // t_q = tanh(q) and t_k = tanh(k), tanh(q + k) = (t_q + t_k) / (1 + t_q t_k), one division instead of an exp.
   AdditiveScore.prototype.keys = function (p, H, N, T, tag) {
     var d_a = this.d_a,
-      Kk = buf(tag + "K", N * T * d_a);
-    gemm(N * T, d_a, this.d_h, H, 0, this.d_h, p.att_W_h, 0, this.d_h, Kk, 0, d_a, false); // W_h h_j
-    for (var i = 0; i < N * T; i++) for (var k = 0; k < d_a; k++) Kk[i * d_a + k] += p.att_b[k]; // + b
+      NT = N * T,
+      Kk = buf(tag + "K", 2 * NT * d_a);
+    gemm(NT, d_a, this.d_h, H, 0, this.d_h, p.att_W_h, 0, this.d_h, Kk, 0, d_a, false); // W_h h_j
+    for (var i = 0; i < NT; i++) {
+      for (var k = 0; k < d_a; k++) {
+        var at = i * d_a + k;
+        Kk[at] += p.att_b[k]; // + b
+        Kk[NT * d_a + at] = tanh(Kk[at]);
+      }
+    }
     return Kk;
   };
 
+  // e_tj = v^T a_tj with a_tj = tanh(q_t + k_j) = (t_q + t_k) / (1 + t_q t_k) (t_q = tanh(q_t), t_k = tanh(k_j),
+  // after keys). Where t_q t_k < -0.5 (both large, of opposite signs) the division would lose digits: there a_tj
+  // is tanh(q_t + k_j) itself. Elsewhere the denominator is at least 0.5 and a_tj is within about 1e-15 of it.
   AdditiveScore.prototype.scores = function (p, t, steps, source) {
     var N = steps.N,
       T = steps.T,
@@ -135,25 +147,27 @@ function aeLabScorers(lab) {
       d_s = this.d_s,
       v = p.att_v,
       Kk = source.K,
-      act = steps.ACT,
+      tko = N * T * d_a, // where the keys' tanh start
+      act = steps.ACT ? steps.ACT : buf("att_act", T * d_a), // without a tape, one sentence's a_tj at a time
       E = steps.E;
-    var Q = buf("att_q", N * d_a);
+    var Q = buf("att_q", N * d_a),
+      TQ = buf("att_tq", N * d_a);
     gemm(N, d_a, d_s, steps.S, (t + steps.shift) * N * d_s, d_s, p.att_W_s, 0, d_s, Q, 0, d_a, false); // q = W_s s
+    for (var n = 0; n < N * d_a; n++) TQ[n] = tanh(Q[n]);
     for (var i = 0; i < N; i++) {
-      for (var j = 0; j < T; j++) {
+      var qb = i * d_a,
+        ab = steps.ACT ? (t * N + i) * T * d_a : 0;
+      for (var j = 0; j < T; j++, ab += d_a) {
         var kb = (i * T + j) * d_a,
-          qb = i * d_a,
-          sum = 0,
-          k;
-        if (act) {
-          var ab = ((t * N + i) * T + j) * d_a;
-          for (k = 0; k < d_a; k++) {
-            var a = tanh(Q[qb + k] + Kk[kb + k]);
-            act[ab + k] = a;
-            sum += v[k] * a;
-          }
-        } else {
-          for (k = 0; k < d_a; k++) sum += v[k] * tanh(Q[qb + k] + Kk[kb + k]);
+          tk = tko + kb,
+          sum = 0;
+        for (var k = 0; k < d_a; k++) {
+          var x = TQ[qb + k],
+            y = Kk[tk + k],
+            xy = x * y,
+            a = xy < -0.5 ? tanh(Q[qb + k] + Kk[kb + k]) : (x + y) / (1 + xy);
+          act[ab + k] = a;
+          sum += v[k] * a;
         }
         E[(t * N + i) * T + j] = sum; // e_tj = v^T tanh(W_s s + W_h h_j + b)
       }
