@@ -2,11 +2,13 @@
 # make book     regenerate the other editions if their sources changed, then build the website into _build/html
 #               and print each edition to a PDF in _build/pdf (SITE_URL=https://... gives the site's public address
 #               the PDFs link to; default: html: baseurl: in _config.yml)
-# make editions merge the English into the translation files (report missing/stale), regenerate zh/, execute what changed
+# make editions merge the English into the translation files (report missing/stale), regenerate each edition
+#               (zh/, fr/, ... as locale/editions.toml lists them), execute what changed
 # make test     run every check: lint, unit and property tests, strict nbval, the -W build, browser tests
 # make check    the inner loop (a few minutes): lint, unit and property tests; no notebooks, build or browser
-# make lab      open the lessons in JupyterLab with working widgets
-# make execute  re-run every notebook in place (outputs and widget state are committed)
+# make lab      open the lessons of every edition in JupyterLab with working widgets
+# make execute  re-run every notebook of every edition in place and store it as JupyterLab saves it (no widget
+#               state: an explorer's stored output is a note to run its cell)
 # make bench    print the benchmark figures (Lighthouse included)
 # make durations  measure each unit of work's seconds again into tests/durations.json (the order make test uses)
 # make serve    serve _build/html at http://127.0.0.1:8000/ with its precompressed files
@@ -14,7 +16,9 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-NOTEBOOKS := $(wildcard book/*.ipynb notebooks/*.ipynb zh/book/*.ipynb zh/notebooks/*.ipynb)
+# Every edition's folders and notebooks, from the one list (locale/editions.toml), read when a recipe runs.
+FOLDERS = $$($(BIN)/python -m attention_workshop.paths folders)
+ALL_NOTEBOOKS = $$($(BIN)/python -m attention_workshop.paths notebooks)
 
 .PHONY: book test check lab execute bench assets clean editions serve
 
@@ -44,17 +48,17 @@ _vendor/.versions: scripts/fetch_assets.sh
 editions: $(BIN)/.installed
 	-$(BIN)/python -m attention_workshop.editions update
 	$(BIN)/python -m attention_workshop.editions generate
-	for nb in $$(cat _build/editions-*-to-execute.txt); do $(BIN)/jupyter execute --inplace "$$nb" || exit 1; done
+	nbs="$$(cat _build/editions-*-to-execute.txt 2>/dev/null)"; if [ -n "$$nbs" ]; then $(BIN)/python -m attention_workshop.execute $$nbs; fi
 
 book: $(BIN)/.installed assets editions
 	$(BIN)/python -m attention_workshop.build_book $(if $(SITE_URL),--site-url "$(SITE_URL)")
 	$(BIN)/python -m attention_workshop.build_pdf $(if $(SITE_URL),--site-url "$(SITE_URL)")
-	@echo "Open _build/html/index.html (中文版: _build/html/zh/index.html), or serve it compressed: make serve"
+	@echo "Open _build/html/index.html (each other edition: _build/html/<code>/index.html, e.g. zh/, fr/), or serve it compressed: make serve"
 
 # The gate's run: every test and notebook, a file, a notebook or an xdist_group to a process, the longest first
 # (the seconds in tests/durations.json; the root conftest.py). `make durations` is the same run measuring those
 # seconds again: run it when the slowest units change (make test prints the 30 slowest tests).
-GATE := tests book notebooks zh/book zh/notebooks --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg \
+GATE = tests $(FOLDERS) --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg \
 	-n auto --dist loadgroup --no-loadscope-reorder
 
 test: $(BIN)/.installed assets
@@ -68,11 +72,11 @@ check: $(BIN)/.installed
 	$(BIN)/python -m pytest tests -m "not slow and not site" -q -n auto --dist loadgroup --no-loadscope-reorder
 
 execute: $(BIN)/.installed
-	for nb in $(NOTEBOOKS); do $(BIN)/jupyter execute --inplace "$$nb" || exit 1; done
+	$(BIN)/python -m attention_workshop.execute $(ALL_NOTEBOOKS)
 
 lab: $(BIN)/.installed
 	$(BIN)/pip install --quiet 'jupyterlab>=4,<5'
-	$(BIN)/jupyter lab notebooks $(if $(filter 0,$(shell id -u)),--allow-root)
+	$(BIN)/python -m attention_workshop.lab
 
 bench: $(BIN)/.installed
 	$(BIN)/python -m attention_workshop.bench

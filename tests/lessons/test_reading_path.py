@@ -23,6 +23,7 @@ import re
 
 import pytest
 
+from attention_workshop.paths import translations
 from tests.helpers import ROOT, reading_minutes
 from tests.lessons.test_lessons_layout import ends_with_show_figure, tags
 
@@ -99,15 +100,16 @@ def test_the_lesson_box_opens_with_what_to_know_first_and_the_reading_time(path)
     assert int(minutes.group(1)) == want, f"{path.name}: {words(path)} words read in about {want} minutes"
 
 
-@pytest.mark.parametrize("path", LESSONS, ids=label)
-def test_the_chinese_box_states_the_same_reading_time_and_links(path):
-    english, chinese = box_items(path), box_items(zh(path))
-    assert len(chinese) >= 2 and len(english) >= 2
-    assert re.findall(r"\d+", chinese[1]) == [str(reading_minutes(words(path)))], chinese[1]
-    assert LINK.findall(chinese[0]) == LINK.findall(english[0]), "the Chinese Know first item links the same pages"
+@pytest.mark.parametrize(("lang", "path"), [(lang, p) for lang in translations() for p in LESSONS], ids=str)
+def test_each_edition_box_states_the_same_reading_time_and_links(lang, path):
+    english, translated = box_items(path), box_items(ROOT / lang / path.relative_to(ROOT))
+    assert len(translated) >= 2 and len(english) >= 2
+    assert re.findall(r"\d+", translated[1]) == [str(reading_minutes(words(path)))], translated[1]
+    targets = [a or b for a, b in LINK.findall(translated[0])]
+    assert targets == [a or b for a, b in LINK.findall(english[0])], f"{lang}: Know first links other pages"
 
 
-@pytest.mark.parametrize("intro", ["book/intro.md", "zh/book/intro.md"])
+@pytest.mark.parametrize("intro", ["book/intro.md", *(f"{lang}/book/intro.md" for lang in translations())])
 def test_the_intro_offers_the_argument_page_as_the_short_route_with_its_reading_time(intro):
     want = reading_minutes(words(ARGUMENT))
     paragraphs = re.split(r"\n\s*\n", (ROOT / intro).read_text(encoding="utf-8"))
@@ -129,7 +131,11 @@ def is_figure(cell: dict) -> bool:
     return False
 
 
-@pytest.mark.parametrize("path", [ARGUMENT, zh(ARGUMENT)], ids=lambda p: str(p.relative_to(ROOT)))
+@pytest.mark.parametrize(
+    "path",
+    [ARGUMENT, *(ROOT / lang / ARGUMENT.relative_to(ROOT) for lang in translations())],
+    ids=lambda p: str(p.relative_to(ROOT)),
+)
 def test_the_argument_page_has_no_visible_code_in_the_middle_of_its_text(path):
     kinds = [c["cell_type"] for c in cells(path)]
     first, last = kinds.index("markdown"), len(kinds) - 1 - kinds[::-1].index("markdown")
