@@ -1,4 +1,4 @@
-// The mathematics of lesson 07's laboratory: a second implementation of attention_core.models in plain
+// The mathematics of the laboratory (lessons 07 and 08): a second implementation of attention_core.models in plain
 // JavaScript, for the website (a Web Worker trains with it; the page decodes and steps with it) and for Node
 // (tests/site/test_lab_math.py checks it against the numpy package, part by part and end to end).
 //
@@ -30,6 +30,73 @@ function aeLabMath(parts) {
       api[k] = names[k];
     });
   });
+  // The target languages (data.LANGUAGES). lab/data.js samples and parses lesson 07's ("svo"); a grammar G with
+  // G.language "verb_final" gets the same source sentences (the same random numbers) with the target in the
+  // verb-final order of data._phrase_order: NP_subj NP_obj (PREP NP)_k .. (PREP NP)_1 VERB.
+  var D = lab.data;
+  api.LANGUAGES = ["svo", "verb_final"];
+  // A sentence pair {src, tgt, align} (words) of "svo" in the target order of G.language.
+  function inLanguage(G, pair) {
+    if (!G.language || G.language === "svo") return pair;
+    var classOf = {},
+      translate = {};
+    D.CLASSES.forEach(function (cls) {
+      G.groups[cls].forEach(function (w) {
+        classOf[w[0]] = cls;
+        translate[w[0]] = w[1];
+      });
+    });
+    var phrases = [],
+      start = 0,
+      k = 0;
+    while (start < pair.src.length) {
+      var end = start + 1; // a phrase: an NP (DET ADJ* NOUN), a verb or a preposition; svo keeps each in place
+      if (classOf[pair.src[start]] === "determiner") while (classOf[pair.src[end - 1]] !== "noun") end++;
+      phrases.push(pair.align.slice(k, k + end - start));
+      k += end - start;
+      start = end;
+    }
+    var order = [0, 2];
+    for (var q = phrases.length - 2; q >= 3; q -= 2) order.push(q, q + 1); // the (PREP, NP) pairs, last first
+    order.push(1);
+    var align = [];
+    order.forEach(function (q) {
+      align.push.apply(align, phrases[q]);
+    });
+    return {
+      src: pair.src.slice(),
+      tgt: align.map(function (j) {
+        return translate[pair.src[j]];
+      }),
+      align: align,
+    };
+  }
+  function reencode(G, p) {
+    return D.encodePair(G, inLanguage(G, { src: p.words.src, tgt: p.words.tgt, align: Array.from(p.words.align) }));
+  }
+  api.inLanguage = inLanguage;
+  api.sampleSentence = function (G, rng) {
+    return inLanguage(G, D.sampleSentence(G, rng));
+  };
+  api.makeSplits = function (G, seed, nTrain, nValid, nTest) {
+    var s = D.makeSplits(G, seed, nTrain, nValid, nTest);
+    if (!G.language || G.language === "svo") return s;
+    return {
+      test: s.test.map(function (p) {
+        return reencode(G, p);
+      }),
+      valid: s.valid.map(function (p) {
+        return reencode(G, p);
+      }),
+      train: s.train.map(function (p) {
+        return reencode(G, p);
+      }),
+    };
+  };
+  api.parse = function (G, words) {
+    var r = D.parse(G, words);
+    return r.pair ? { pair: reencode(G, r.pair) } : r;
+  };
   return api;
 }
 

@@ -1,4 +1,4 @@
-// The Web Worker of lesson 07's laboratory: trains a model in the reader's browser, off the page's thread.
+// The Web Worker of the laboratory (lessons 07 and 08): trains a model in the reader's browser, off the page's thread.
 //
 // ae-lab.js starts it from a Blob made of function sources, the laboratory's mathematics (AELabMath.source():
 // ae-lab-math.js and its parts, checked against attention_core.models) and aeLabWorker below, so nothing is fetched and
@@ -7,7 +7,8 @@
 //   {type: "pause"} / {type: "resume"}                                                   stop and go on
 //   {type: "watch", words}                                                               another sentence to show
 // and to the page: "ready" (the data are made), "progress" (losses, the watched sentence's weights and greedy
-// translation), "valid" (a validation check), "done" (test accuracy by source length).
+// translation), "valid" (a validation check), "evaluating", "done" (test accuracy by source length and the trained
+// parameters). The grammar's language (G.language) sets the target order of the sentences it samples.
 function aeLabWorker(M, scope) {
   "use strict";
   var run = null;
@@ -121,7 +122,8 @@ function aeLabWorker(M, scope) {
       return { lo: b[0], hi: b[1], sentences: s.sentences, token: s.token, exact: s.exact };
     });
     var all = M.shares(ev);
-    post({ type: "done", step: run.trainer.steps, seconds: seconds(), evalSeconds: (now() - t0) / 1000, buckets: buckets, all: all, watched: watched() });
+    // the trained parameters too: the page composes and steps with them where no committed model exists
+    post({ type: "done", step: run.trainer.steps, seconds: seconds(), evalSeconds: (now() - t0) / 1000, buckets: buckets, all: all, watched: watched(), params: run.trainer.params });
   }
 
   scope.onmessage = function (event) {

@@ -1,15 +1,19 @@
-// Lesson 07's laboratory on the website: the committed translation model, in the reader's browser.
+// The laboratory on the website (lessons 07 and 08): the committed translation models, in the reader's browser.
 //
-// Loaded only on lesson 07's pages (src/attention_workshop/ae_site.py). When the lab first comes into view (see
+// Loaded only on the pages of a notebook with a lab explorer (src/attention_workshop/ae_site.py). When the lab first comes into view (see
 // "Loading" below) it loads ae-lab-math.js and its parts (the model's mathematics, a second implementation of
 // attention_core.models, part by part, tested against it), ae-lab-worker.js (the training loop of a Web Worker)
-// and ae-lab-data.js (self.AELabData: the committed parameters, the grammar, the training snapshots and the
-// recipe, exported by attention_core.explorers.site.lab_data when the site was built). Every word shown comes
-// from the page's edition (#ae-params "labels", from attention_core.explorers.site.LABELS). Four panels:
+// and ae-lab-data.js (self.AELabData: every committed model of lessons 07 and 08, the grammar, the training
+// snapshots, the recipe and the seed study, exported by attention_core.explorers.site.lab_data when the site was
+// built). Every word shown comes from the page's edition (#ae-params "labels", from
+// attention_core.explorers.site.LABELS). Above the panels, the design (attention with the additive or general
+// score in Bahdanau's or Luong's order, or the fixed summary) and the target language (lesson 07's or verb-final):
+// Compose and Step use the committed model of that pair, or the reader's own finished run of it. Four panels:
 //   Compose        a sentence of the toy language, its greedy translation, the alignment grid, the reference
 //   Step through   one decoder step at a time, in the order of lesson 07's equations
 //   Watch it learn the committed run's snapshots: the grid, the losses and the validation curves, step by step
-//   Train          the same model (or the fixed-summary baseline) trained in a Worker, with its own seed
+//   Train          the chosen design on the chosen language, trained in a Worker with its own seed, beside the
+//                  seed study's runs of the same design and language
 (function () {
   "use strict";
 
@@ -67,7 +71,9 @@
     this.canvas = el("canvas", { class: "ae-lab-canvas", "aria-hidden": "true" });
     this.wrap.appendChild(this.canvas);
     this.readout = el("p", { class: "ae-lab-readout", id: this.readoutId, "aria-live": "polite" }, [opts.hint || ""]);
-    this.node = el("div", { class: "ae-lab-gridbox" }, [this.wrap, this.readout]);
+    // a grid wider than the column scrolls sideways (the box, not the page), and says so beside an edge shadow
+    this.cue = el("p", { class: "ae-lab-scrollcue", hidden: "hidden" }, [t("lab_grid_scroll")]);
+    this.node = el("div", { class: "ae-lab-gridbox" }, [this.cue, this.wrap, this.readout]);
     this.rows = [];
     this.cols = [];
     this.truth = [];
@@ -86,10 +92,13 @@
       self.hideCursor();
     });
     this.canvas.addEventListener("pointermove", function (e) {
+      if (e.pointerType === "mouse") self.pointer(e); // a finger's move scrolls the box; its tap reads a cell
+    });
+    this.canvas.addEventListener("click", function (e) {
       self.pointer(e);
     });
-    this.canvas.addEventListener("pointerdown", function (e) {
-      self.pointer(e);
+    this.wrap.addEventListener("scroll", function () {
+      self.edges();
     });
     this.canvas.addEventListener("pointerleave", function () {
       if (document.activeElement !== self.wrap) self.hideCursor();
@@ -109,17 +118,13 @@
     var colH = cols.some(Boolean) ? Math.ceil(10 + textWidth(cols, this.font)) : 0;
     var avail = Math.max(120, (this.wrap.clientWidth || o.width || 600) - 4);
     var cell = Math.floor((avail - rowW) / Math.max(cols.length, 1));
-    cell = Math.max(o.minCell || 13, Math.min(o.maxCell || 24, cell));
+    cell = Math.max(o.minCell || 16, Math.min(o.maxCell || 24, cell)); // at least 16 px: a finger can hit it
     var h = o.cellHeight || cell;
     this.geom = { x0: rowW, y0: colH, cw: cell, ch: h };
+    // The canvas is as large as this grid (it shrinks for a shorter sentence); wider than the box, it scrolls.
     var W = rowW + cell * cols.length + 2,
       H = colH + h * rows.length + 2;
-    // The canvas keeps the largest size it has had (until the layout is reset): a smaller grid is drawn in its
-    // top left corner, so a new sentence changes pixels, not the page's layout.
     var ratio = window.devicePixelRatio || 1;
-    W = Math.max(W, this.keep ? this.keep[0] : 0);
-    H = Math.max(H, this.keep ? this.keep[1] : 0);
-    this.keep = [W, H];
     if (this.canvas.width !== Math.round(W * ratio) || this.canvas.height !== Math.round(H * ratio)) {
       this.canvas.width = Math.round(W * ratio);
       this.canvas.height = Math.round(H * ratio);
@@ -141,6 +146,27 @@
     );
     if (this.cursor && (this.cursor[0] >= rows.length || this.cursor[1] >= cols.length)) this.cursor = [0, 0];
     this.update(values);
+    this.edges();
+  };
+
+  // Whether the grid is wider than its box: then the cue shows, and an edge shadows where more is hidden.
+  Grid.prototype.edges = function () {
+    var w = this.wrap,
+      wide = w.scrollWidth > w.clientWidth + 1;
+    if (this.cue.hidden === wide) this.cue.hidden = !wide;
+    w.classList.toggle("ae-lab-more-right", wide && w.scrollLeft + w.clientWidth < w.scrollWidth - 1);
+    w.classList.toggle("ae-lab-more-left", wide && w.scrollLeft > 1);
+  };
+
+  // Scroll the box so that the cursor's cell (with its row labels' width beside it) is in view.
+  Grid.prototype.reveal = function () {
+    if (!this.cursor || !this.geom) return;
+    var w = this.wrap,
+      g = this.geom;
+    var left = g.x0 + g.cw * this.cursor[1],
+      right = left + g.cw;
+    if (left - g.x0 < w.scrollLeft) w.scrollLeft = Math.max(0, left - g.x0);
+    else if (right > w.scrollLeft + w.clientWidth) w.scrollLeft = right - w.clientWidth + 2;
   };
 
   // The theme's colours and font for the canvases, read once (and again when the theme changes): reading the
@@ -156,11 +182,6 @@
     }
     return palette;
   }
-
-  // Forget the largest size (when the width available changes).
-  Grid.prototype.reset = function () {
-    this.keep = null;
-  };
 
   // The widest of some labels in a font (a canvas measures them).
   var measurer = null;
@@ -250,6 +271,7 @@
     e.preventDefault();
     this.cursor = [Math.max(0, Math.min(this.rows.length - 1, next[0])), Math.max(0, Math.min(this.cols.length - 1, next[1]))];
     this.showCursor();
+    this.reveal();
   };
 
   Grid.prototype.pointer = function (e) {
@@ -301,7 +323,7 @@
       hint: t("lab_grid_hint"),
       describe: function (r, c, v, g) {
         var best = g.rowMax(r);
-        var text = t("lab_cell", { t: r + 1, out: g.rows[r], j: c + 1, src: g.cols[c], w: fmt(v) });
+        var text = t("lab_cell", { t: r + 1, out: String(g.rows[r]).replace(/^\d+ /, ""), j: c + 1, src: g.cols[c], w: fmt(v) });
         text += " " + t("lab_cell_max", { j: best + 1, src: g.cols[best], w: fmt(g.values[r * g.cols.length + best]) });
         if (g.truth[r] >= 0) text += " " + t("lab_cell_truth", { j: g.truth[r] + 1, src: g.cols[g.truth[r]] });
         return text;
@@ -455,26 +477,43 @@
   function Lab(root, data, args) {
     this.root = root;
     this.D = data;
-    this.G = data.grammar;
-    this.cfg = data.model.config;
-    this.params = AELabMath.freeze(AELabMath.decodeParams(data.model)); // the committed model never changes
+    this.grammars = {}; // language -> the grammar with its target order (AELabMath.parse, sampleSentence)
+    data.grammar.languages.forEach(function (lang) {
+      var G = {};
+      Object.keys(data.grammar).forEach(function (k) {
+        G[k] = data.grammar[k];
+      });
+      G.language = lang;
+      this.grammars[lang] = G;
+    }, this);
+    this.paramsOf = {}; // committed model name -> its parameters, decoded when first used (they never change)
+    this.mine = {}; // design|language -> the reader's finished run: {params, cfg, seed, steps, buckets}
     this.rng = new AELabMath.Rng(Date.now() % 100000);
     this.held = []; // blocks kept at their tallest (hold)
     this.sentence = null; // the parsed pair of Compose
     this.trace = null;
+    // where the notebook's lab explorers start (data-args, attention_core.explorers.twin): a committed model
+    // (its design and language), or a design and a language; lesson 07's model otherwise
+    var first = data.models.filter(function (m) {
+      return m.name === args.model;
+    })[0] || data.models[0];
+    this.design = args.design && data.designs[args.design] ? args.design : first.design;
+    this.language = args.language && this.grammars[args.language] ? args.language : first.language;
     uid += 1;
     root.textContent = "";
+    this.buildChooser();
+    this.useModel(); // this.G, this.cfg and this.params: what the panels compute with
     this.buildTabs();
     this.buildCompose();
     this.buildStep();
     this.buildWatch();
     this.buildTrain();
     this.select(0, false);
-    // where the notebook's lab explorers start (data-args, attention_core.explorers.twin): their sentence and the
-    // snapshot sentence of the replay
+    // their sentence and the snapshot sentence of the replay (on a phone, the 12-word one: a wider grid scrolls)
     this.setSentence(typeof args.sentence === "string" ? args.sentence : data.examples[1].join(" "));
     if (typeof args.snapshot_sentence === "number" && args.snapshot_sentence < data.snapshots.sentences.length) {
-      this.watchSel.value = String(args.snapshot_sentence);
+      var narrow = root.clientWidth && root.clientWidth < 520 && data.snapshots.sentences[args.snapshot_sentence].source.length > 12;
+      this.watchSel.value = String(narrow ? Math.min(1, args.snapshot_sentence) : args.snapshot_sentence);
       this.showWatch(true);
     }
     var self = this;
@@ -488,6 +527,94 @@
       }).observe(root);
     }
   }
+
+  // --- the design and the language: what Compose and Step decode with, and what Train trains -------------
+  // A design's label key: lab_design_<score>_<order>, or lab_design_fixed.
+  Lab.prototype.designKey = function (design) {
+    var f = this.D.designs[design];
+    return "lab_design_" + (f.attention ? f.score + "_" + f.order : "fixed");
+  };
+
+  Lab.prototype.buildChooser = function () {
+    var self = this;
+    this.designSel = el("select", { id: id("design") });
+    Object.keys(this.D.designs).forEach(function (name) {
+      self.designSel.appendChild(el("option", { value: name }, [t(self.designKey(name))]));
+    });
+    this.languageSel = el("select", { id: id("language") });
+    this.D.grammar.languages.forEach(function (lang) {
+      self.languageSel.appendChild(el("option", { value: lang }, [t("lab_language_" + lang)]));
+    });
+    this.designSel.value = this.design;
+    this.languageSel.value = this.language;
+    [this.designSel, this.languageSel].forEach(function (sel) {
+      sel.addEventListener("change", function () {
+        self.design = self.designSel.value;
+        self.language = self.languageSel.value;
+        self.useModel();
+        self.compose();
+        self.trainWatchOption();
+        self.showResults(); // the runs and the seed study of the language chosen
+      });
+    });
+    this.using = el("p", { class: "ae-lab-using", "aria-live": "polite" });
+    this.root.appendChild(
+      el("div", { class: "ae-lab-chooser" }, [
+        el("div", { class: "ae-lab-controls" }, [
+          el("div", { class: "ae-lab-field" }, [el("label", { for: id("design") }, [t("lab_design")]), this.designSel]),
+          el("div", { class: "ae-lab-field" }, [el("label", { for: id("language") }, [t("lab_language")]), this.languageSel]),
+        ]),
+        this.using,
+      ])
+    );
+  };
+
+  // The chosen design's ModelConfig: lesson 07's sizes with the design's fields.
+  Lab.prototype.designConfig = function (design) {
+    var cfg = {},
+      base = this.D.models[0].config,
+      f = this.D.designs[design];
+    Object.keys(base).forEach(function (k) {
+      cfg[k] = base[k];
+    });
+    Object.keys(f).forEach(function (k) {
+      cfg[k] = f[k];
+    });
+    return cfg;
+  };
+
+  // What Compose and Step decode with: the committed model of the chosen design and language, else the reader's
+  // finished run of them, else nothing (this.cfg null; the panels say to train one).
+  Lab.prototype.useModel = function () {
+    var design = this.design,
+      language = this.language;
+    this.G = this.grammars[language];
+    var committed = this.D.models.filter(function (m) {
+      return m.design === design && m.language === language;
+    })[0];
+    var mine = this.mine[design + "|" + language];
+    if (committed) {
+      if (!this.paramsOf[committed.name]) {
+        this.paramsOf[committed.name] = AELabMath.freeze(AELabMath.decodeParams({ config: committed.config, arrays: this.D.arrays[committed.name] }));
+      }
+      this.params = this.paramsOf[committed.name];
+      this.cfg = committed.config;
+      this.using.textContent = t("lab_using_committed", { name: committed.name });
+    } else if (mine) {
+      this.params = mine.params;
+      this.cfg = mine.cfg;
+      this.using.textContent = t("lab_using_yours", { seed: mine.seed, steps: mine.steps });
+    } else {
+      this.params = null;
+      this.cfg = null;
+      this.using.textContent = t("lab_using_none", { train: t("lab_tab_train") });
+    }
+    this.root.setAttribute("data-ae-model", committed ? committed.name : mine ? "yours" : "");
+    this.root.setAttribute("data-ae-design", design);
+    this.root.setAttribute("data-ae-language", language);
+    this.trace = null;
+    this.stepLayoutFor = null;
+  };
 
   // --- tabs (the ARIA tabs pattern: arrow keys move between the tabs, each shows its panel) ----------------
   Lab.prototype.buildTabs = function () {
@@ -562,9 +689,6 @@
       node.style.minHeight = "";
     });
     this.held = [];
-    grids.forEach(function (g) {
-      g.reset();
-    });
     if (this.current === 0 && this.composeGrid && this.sentence) this.showCompose();
     if (this.current === 1) {
       if (this.sentence && this.ensureTrace()) this.buildStepStrips();
@@ -617,7 +741,7 @@
     });
     var random = el("button", { type: "button", class: "ae-button" }, [t("lab_random")]);
     random.addEventListener("click", function () {
-      self.setSentence(AELabMath.sampleSentence(G, self.rng).src.join(" "));
+      self.setSentence(AELabMath.sampleSentence(self.G, self.rng).src.join(" "));
     });
     var clear = el("button", { type: "button", class: "ae-button" }, [t("lab_clear")]);
     clear.addEventListener("click", function () {
@@ -641,8 +765,22 @@
     P.appendChild(el("p", { class: "ae-lab-note" }, [t("lab_grid_note")]));
   };
 
+  // The typed words, lower case, without punctuation (the toy language has none: "bird." reads "bird", and
+  // this.stripped says something was removed).
+  var PUNCTUATION = /^[.,;:!?…"“”‘’'()«»。，、；：！？（）]+|[.,;:!?…"“”‘’'()«»。，、；：！？（）]+$/g;
   Lab.prototype.words = function () {
-    return this.input.value.trim().toLowerCase().split(/\s+/).filter(Boolean);
+    var self = this;
+    this.stripped = false;
+    return this.input.value
+      .trim()
+      .toLowerCase()
+      .split(/\s+/)
+      .map(function (w) {
+        var bare = w.replace(PUNCTUATION, "");
+        if (bare !== w) self.stripped = true;
+        return bare;
+      })
+      .filter(Boolean);
   };
 
   Lab.prototype.setSentence = function (text) {
@@ -727,10 +865,13 @@
     var words = this.words();
     this.fillNext(words);
     var parsed = AELabMath.parse(this.G, words);
+    var note = this.stripped ? " " + t("lab_punct_note") : "";
     if (parsed.error) {
-      this.message.textContent = this.errorText(parsed.error);
-      this.message.classList.add("ae-lab-error");
-      this.input.setAttribute("aria-invalid", "true");
+      var empty = parsed.error.kind === "empty"; // nothing typed yet: a hint, not an error
+      this.message.textContent = this.errorText(parsed.error) + note;
+      this.message.classList.toggle("ae-lab-error", !empty);
+      if (empty) this.input.removeAttribute("aria-invalid");
+      else this.input.setAttribute("aria-invalid", "true");
       this.sentence = null;
       this.decoded = null;
       this.trace = null;
@@ -740,21 +881,24 @@
       if (this.current === 0) this.hold([this.message]);
       return;
     }
-    this.message.textContent = t("lab_ok", { n: words.length });
+    this.message.textContent = t("lab_ok", { n: words.length }) + note;
     this.message.classList.remove("ae-lab-error");
     this.input.removeAttribute("aria-invalid");
     this.sentence = parsed.pair;
     var src = parsed.pair.src;
-    var g = AELabMath.greedy(this.params, this.cfg, src, 1, src.length, src.length + 1, false, this.G.bos_id);
     var T = src.length;
-    this.decoded = {
-      tokens: Array.from(g.tokens),
-      weights: Array.from({ length: T + 1 }, function (v, k) {
-        return Array.from(g.weights.subarray(k * T, (k + 1) * T));
-      }),
-    };
+    if (this.cfg) {
+      var g = AELabMath.greedy(this.params, this.cfg, src, 1, T, T + 1, false, this.G.bos_id);
+      this.decoded = {
+        tokens: Array.from(g.tokens),
+        weights: g.weights
+          ? Array.from({ length: T + 1 }, function (v, k) {
+              return Array.from(g.weights.subarray(k * T, (k + 1) * T));
+            })
+          : null, // the fixed summary reads no weights
+      };
+    } else this.decoded = null; // no model of this design and language yet
     this.trace = null; // the step-through's trace, made when that panel is shown
-    this.composeGrid.node.hidden = false;
     this.showCompose();
     this.stepT = 0;
     if (this.current === 1) this.showStep();
@@ -767,10 +911,17 @@
     var G = this.G,
       pair = this.sentence,
       tr = this.decoded;
+    var ref = pair.words.tgt.concat([G.tgt_words[G.eos_id]]);
+    if (!tr) {
+      this.result.textContent = "";
+      this.result.appendChild(el("p", {}, [el("strong", {}, [t("lab_reference")]), " " + ref.join(" ")]));
+      this.result.appendChild(el("p", { class: "ae-lab-note" }, [this.using.textContent]));
+      this.composeGrid.node.hidden = true;
+      return;
+    }
     var out = tr.tokens.map(function (k) {
       return G.tgt_words[k];
     });
-    var ref = pair.words.tgt.concat([G.tgt_words[G.eos_id]]);
     var firstDiff = -1;
     for (var i = 0; i < ref.length; i++) {
       if (out[i] !== ref[i]) {
@@ -788,6 +939,12 @@
     this.result.appendChild(outLine);
     this.result.appendChild(el("p", {}, [el("strong", {}, [t("lab_reference")]), " " + ref.join(" ")]));
     this.result.appendChild(el("p", { class: firstDiff < 0 ? "ae-lab-same" : "ae-lab-diffnote" }, [firstDiff < 0 ? t("lab_same") : t("lab_differs", { k: firstDiff + 1, want: ref[firstDiff], got: out[firstDiff] })]));
+    if (!tr.weights) {
+      this.composeGrid.node.hidden = true;
+      this.result.appendChild(el("p", { class: "ae-lab-note" }, [t("lab_baseline_no_weights")]));
+      return;
+    }
+    this.composeGrid.node.hidden = false;
     var values = [];
     tr.weights.forEach(function (row) {
       values.push.apply(values, row);
@@ -839,33 +996,84 @@
     s.newStrip = strip(t("lab_strip_s"), "sₜ");
     s.top = el("ol", { class: "ae-lab-top" });
     s.readSummary = el("p", { class: "ae-lab-note" });
+    this.stepT = 0;
+  };
+
+  // The step's sections in the order of the chosen design's equations (lessons 07 and 08): Bahdanau's order
+  // reads with s_{t-1} and then updates; Luong's updates, reads with s_t, then makes the attentional state; the
+  // fixed summary reads the same m at every step. Laid out again when the design changes.
+  Lab.prototype.layoutStep = function () {
+    var s = this.stepParts,
+      body = this.stepBody,
+      cfg = this.cfg;
+    var key = cfg.attention ? cfg.score + "_" + cfg.order : "fixed";
+    if (this.stepLayoutFor === key) return;
+    this.stepLayoutFor = key;
+    body.textContent = "";
     var tt = "t",
       t1 = "t−1",
-      tj = "tj";
-    this.stepBody.appendChild(s.input);
-    this.stepBody.appendChild(el("h4", { class: "ae-lab-h" }, ["1 · " + t("lab_h_scores")]));
-    this.stepBody.appendChild(eq([sym("e", tj), " = ", sym("v", "", "⊤"), " tanh(", sym("W", "s"), " ", sym("s", t1), " + ", sym("W", "h"), " ", sym("h", "j"), " + b)"]));
-    this.stepBody.appendChild(el("p", { class: "ae-lab-caption" }, [t("lab_sprev_caption")]));
-    this.stepBody.appendChild(s.prevStrip.node);
-    this.stepBody.appendChild(el("h4", { class: "ae-lab-h" }, ["2 · " + t("lab_h_weights")]));
-    this.stepBody.appendChild(eq([sym("α", tj), " = softmax", el("sub", {}, ["j"]), "(", sym("e", tj), ")"]));
-    this.stepBody.appendChild(s.cards);
-    this.stepBody.appendChild(s.readSummary);
-    this.stepBody.appendChild(el("h4", { class: "ae-lab-h" }, ["3 · " + t("lab_h_context")]));
-    this.stepBody.appendChild(eq([sym("c", tt), " = Σ", el("sub", {}, ["j"]), " ", sym("α", tj), " ", sym("h", "j")]));
-    this.stepBody.appendChild(s.ctxStrip.node);
-    this.stepBody.appendChild(el("h4", { class: "ae-lab-h" }, ["4 · " + t("lab_h_state")]));
-    this.stepBody.appendChild(eq([sym("s", tt), " = GRU(", sym("s", t1), ", [", sym("e", "tgt"), "(", sym("y", t1), "); ", sym("c", tt), "])"]));
-    this.stepBody.appendChild(s.newStrip.node);
-    this.stepBody.appendChild(el("h4", { class: "ae-lab-h" }, ["5 · " + t("lab_h_output")]));
-    this.stepBody.appendChild(eq(["p(", sym("y", tt), " | ", sym("y", "<t"), ", x) = softmax(", sym("W", "o"), " [", sym("s", tt), "; ", sym("c", tt), "] + ", sym("b", "o"), ")"]));
-    this.stepBody.appendChild(s.top);
-    this.stepT = 0;
+      tj = "tj",
+      n = 0;
+    function head(label) {
+      body.appendChild(el("h4", { class: "ae-lab-h" }, [++n + " · " + t(label)]));
+    }
+    var score =
+      cfg.score === "general"
+        ? function (st) {
+            return eq([sym("e", tj), " = ", sym("s", st, "⊤"), " ", sym("W", "a"), " ", sym("h", "j")]);
+          }
+        : function (st) {
+            return eq([sym("e", tj), " = ", sym("v", "", "⊤"), " tanh(", sym("W", "s"), " ", sym("s", st), " + ", sym("W", "h"), " ", sym("h", "j"), " + b)"]);
+          };
+    body.appendChild(s.input);
+    var weights = function () {
+      head("lab_h_weights");
+      body.appendChild(eq([sym("α", tj), " = softmax", el("sub", {}, ["j"]), "(", sym("e", tj), ")"]));
+      body.appendChild(s.cards);
+      body.appendChild(s.readSummary);
+      head("lab_h_context");
+      body.appendChild(eq([sym("c", tt), " = Σ", el("sub", {}, ["j"]), " ", sym("α", tj), " ", sym("h", "j")]));
+      body.appendChild(s.ctxStrip.node);
+    };
+    if (!cfg.attention) {
+      head("lab_h_summary");
+      body.appendChild(eq([sym("c", tt), " = m = [", sym("→h", "T"), "; ", sym("←h", "1"), "]"]));
+      body.appendChild(s.ctxStrip.node);
+      head("lab_h_state");
+      body.appendChild(eq([sym("s", tt), " = GRU(", sym("s", t1), ", [", sym("e", "tgt"), "(", sym("y", t1), "); m])"]));
+      body.appendChild(s.prevStrip.node);
+      body.appendChild(s.newStrip.node);
+      head("lab_h_output");
+      body.appendChild(eq(["p(", sym("y", tt), " | ", sym("y", "<t"), ", x) = softmax(", sym("W", "o"), " [", sym("s", tt), "; m] + ", sym("b", "o"), ")"]));
+    } else if (cfg.order === "luong") {
+      head("lab_h_state_first");
+      body.appendChild(eq([sym("s", tt), " = GRU(", sym("s", t1), ", [", sym("e", "tgt"), "(", sym("y", t1), "); ", sym("s̃", t1), "])"]));
+      body.appendChild(s.prevStrip.node);
+      body.appendChild(s.newStrip.node);
+      head("lab_h_scores_new");
+      body.appendChild(score(tt));
+      weights();
+      head("lab_h_output");
+      body.appendChild(eq([sym("s̃", tt), " = tanh(", sym("W", "c"), " [", sym("c", tt), "; ", sym("s", tt), "] + ", sym("b", "c"), ")"]));
+      body.appendChild(eq(["p(", sym("y", tt), " | ", sym("y", "<t"), ", x) = softmax(", sym("W", "o"), " ", sym("s̃", tt), " + ", sym("b", "o"), ")"]));
+    } else {
+      head("lab_h_scores");
+      body.appendChild(score(t1));
+      body.appendChild(el("p", { class: "ae-lab-caption" }, [t("lab_sprev_caption")]));
+      body.appendChild(s.prevStrip.node);
+      weights();
+      head("lab_h_state");
+      body.appendChild(eq([sym("s", tt), " = GRU(", sym("s", t1), ", [", sym("e", "tgt"), "(", sym("y", t1), "); ", sym("c", tt), "])"]));
+      body.appendChild(s.newStrip.node);
+      head("lab_h_output");
+      body.appendChild(eq(["p(", sym("y", tt), " | ", sym("y", "<t"), ", x) = softmax(", sym("W", "o"), " [", sym("s", tt), "; ", sym("c", tt), "] + ", sym("b", "o"), ")"]));
+    }
+    body.appendChild(s.top);
   };
 
   // The step-through's trace of the composed sentence: every quantity of every step (made once per sentence).
   Lab.prototype.ensureTrace = function () {
-    if (!this.trace && this.sentence) {
+    if (!this.trace && this.sentence && this.cfg) {
       var src = this.sentence.src;
       this.trace = AELabMath.greedy(this.params, this.cfg, src, 1, src.length, src.length + 1, true, this.G.bos_id).trace;
     }
@@ -883,6 +1091,7 @@
     var s = this.stepParts,
       tr = this.trace;
     if (!tr) return;
+    this.layoutStep(); // the strips in the page first: their size depends on the width they get
     [
       [s.prevStrip, tr.s_prev],
       [s.ctxStrip, tr.context],
@@ -901,10 +1110,11 @@
       s = this.stepParts,
       G = this.G;
     if (!tr || !this.sentence) {
-      this.stepSentence.textContent = t("lab_step_none");
+      this.stepSentence.textContent = this.sentence ? this.using.textContent : t("lab_step_none");
       this.stepBody.hidden = true;
       return;
     }
+    this.layoutStep();
     this.stepBody.hidden = false;
     var U = tr.tokens.length,
       k = this.stepT;
@@ -924,12 +1134,21 @@
     s.ctxStrip.update(tr.context[k]);
     s.newStrip.update(tr.state[k]);
     // scores and weights, one card per source word (made once per sentence, then updated)
-    var w = tr.weights[k],
-      e = tr.scores[k],
+    var p = tr.probs[k];
+    var order = p
+      .map(function (v, i) {
+        return i;
+      })
+      .sort(function (a, b) {
+        return p[b] - p[a];
+      })
+      .slice(0, 5);
+    var w = tr.weights ? tr.weights[k] : null,
+      e = tr.scores ? tr.scores[k] : null,
       best = 0;
-    for (var j = 1; j < w.length; j++) if (w[j] > w[best]) best = j;
+    if (w) for (var j = 1; j < w.length; j++) if (w[j] > w[best]) best = j;
     var truth = k < this.sentence.align.length ? this.sentence.align[k] : -1;
-    var key = src.join(" ");
+    var key = src.join(" ") + "|" + this.stepLayoutFor;
     if (s.cardsFor !== key) {
       s.cards.textContent = "";
       s.cardParts = src.map(function (word, j) {
@@ -952,23 +1171,16 @@
       });
       s.cardsFor = key;
     }
-    s.cardParts.forEach(function (part, j) {
-      part.fill.style.width = (100 * w[j]).toFixed(1) + "%";
-      part.e.textContent = fmt(e[j]);
-      part.w.textContent = fmt(w[j]);
-      part.card.className = "ae-lab-card" + (j === best ? " ae-lab-best" : "") + (j === truth ? " ae-lab-true" : "");
-    });
-    s.readSummary.textContent = t("lab_read_summary", { j: best + 1, src: src[best], w: fmt(w[best]) }) + (truth >= 0 ? " " + t("lab_cell_truth", { j: truth + 1, src: src[truth] }) : " " + t("lab_read_end"));
+    if (w) {
+      s.cardParts.forEach(function (part, j) {
+        part.fill.style.width = (100 * w[j]).toFixed(1) + "%";
+        part.e.textContent = fmt(e[j]);
+        part.w.textContent = fmt(w[j]);
+        part.card.className = "ae-lab-card" + (j === best ? " ae-lab-best" : "") + (j === truth ? " ae-lab-true" : "");
+      });
+      s.readSummary.textContent = t("lab_read_summary", { j: best + 1, src: src[best], w: fmt(w[best]) }) + (truth >= 0 ? " " + t("lab_cell_truth", { j: truth + 1, src: src[truth] }) : " " + t("lab_read_end"));
+    }
     // the output distribution: the five most probable words
-    var p = tr.probs[k];
-    var order = p
-      .map(function (v, i) {
-        return i;
-      })
-      .sort(function (a, b) {
-        return p[b] - p[a];
-      })
-      .slice(0, 5);
     order.forEach(function (i, r) {
       var part = s.topParts[r];
       part.word.textContent = G.tgt_words[i];
@@ -976,7 +1188,11 @@
       part.p.textContent = fmt(p[i], 4);
     });
     if (this.current === 1) this.hold([s.input, s.cards, s.readSummary]);
-    if (announce) this.stepLive.textContent = t("lab_step_live", { t: k + 1, j: best + 1, src: src[best], w: fmt(w[best]), word: y, p: fmt(p[order[0]], 4) });
+    if (announce) {
+      this.stepLive.textContent = w
+        ? t("lab_step_live", { t: k + 1, j: best + 1, src: src[best], w: fmt(w[best]), word: y, p: fmt(p[order[0]], 4) })
+        : t("lab_step_live_fixed", { t: k + 1, word: y, p: fmt(p[order[0]], 4) });
+    }
   };
 
   // --- Watch it learn ------------------------------------------------------------------------------------
@@ -1144,13 +1360,7 @@
       P = this.panels[3],
       R = this.D.recipe;
     P.appendChild(el("p", { class: "ae-lab-intro" }, [t("lab_train_intro", { steps: R.steps, committed: R.committed_steps, batch: R.batch_size, n_train: R.n_train })]));
-    var radios = el("fieldset", { class: "ae-radios" }, [el("legend", {}, [t("lab_model")])]);
-    this.modelRadios = ["attention", "baseline"].map(function (name, i) {
-      var input = el("input", { type: "radio", name: id("model"), id: id("model-" + name), value: name });
-      if (i === 0) input.checked = true;
-      radios.appendChild(el("span", { class: "ae-radio" }, [input, el("label", { for: id("model-" + name) }, [t("lab_model_" + name)])]));
-      return input;
-    });
+    this.trainWhat = el("p", { class: "ae-lab-note" }); // the design and language of the next run (the chooser's)
     this.seedInput = el("input", { type: "number", id: id("seed"), min: "0", max: "99999", step: "1", value: "0", inputmode: "numeric" });
     this.stepsInput = el("input", { type: "number", id: id("steps"), min: "20", max: "3000", step: "10", value: String(R.steps), inputmode: "numeric" });
     this.trainWatch = el("select", { id: id("trainwatch") });
@@ -1158,22 +1368,26 @@
       self.sendWatch();
     });
     this.trainButton = el("button", { type: "button", class: "ae-button ae-lab-primary" }, [t("lab_train")]);
+    this.pauseButton = el("button", { type: "button", class: "ae-button", disabled: "disabled", "aria-pressed": "false" }, [t("lab_pause")]);
     this.stopButton = el("button", { type: "button", class: "ae-button", disabled: "disabled" }, [t("lab_stop")]);
     this.trainButton.addEventListener("click", function () {
       self.startTraining();
     });
-    this.stopButton.addEventListener("click", function () {
+    this.pauseButton.addEventListener("click", function () {
       self.pauseOrResume();
+    });
+    this.stopButton.addEventListener("click", function () {
+      self.stopTraining();
     });
     P.appendChild(
       el("div", { class: "ae-lab-controls" }, [
-        radios,
+        this.trainWhat,
         el("div", { class: "ae-lab-inline" }, [
           el("div", { class: "ae-lab-field ae-lab-small" }, [el("label", { for: id("seed") }, [t("lab_seed")]), this.seedInput]),
           el("div", { class: "ae-lab-field ae-lab-small" }, [el("label", { for: id("steps") }, [t("lab_steps")]), this.stepsInput]),
         ]),
         el("div", { class: "ae-lab-field" }, [el("label", { for: id("trainwatch") }, [t("lab_train_watch")]), this.trainWatch]),
-        el("div", { class: "ae-buttons" }, [this.trainButton, this.stopButton]),
+        el("div", { class: "ae-buttons" }, [this.trainButton, this.pauseButton, this.stopButton]),
       ])
     );
     this.trainStatus = el("p", { class: "ae-lab-status" }, [t("lab_train_idle")]);
@@ -1217,7 +1431,13 @@
     P.appendChild(this.trainGridNote);
     this.results = el("div", { class: "ae-lab-results" });
     P.appendChild(this.results);
-    this.finished = {}; // model -> {buckets, seed, steps}
+    if (window.IntersectionObserver) {
+      // while the results table is on screen, the theme's "Back to top" pill (fixed over the page) is hidden
+      new IntersectionObserver(function (entries) {
+        document.documentElement.classList.toggle("ae-lab-results-in-view", entries[entries.length - 1].isIntersecting);
+      }).observe(this.results);
+    }
+    this.finished = {}; // design|language -> {design, language, buckets, seed, steps}
     this.trainWatchOption();
     this.setTrainGrid(null); // nothing to draw before a run
   };
@@ -1225,6 +1445,7 @@
   // The sentences the training panel can show: the examples and the one composed.
   Lab.prototype.trainWatchOption = function () {
     if (!this.trainWatch) return;
+    this.trainWhat.textContent = t("lab_train_what", { design: t(this.designKey(this.design)), language: t("lab_language_" + this.language) });
     var keep = this.trainWatch.value;
     var options = this.D.snapshots.sentences.map(function (s) {
       return s.source.join(" ");
@@ -1242,10 +1463,6 @@
     else this.trainWatch.value = options[Math.min(1, options.length - 1)];
   };
 
-  Lab.prototype.attention = function () {
-    return this.modelRadios[0].checked;
-  };
-
   Lab.prototype.workerSource = function () {
     return AELabMath.source() + "(" + aeLabWorker.toString() + ")(M, self);\n";
   };
@@ -1257,7 +1474,6 @@
     var steps = Math.max(20, Math.min(3000, parseInt(this.stepsInput.value, 10) || R.steps));
     this.seedInput.value = String(seed);
     this.stepsInput.value = String(steps);
-    var attention = this.attention();
     var recipe = {};
     Object.keys(R).forEach(function (k) {
       recipe[k] = R[k];
@@ -1265,7 +1481,8 @@
     recipe.seed = seed;
     recipe.steps = steps;
     this.runSteps = steps;
-    this.run = { attention: attention, seed: seed, steps: steps, losses: [], valid: [], reached: null, paused: false, done: false };
+    var cfg = this.designConfig(this.design);
+    this.run = { design: this.design, language: this.language, cfg: cfg, seed: seed, steps: steps, losses: [], valid: [], reached: null, state: "running" };
     var url = URL.createObjectURL(new Blob([this.workerSource()], { type: "text/javascript" }));
     this.worker = new Worker(url);
     URL.revokeObjectURL(url);
@@ -1273,28 +1490,46 @@
     this.worker.onmessage = function (e) {
       self.onWorker(e.data);
     };
-    var cfg = {};
-    Object.keys(this.cfg).forEach(function (k) {
-      cfg[k] = self.cfg[k];
-    });
-    cfg.attention = attention;
-    this.runCfg = cfg;
-    this.worker.postMessage({ type: "start", grammar: this.G, config: cfg, recipe: recipe, dataSeed: 0, nTest: R.n_test, watch: this.trainWatch.value.split(" ") });
+    this.runG = this.grammars[this.language];
+    this.worker.postMessage({ type: "start", grammar: this.runG, config: cfg, recipe: recipe, dataSeed: 0, nTest: R.n_test, watch: this.trainWatch.value.split(" ") });
     this.trainStatus.textContent = t("lab_train_making", { n: R.n_train });
-    this.stopButton.disabled = false;
-    this.stopButton.textContent = t("lab_stop");
     this.trainButton.textContent = t("lab_train_again");
+    this.trainButtons();
     this.results.textContent = "";
     this.redrawTrain();
     this.setTrainGrid(null);
   };
 
+  // The run's buttons in its state: running (Pause and Stop), paused (Resume and Stop), evaluating (Stop: the
+  // final evaluation cannot pause), done or stopped (neither).
+  Lab.prototype.trainButtons = function () {
+    var state = this.run ? this.run.state : "idle";
+    this.pauseButton.disabled = state !== "running" && state !== "paused";
+    this.stopButton.disabled = state !== "running" && state !== "paused" && state !== "evaluating";
+    this.pauseButton.textContent = state === "paused" ? t("lab_resume") : t("lab_pause");
+    this.pauseButton.setAttribute("aria-pressed", state === "paused" ? "true" : "false");
+    this.root.setAttribute("data-ae-train-state", state);
+  };
+
   Lab.prototype.pauseOrResume = function () {
-    if (!this.worker || !this.run || this.run.done) return;
-    this.run.paused = !this.run.paused;
-    this.worker.postMessage({ type: this.run.paused ? "pause" : "resume" });
-    this.stopButton.textContent = this.run.paused ? t("lab_resume") : t("lab_stop");
-    if (!this.run.paused) this.trainStatus.textContent = t("lab_train_resumed");
+    var run = this.run;
+    if (!this.worker || !run || (run.state !== "running" && run.state !== "paused")) return;
+    run.state = run.state === "paused" ? "running" : "paused";
+    this.worker.postMessage({ type: run.state === "paused" ? "pause" : "resume" });
+    if (run.state === "running") this.trainStatus.textContent = t("lab_train_resumed");
+    this.trainButtons();
+  };
+
+  // Stop: the run ends here (its Worker with it); Train starts a new one.
+  Lab.prototype.stopTraining = function () {
+    var run = this.run;
+    if (!this.worker || !run || ["running", "paused", "evaluating"].indexOf(run.state) < 0) return;
+    this.worker.terminate();
+    this.worker = null;
+    run.state = "stopped";
+    this.trainStatus.textContent = t("lab_train_stopped", { step: run.step || 0, steps: run.steps });
+    this.trainLive.textContent = this.trainStatus.textContent;
+    this.trainButtons();
   };
 
   Lab.prototype.sendWatch = function () {
@@ -1303,13 +1538,14 @@
 
   Lab.prototype.onWorker = function (msg) {
     var run = this.run;
-    if (!run) return;
+    if (!run || run.state === "stopped") return;
     if (msg.type === "ready") {
       this.trainStatus.textContent = t("lab_train_ready", { n: msg.n_train, s: fmt(msg.seconds, 1) });
       this.setTrainGrid(msg.watched);
       return;
     }
     if (msg.type === "paused") {
+      if (run.state !== "paused") return; // resumed (or stopped) since
       this.trainStatus.textContent = t("lab_train_paused", { step: msg.step, steps: run.steps, s: fmt(msg.seconds, 1) });
       this.trainLive.textContent = this.trainStatus.textContent;
       return;
@@ -1332,19 +1568,30 @@
       return;
     }
     if (msg.type === "evaluating") {
+      run.state = "evaluating"; // a Pause pressed now would never be answered: only Stop is offered
+      this.trainButtons();
       this.trainStatus.textContent = t("lab_train_evaluating", { n: this.D.recipe.n_test, s: fmt(msg.seconds, 1) });
       this.trainLive.textContent = this.trainStatus.textContent;
       return;
     }
     if (msg.type === "done") {
-      run.done = true;
-      this.stopButton.disabled = true;
+      run.state = "done";
+      this.trainButtons();
       this.trainStatus.textContent = t("lab_train_done", { steps: msg.step, s: fmt(msg.seconds, 1), ms: fmt(run.msPerStep, 0), token: fmt(msg.all.token), exact: fmt(msg.all.exact) }) + (run.reached ? " " + t("lab_train_reached", { step: run.reached.step, s: fmt(run.reached.seconds, 1) }) : "");
       this.trainLive.textContent = this.trainStatus.textContent;
-      this.finished[run.attention ? "attention" : "baseline"] = { buckets: msg.buckets, seed: run.seed, steps: msg.step };
+      var key = run.design + "|" + run.language;
+      this.finished[key] = { design: run.design, language: run.language, buckets: msg.buckets, seed: run.seed, steps: msg.step };
+      if (msg.params) {
+        // the reader's model: Compose and Step use it where no committed model of its design and language exists
+        this.mine[key] = { params: AELabMath.freeze(msg.params), cfg: run.cfg, seed: run.seed, steps: msg.step };
+        if (run.design === this.design && run.language === this.language && this.cfg === null) {
+          this.useModel();
+          this.compose();
+        }
+      }
       this.setTrainGrid(msg.watched);
       this.showResults();
-      this.root.setAttribute("data-ae-trained", run.attention ? "attention" : "baseline");
+      this.root.setAttribute("data-ae-trained", run.design + "|" + run.language);
     }
   };
 
@@ -1364,7 +1611,7 @@
   };
 
   Lab.prototype.setTrainGrid = function (watched) {
-    var G = this.G,
+    var G = this.runG || this.G,
       words = this.trainWatch.value.split(" ");
     var parsed = AELabMath.parse(G, words);
     if (!watched || !parsed.pair) {
@@ -1398,34 +1645,53 @@
     }
   };
 
+  // Accuracy by source length: each of the reader's finished runs on the chosen language, beside the seed
+  // study's runs of the same design and language (mean and range over its runs: lesson 08's tables' figures).
   Lab.prototype.showResults = function () {
-    var F = this.finished,
-      S = this.D.sweep,
-      R = this.D.recipe;
+    var self = this,
+      F = this.finished,
+      R = this.D.recipe,
+      language = this.language;
+    var cols = [];
+    Object.keys(F).forEach(function (key) {
+      var f = F[key];
+      if (f.language !== language) return;
+      var names = { design: t(self.designKey(f.design)), language: t("lab_language_" + f.language), seed: f.seed, steps: f.steps };
+      cols.push({ label: t("lab_col_yours", names), b: f.buckets, out: key });
+      var study = (self.D.study[f.language] || {})[f.design];
+      if (study) {
+        var range = function (x) {
+          return t("lab_range", { mean: fmt(x.mean), min: fmt(x.min), max: fmt(x.max) });
+        };
+        cols.push({
+          label: t("lab_col_study", { design: names.design, language: names.language, runs: study.runs, steps: study.steps }),
+          b: study.buckets.map(function (x) {
+            return { token: range(x.token), exact: range(x.exact) };
+          }),
+          study: key,
+        });
+      }
+    });
+    this.results.textContent = "";
+    if (!cols.length) return;
     var table = el("table", { class: "ae-lab-table" });
     table.appendChild(el("caption", {}, [t("lab_results_caption", { n: R.n_test })]));
     var head = el("tr", {}, [el("th", { scope: "col" }, [t("lab_col_length")])]);
-    var cols = [];
-    ["attention", "baseline"].forEach(function (m) {
-      if (F[m]) cols.push({ label: t("lab_col_yours_" + m, { seed: F[m].seed, steps: F[m].steps }), b: F[m].buckets, out: m });
-    });
-    cols.push({ label: t("lab_col_sweep_attention", { seeds: S.seeds.join(", "), steps: R.committed_steps }), b: S.buckets.attention });
-    cols.push({ label: t("lab_col_sweep_baseline", { seeds: S.seeds.join(", "), steps: R.committed_steps }), b: S.buckets["fixed summary"] });
     cols.forEach(function (c) {
-      head.appendChild(el("th", { scope: "col" }, [c.label]));
+      head.appendChild(el("th", { scope: "col", class: c.study ? "ae-lab-study" : "" }, [c.label]));
     });
     table.appendChild(el("thead", {}, [head]));
     var body = el("tbody");
     R.buckets.forEach(function (b, i) {
       var tr = el("tr", {}, [el("th", { scope: "row" }, [t("lab_bucket", { lo: b[0], hi: b[1] })])]);
       cols.forEach(function (c) {
-        var cell = el("td", c.out ? { "data-ae-out": c.out + "-" + i } : {}, [t("lab_token_exact", { token: fmt(c.b[i].token), exact: fmt(c.b[i].exact) })]);
-        tr.appendChild(cell);
+        var x = c.b[i];
+        var attrs = c.out ? { "data-ae-out": c.out + "-" + i } : { "data-ae-study": c.study + "-" + i, class: "ae-lab-study" };
+        tr.appendChild(el("td", attrs, [t("lab_token_exact", { token: typeof x.token === "number" ? fmt(x.token) : x.token, exact: typeof x.exact === "number" ? fmt(x.exact) : x.exact })]));
       });
       body.appendChild(tr);
     });
     table.appendChild(body);
-    this.results.textContent = "";
     this.results.appendChild(el("div", { class: "ae-lab-tablebox", tabindex: "0", role: "region", "aria-label": t("lab_results_caption", { n: R.n_test }) }, [table]));
     this.results.appendChild(el("p", { class: "ae-lab-note" }, [t("lab_results_note")]));
   };
@@ -1437,7 +1703,7 @@
   // self.AELabData; its schema must be the one this script reads). They are scripts beside this one, added as
   // <script> elements in order (not fetch(): it works from file:// too).
 
-  var LAB_SCHEMA = 2; // the layout of attention_core.explorers.site.lab_data() this script reads (LAB_SCHEMA there)
+  var LAB_SCHEMA = 3; // the layout of attention_core.explorers.site.lab_data() this script reads (LAB_SCHEMA there)
   var here = document.currentScript && document.currentScript.src; // .../_static/ae-lab.js?v=...
   var version = document.currentScript && document.currentScript.getAttribute("data-lab-version"); // of the build
   var loading = null; // one load for every lab of the page: a list of callbacks until the data arrive

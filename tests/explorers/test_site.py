@@ -132,6 +132,7 @@ def test_a_callers_edit_does_not_change_later_exports():
     want = json.dumps(first)
     first["examples"][0][0] = "edited"
     first["model"]["arrays"].clear()
+    first["arrays"].clear()
     first["snapshots"]["steps"].append(-1)
     assert json.dumps(lab_data()) == want
 
@@ -158,3 +159,52 @@ def test_the_lab_export_is_the_models_config_and_shapes():
         np.testing.assert_array_equal(stored, value.astype(np.float32), err_msg=name)
     script = (ROOT / "book" / "_assets" / "ae-lab.js").read_text(encoding="utf-8")
     assert re.findall(r"var LAB_SCHEMA = (\d+);", script) == [str(LAB_SCHEMA)]
+
+
+def test_the_lab_exports_every_committed_model_of_lessons_07_and_08():
+    """Every committed model of lessons 07 and 08 reaches the page, with its design (a name of the seed study's
+    designs), its target language and its parameters (the committed float32 numbers, each with its shape)."""
+    import dataclasses
+
+    from attention_core.explorers.site import LAB_DESIGNS, LAB_MODELS, lab_data, lab_data_script
+    from attention_core.models import trained
+    from attention_core.models.sweep import DESIGNS
+
+    names = (trained.LESSON07, trained.LESSON08_SWAPPED, trained.LESSON08_LUONG, trained.VERB_FINAL)
+    assert LAB_MODELS == (*names, trained.VERB_FINAL_BASELINE)
+    assert {k: v for k, v in LAB_DESIGNS.items() if k in DESIGNS} == DESIGNS  # the study's four, by its names
+    lab = lab_data()
+    assert [m["name"] for m in lab["models"]] == list(LAB_MODELS) == list(lab["arrays"])
+    for m in lab["models"]:
+        tc, model = trained.trained_config(m["name"]), trained.load_trained(m["name"])
+        assert m["language"] == tc.language and m["config"] == dataclasses.asdict(tc.model)
+        assert all(m["config"][k] == v for k, v in LAB_DESIGNS[m["design"]].items())
+        for name, value in model.params.items():
+            a = lab["arrays"][m["name"]][name]
+            stored = np.frombuffer(base64.b64decode(a["data"]), dtype="<f4").reshape(a["shape"])
+            np.testing.assert_array_equal(stored, value.astype(np.float32), err_msg=f"{m['name']} {name}")
+    assert {m["language"] for m in lab["models"]} == set(lab["grammar"]["languages"]) == {"svo", "verb_final"}
+    page = json.loads(lab_data_script().split(" = ", 1)[1].rstrip(";\n"))
+    assert "model" not in page and page["arrays"] == lab["arrays"]  # lesson 07's arrays written once
+
+
+def test_the_lab_shows_the_seed_studys_range_of_each_design_and_language():
+    """The seed study as the lab's results table reads it: per language and design, the mean, lowest and highest
+    figure over its runs (sweep.spread, the figures lesson 08's tables print), overall and by length bucket."""
+    from attention_core.explorers.site import lab_data
+    from attention_core.models.sweep import DESIGNS, load_seed_study, runs, spread
+    from attention_core.models.train import BUCKETS
+
+    study, view = load_seed_study(), lab_data()["study"]
+    assert set(view) == {"svo", "verb_final"}
+    for language in view:
+        assert set(view[language]) == set(DESIGNS)
+        for design, got in view[language].items():
+            chosen = runs(study, language, design)
+            assert got["runs"] == len(chosen) == 14
+            for key in ("token", "exact"):
+                want = spread(chosen, key)
+                assert got[key] == {k: round(want[k], 4) for k in ("mean", "min", "max")}
+                for (lo, hi), bucket in zip(BUCKETS, got["buckets"], strict=True):
+                    assert bucket[key]["min"] == round(spread(chosen, key, lo, hi)["min"], 4)
+                    assert bucket[key]["min"] <= bucket[key]["mean"] <= bucket[key]["max"]

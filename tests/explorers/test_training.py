@@ -69,3 +69,27 @@ def test_snapshot_scrubber_replays_the_committed_snapshots():
         zh = learning_snapshots(0)
     zh.set_snapshot(3)
     assert "验证集 token 准确率" in zh.readout.value and zh.sentence.description == "测试句子"
+
+
+def test_stepper_steps_through_any_committed_attention_model_in_its_language():
+    """Lesson 08's explorer: a committed model by name; its target language gives the reference and the true
+    alignment (parse_in equals the splits' pairs of that language), and the lab opens on that model."""
+    import pytest
+
+    from attention_core.explorers.training import parse_in
+    from attention_core.models.trained import LESSON08_LUONG, VERB_FINAL, VERB_FINAL_BASELINE
+
+    for p in data.make_splits(seed=1, n_train=1, n_valid=1, n_test=300, language="verb_final").test:
+        got = parse_in(p.words()[0], "verb_final")
+        assert got.tgt.tolist() == p.tgt.tolist() and got.align.tolist() == p.align.tolist()
+    with pytest.raises(ValueError, match="language must be one of"):
+        parse_in(["the", "cat", "sees", "a", "bird"], "sov")
+    stepper = decoder_stepper(model=VERB_FINAL)
+    assert stepper.twin()["args"] == {"sentence": stepper.start, "model": VERB_FINAL}
+    pair = parse_in(stepper.start.split(), "verb_final")
+    ref = load_trained(VERB_FINAL).greedy_trace(pair.src)
+    assert stepper.trace["tokens"].tolist() == ref["tokens"].tolist()
+    assert stepper.pair.align.tolist() == pair.align.tolist() and pair.align.tolist()[-1] == 4  # the verb, last
+    assert decoder_stepper(model=LESSON08_LUONG).language == "svo"
+    with pytest.raises(ValueError, match="fixed summary"):
+        decoder_stepper(model=VERB_FINAL_BASELINE)

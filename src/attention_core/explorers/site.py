@@ -41,7 +41,7 @@ from ..toy_sentences import FEATURES, QUERIES, example_sentences
 from .reading import question
 
 SCHEMA = 4  # the layout of the parameters: bumped when it changes; the build stamps it into ae-explorers.js
-LAB_SCHEMA = 2  # the layout of lab_data(): bumped when it changes; book/_assets/ae-lab.js checks it (LAB_SCHEMA)
+LAB_SCHEMA = 3  # the layout of lab_data(): bumped when it changes; book/_assets/ae-lab.js checks it (LAB_SCHEMA)
 SCORE_START = (0.0, 0.0, 0.0)  # the score explorer's first scores: equal, so equal weights
 CURVE_POINTS = 161  # states on each drawn weight curve over S_RANGE (a step of 0.05)
 QUESTION_TOP = 3  # lesson 01's explorer lists the three largest weights, as the notebook's does
@@ -49,6 +49,23 @@ ALIGNMENT_LENGTHS = (6, 9, 12, 27)  # lesson 07's lab: its examples, the first t
 LAB_STEPS = 600  # lesson 07's laboratory: optimiser steps of a run in the reader's browser (the recipe has 1000)
 LAB_EVAL_EVERY = 50  # steps between two validation checks of a run in the browser
 LAB_N_TEST = 900  # held-out sentences the browser evaluates at the end of a run (by source length)
+# The designs the laboratory offers: the seed study's four (attention_core.models.sweep.DESIGNS, under its names) and
+# Luong's order with the additive score (no committed model: the reader trains it), as ModelConfig fields.
+LAB_DESIGNS = {
+    "attention": {"attention": True, "order": "bahdanau", "score": "additive"},
+    "general score": {"attention": True, "order": "bahdanau", "score": "general"},
+    "Luong": {"attention": True, "order": "luong", "score": "general"},
+    "Luong, additive score": {"attention": True, "order": "luong", "score": "additive"},
+    "fixed summary": {"attention": False},
+}
+# Every committed model of lessons 07 and 08 (attention_core.models.trained), in the order the page lists them.
+LAB_MODELS = (
+    "lesson07_attention_seed0",
+    "lesson08_general_score_seed0",
+    "lesson08_luong_seed0",
+    "lesson07_verb_final_attention_seed0",
+    "lesson07_verb_final_fixed_summary_seed0",
+)
 
 # Every word the website's explorers show, in each edition (the one place for these labels: the script fills the
 # {placeholders}; "_1" after a letter becomes a subscript). Terms follow book/glossary.md.
@@ -215,15 +232,40 @@ LABELS = Messages(
             "Recorded by {command}, the run that made the committed parameters (weights rounded to 3 decimals)."
         ),
         "lab_train_intro": (
-            "Train the same model here, in a background thread of your browser: the same initialisation rules, "
+            "Train the design chosen above here, in a background thread of your browser: the same initialisation rules, "
             "batches of {batch} sentences of one length, Adam, gradient clipping and learning-rate schedule as "
             "the package, on {n_train} sentences sampled from the same grammar (with the page’s own random "
-            "numbers). The default budget is {steps} steps (the committed recipe takes {committed}). Try the "
-            "fixed-summary baseline too, and compare the accuracies by source length at the end."
+            "numbers). The default budget is {steps} steps (the committed recipe takes {committed}). At the end, "
+            "compare the accuracies by source length with the seed study’s runs of the same design and language."
         ),
-        "lab_model": "Model",
-        "lab_model_attention": "attention (Bahdanau’s order)",
-        "lab_model_baseline": "fixed summary (no attention)",
+        "lab_design": "Design",
+        "lab_design_additive_bahdanau": "attention: additive score, Bahdanau’s order (lesson 07)",
+        "lab_design_general_bahdanau": "attention: general score, Bahdanau’s order (lesson 08’s swapped score)",
+        "lab_design_general_luong": "attention: general score, Luong’s order (lesson 08)",
+        "lab_design_additive_luong": "attention: additive score, Luong’s order",
+        "lab_design_fixed": "fixed summary, no attention (lesson 07’s baseline)",
+        "lab_language": "Target language",
+        "lab_language_svo": "lesson 07’s (every phrase in place)",
+        "lab_language_verb_final": "verb-final (the verb last, prepositional phrases reversed)",
+        "lab_using_committed": "Compose and Step use the committed model {name}.",
+        "lab_using_yours": (
+            "No committed model has this design and language: Compose and Step use your run (seed {seed}, {steps} "
+            "steps)."
+        ),
+        "lab_using_none": (
+            "No committed model has this design and language: train one in “{train}”, and Compose and Step use it."
+        ),
+        "lab_train_what": "The next run trains {design} on the target language {language} (chosen above).",
+        "lab_h_scores_new": "Scores, with the new state",
+        "lab_h_state_first": "The state update, with the previous attentional state",
+        "lab_h_summary": "The read: the fixed summary, the same at every step",
+        "lab_step_live_fixed": "Step {t}: writes “{word}” with probability {p}.",
+        "lab_punct_note": "Punctuation removed: the toy language has none.",
+        "lab_grid_scroll": "Wider than the page: swipe or scroll the grid sideways.",
+        "lab_train_stopped": "Stopped at step {step} of {steps}: this run is over. Train starts a new one.",
+        "lab_col_yours": "your run: {design}, {language} (seed {seed}, {steps} steps)",
+        "lab_col_study": "seed study: {design}, {language} ({runs} runs of {steps} steps): mean (min–max)",
+        "lab_range": "{mean} ({min}–{max})",
         "lab_seed": "Seed",
         "lab_steps": "Steps",
         "lab_train_watch": "Sentence to watch",
@@ -236,7 +278,7 @@ LABELS = Messages(
         "lab_train_making": "Sampling {n} training sentences…",
         "lab_train_ready": "{n} training sentences ready after {s} s; training…",
         "lab_train_resumed": "Training again…",
-        "lab_train_paused": "Stopped at step {step} of {steps} ({s} s). Resume to go on.",
+        "lab_train_paused": "Paused at step {step} of {steps} ({s} s). Resume to go on.",
         "lab_train_status": (
             "Step {step} of {steps}, {s} s, {ms} ms per step; validation token accuracy {acc} (step {at})."
         ),
@@ -260,14 +302,10 @@ LABELS = Messages(
         ),
         "lab_results_caption": "Accuracy by source length on {n} held-out sentences (token / exact)",
         "lab_col_length": "source length",
-        "lab_col_yours_attention": "your attention model (seed {seed}, {steps} steps)",
-        "lab_col_yours_baseline": "your fixed-summary model (seed {seed}, {steps} steps)",
-        "lab_col_sweep_attention": "attention, lesson’s experiment (seeds {seeds}, {steps} steps)",
-        "lab_col_sweep_baseline": "fixed summary, lesson’s experiment (seeds {seeds}, {steps} steps)",
         "lab_bucket": "{lo}–{hi} words",
         "lab_token_exact": "{token} / {exact}",
         "lab_results_note": (
-            "The lesson’s experiment ran numpy with the full recipe on its own test set; your run uses the page’s"
+            "The seed study’s runs used numpy, the full recipe and their own test sets; your run uses the page’s"
             " random numbers, its own held-out sentences and its own budget, so expect similar, not equal, "
             "figures."
         ),
@@ -282,9 +320,14 @@ LABELS = Messages(
 PAGE = Messages(
     f"{__name__}.page",
     {
-        # the language switch on every page links to the other editions, each named in its own language
-        "language_name": "English",
+        # the language switch on every page links to the other editions, each named in its own language (the
+        # names are in locale/editions.toml, not translated); this is its label for screen readers
         "read_in": "Read this page in English",
+        # atop every page of an edition whose translation is in progress (locale/editions.toml)
+        "in_progress": (
+            "This edition is still being translated: {done} of {total} passages are translated so far, and the "
+            "others are shown in English."
+        ),
         "needs_js": "This live explorer needs JavaScript in your browser.",
         "note": (
             "<strong>Notebook explorer.</strong> In the notebook this cell shows controls that recompute with "
@@ -295,10 +338,11 @@ PAGE = Messages(
         "below": "just below",
         "above": "earlier on this page",
         "lab_intro": (
-            "<strong>Laboratory: runs in your browser on this page.</strong> The same committed model, computed in the "
-            "page by a second implementation of <code>attention_core.models</code> (tested against it): compose your "
-            "own sentence and see its alignment, step through the decoder, replay how the committed run learned where "
-            "to look, or train the model yourself, with no alignment label, in a background thread."
+            "<strong>Laboratory: runs in your browser on this page.</strong> The committed models of lessons 07 and 08, "
+            "computed in the page by a second implementation of <code>attention_core.models</code> (tested against "
+            "it): choose a design and a target language, compose your own sentence and see its alignment, step "
+            "through the decoder, replay how lesson 07’s committed run learned where to look, or train a model "
+            "yourself, with no alignment label, in a background thread."
         ),
         # the book as a PDF (attention_workshop.build_pdf): the link on every page, and what the PDF writes itself
         "pdf_link": "This book as a PDF",
@@ -316,6 +360,14 @@ PAGE = Messages(
             "(run <code>make lab</code> and open this lesson); on the book’s website, this lesson’s page has a live "
             "explorer that computes the same read in your browser: {url}."
         ),
+        # the glossary's {aliases}`zh: ...` (attention_workshop.ae_lang): the words other writing uses for a term, in
+        # the language the key names ({aliases}: the words, joined by alias_separator); "aliases" for any other
+        # language ({language}: its own name)
+        "aliases_en": "English aliases: {aliases}",
+        "aliases_zh": "Chinese aliases: {aliases}",
+        "aliases_fr": "French aliases: {aliases}",
+        "aliases": "Aliases ({language}): {aliases}",
+        "alias_separator": ", ",
     },
 )
 
@@ -405,53 +457,99 @@ def _question(lang: str) -> dict:
 
 
 def lab_data() -> dict:
-    """Lesson 07's laboratory on the website: everything its script computes with, from the package.
+    """The laboratory on the website (lessons 07 and 08): everything its script computes with, from the package.
 
     ``schema``: :data:`LAB_SCHEMA`, the layout of this dictionary, which the page checks before it reads on.
-    ``model``: the committed lesson-07 model (:data:`~attention_core.models.trained.LESSON07`): its
+    ``models``: every committed model of lessons 07 and 08 (:data:`LAB_MODELS`), each with its ``name``, its
+    ``design`` (a name of :data:`~attention_core.models.sweep.DESIGNS`), its target ``language`` and its
     :class:`~attention_core.models.seq2seq.ModelConfig` under the config's own field names (``order`` and
-    ``score`` included), and each parameter as ``{"shape": [...], "data": base64}``, little-endian float32 in
-    row-major order (exactly the committed numbers, 4 bytes each; the page checks each shape against its own).
+    ``score`` included); ``arrays``: each model's parameters by model name, each parameter as ``{"shape": [...],
+    "data": base64}``, little-endian float32 in row-major order (exactly the committed numbers, 4 bytes each; the
+    page checks each shape against its own). ``designs``: the ModelConfig fields of each design the page offers
+    (the study's four and Luong's order with the additive score, :data:`LAB_DESIGNS`).
     ``grammar``: the toy language of :mod:`attention_core.models.data` (word pairs by part of speech, the limits,
-    the vocabularies and the start and end ids), from which the page samples, parses and translates.
-    ``examples``: the first test sentence of each of ``ALIGNMENT_LENGTHS`` (seed-0 splits), as words.
-    ``snapshots``: the committed run's snapshots (:func:`~attention_core.models.trained.load_snapshots`) with its
-    per-step training losses and validation checks. ``recipe``: :class:`~attention_core.models.train.TrainConfig`'s
+    the vocabularies, the start and end ids and the target ``languages``), from which the page samples, parses
+    and translates. ``examples``: the first test sentence of each of ``ALIGNMENT_LENGTHS`` (seed-0 splits; the
+    source sentences are the same in both languages), as words.
+    ``snapshots``: lesson 07's committed run's snapshots (:func:`~attention_core.models.trained.load_snapshots`)
+    with its per-step training losses and validation checks. ``recipe``: :class:`~attention_core.models.train.TrainConfig`'s
     optimiser and data settings, and the browser run's budget (``LAB_STEPS`` steps, a validation check every
-    ``LAB_EVAL_EVERY``, ``LAB_N_TEST`` held-out sentences). ``sweep``: lesson 07's length experiment, mean test
-    accuracy by source-length bucket for both models over the seed study's runs (``results/seed_study.json``).
+    ``LAB_EVAL_EVERY``, ``LAB_N_TEST`` held-out sentences). ``study``: the seed study (``results/seed_study.json``,
+    :func:`~attention_core.models.sweep.load_seed_study`) per language and design: the number of runs, their
+    training and data seeds, and ``{mean, min, max}`` (:func:`~attention_core.models.sweep.spread`) of the token,
+    exact and alignment accuracy over all sentences and of the token and exact accuracy in each source-length bucket.
+    ``model``: lesson 07's model as one entry (``name``, ``config``, ``arrays``), for Python callers and the
+    parity tests; :func:`lab_data_script` leaves it out (its arrays are under ``arrays``).
     """
     return copy.deepcopy(_lab_data())  # computed once; each call gets its own copy, so an edit never leaks
 
 
-@functools.lru_cache(maxsize=1)
-def _lab_data() -> dict:
-    from ..models import data  # imported here: only lesson 07's pages need the models
-    from ..models.sweep import load_length_sweep
-    from ..models.train import BUCKETS, TrainConfig
-    from ..models.trained import LESSON07, load_snapshots, load_trained, trained_record
-
-    model = load_trained(LESSON07)
-    cfg, record, snaps = model.cfg, trained_record(LESSON07), load_snapshots(LESSON07)
-    arrays = {
+def _arrays(params: dict) -> dict:
+    return {
         name: {
             "shape": list(value.shape),
             "data": base64.b64encode(np.ascontiguousarray(value, dtype="<f4").tobytes()).decode("ascii"),
         }
-        for name, value in model.params.items()
+        for name, value in params.items()
     }
+
+
+def _rounded(figures: dict) -> dict:
+    return {k: round(figures[k], 4) for k in ("mean", "min", "max")}
+
+
+def _study_view() -> dict:
+    """The seed study as the lab's results table reads it (see :func:`lab_data`)."""
+    from ..models.sweep import DESIGNS, load_seed_study, runs, spread
+    from ..models.train import BUCKETS
+
+    study = load_seed_study()
+    out: dict = {}
+    for language in study["languages"]:
+        out[language] = {}
+        for design in DESIGNS:
+            chosen = runs(study, language, design)
+            if not chosen:
+                continue
+            keys = ("token", "exact", "alignment") if DESIGNS[design].get("attention", True) else ("token", "exact")
+            out[language][design] = {
+                "runs": len(chosen),
+                "seeds": sorted({r["seed"] for r in chosen}),
+                "data_seeds": sorted({r["data_seed"] for r in chosen}),
+                "steps": chosen[0]["steps"],
+                **{key: _rounded(spread(chosen, key)) for key in keys},
+                "buckets": [
+                    {key: _rounded(spread(chosen, key, lo, hi)) for key in ("token", "exact")} for lo, hi in BUCKETS
+                ],
+            }
+    return out
+
+
+@functools.lru_cache(maxsize=1)
+def _lab_data() -> dict:
+    from ..models import data  # imported here: only the laboratory's pages need the models
+    from ..models.train import BUCKETS, TrainConfig
+    from ..models.trained import LESSON07, load_snapshots, load_trained, trained_config, trained_record
+
+    models, arrays = [], {}
+    assert LAB_MODELS[0] == LESSON07, "lesson 07's model comes first"
+    for name in LAB_MODELS:
+        model, tc = load_trained(name), trained_config(name)
+        config = dataclasses.asdict(tc.model)  # ModelConfig's own fields: attention, order, score, d_emb, ...
+        design = next(d for d, fields in LAB_DESIGNS.items() if all(config[k] == v for k, v in fields.items()))
+        models.append({"name": name, "design": design, "language": tc.language, "config": config})
+        arrays[name] = _arrays(model.params)  # name -> {shape, data: base64 of float32, row-major}, as init_params
+    record, snaps = trained_record(LESSON07), load_snapshots(LESSON07)
     classes = ("determiner", "adjective", "noun", "verb", "preposition")
     groups = (data.DETERMINERS, data.ADJECTIVES, data.NOUNS, data.VERBS, data.PREPOSITIONS)
     test = data.make_splits(seed=0).test
     tc = TrainConfig()
-    sweep = load_length_sweep()
     return {
         "schema": LAB_SCHEMA,
-        "model": {
-            "name": LESSON07,
-            "config": dataclasses.asdict(cfg),  # ModelConfig's own fields: attention, order, score, d_emb, ...
-            "arrays": arrays,  # name -> {shape, data: base64 of float32, row-major}, as seq2seq.init_params
-        },
+        "model": {"name": LESSON07, "config": models[0]["config"], "arrays": arrays[LESSON07]},
+        "models": models,
+        "arrays": arrays,
+        "designs": {name: dict(fields) for name, fields in LAB_DESIGNS.items()},
         "grammar": {
             "groups": {cls: [list(pair) for pair in group] for cls, group in zip(classes, groups, strict=True)},
             "src_words": list(data.SRC_WORDS),
@@ -461,9 +559,11 @@ def _lab_data() -> dict:
             "max_len": data.MAX_LEN,
             "bos_id": data.BOS_ID,
             "eos_id": data.EOS_ID,
+            "languages": list(data.LANGUAGES),
         },
         "examples": [next(p for p in test if len(p.src) == n).words()[0] for n in ALIGNMENT_LENGTHS],
         "snapshots": {
+            "model": LESSON07,
             **{k: snaps[k] for k in ("digits", "sentences", "steps", "valid_token", "valid_alignment", "weights")},
             "outputs": snaps["outputs"],
             "losses": [round(x, 4) for x in record["losses"]],
@@ -479,19 +579,14 @@ def _lab_data() -> dict:
             "n_test": LAB_N_TEST,
             "buckets": [list(b) for b in BUCKETS],
         },
-        "sweep": {
-            "seeds": sweep["seeds"],
-            "buckets": {
-                name: [sweep["mean"][name]["buckets"][f"{lo}-{hi}"] for lo, hi in BUCKETS]
-                for name in ("attention", "fixed summary")
-            },
-        },
+        "study": _study_view(),
     }
 
 
 def lab_data_script() -> str:
     """:func:`lab_data` as a script for the website's ``_static/ae-lab-data.js`` (sets ``self.AELabData``)."""
-    text = json.dumps(lab_data(), separators=(",", ":"), allow_nan=False)
+    page = {k: v for k, v in _lab_data().items() if k != "model"}  # lesson 07's arrays once, under "arrays"
+    text = json.dumps(page, separators=(",", ":"), allow_nan=False)
     head = "// ae-lab-data.js: exported by attention_core.explorers.site.lab_data() when the site was built"
     return f"{head}\nself.AELabData = {text};\n"
 

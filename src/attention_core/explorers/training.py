@@ -83,22 +83,51 @@ def sentence_message(err, words: list[str]) -> str:
     return LABELS("lab_err_" + err.kind, **values)
 
 
-class DecoderStepper(Twin, widgets.VBox):
-    """Type a sentence of the toy language; step through the committed model's greedy decoding of it.
+def parse_in(words: list[str], language: str = "svo"):
+    """:func:`~attention_core.models.data.parse` with the target in ``language``'s order (one of
+    :data:`~attention_core.models.data.LANGUAGES`): the same source ids, the target words and the true alignment
+    of that language (as :func:`~attention_core.models.data.make_splits` makes them for its sentences)."""
+    from ..models import data
 
-    ``stepper.set_sentence(text)`` does what typing does (it returns False and explains when the sentence is
-    outside the grammar), ``stepper.set_step(t)`` what the slider does (``t`` from 1). ``stepper.trace`` holds
-    every quantity of every step (:meth:`Seq2Seq.greedy_trace`), ``stepper.pair`` the parsed sentence.
+    pair = data.parse(words)
+    if language == "svo":
+        return pair
+    if language not in data.LANGUAGES:
+        raise ValueError(f"language must be one of {data.LANGUAGES}, got {language!r}")
+    words = list(words)
+    chunks, start, k = [], 0, 0  # the target's words of each source phrase, in source order (svo keeps them so)
+    while start < len(words):
+        end = start + 1
+        if data.SRC_CLASS_OF[words[start]] == "determiner":
+            end = next(j for j in range(start, len(words)) if data.SRC_CLASS_OF[words[j]] == "noun") + 1
+        chunks.append(pair.align[k : k + end - start].tolist())
+        k, start = k + end - start, end
+    align = [j for q in data._phrase_order(len(chunks), language) for j in chunks[q]]
+    return data.encode(words, [data.TRANSLATE[words[j]] for j in align], align)
+
+
+class DecoderStepper(Twin, widgets.VBox):
+    """Type a sentence of the toy language; step through a committed model's greedy decoding of it.
+
+    ``model`` names a committed model (:mod:`attention_core.models.trained`; lesson 07's by default): its target
+    language gives the reference translation and the true alignment. ``stepper.set_sentence(text)`` does what
+    typing does (it returns False and explains when the sentence is outside the grammar), ``stepper.set_step(t)``
+    what the slider does (``t`` from 1). ``stepper.trace`` holds every quantity of every step
+    (:meth:`Seq2Seq.greedy_trace`), ``stepper.pair`` the parsed sentence.
     """
 
     twin_kind = "lab"  # the laboratory's "Step through the decoder" panel
 
     def __init__(self, sentence: str = DEFAULT_SENTENCE, model=None):
         self.start = sentence
-        from ..models.trained import load_trained
+        from ..models.trained import LESSON07, load_trained, trained_config
 
         self.lang = get_language()
-        self.model = model if model is not None else load_trained()
+        self.name = model if isinstance(model, str) else LESSON07
+        self.language = trained_config(self.name).language if isinstance(model, str) or model is None else "svo"
+        self.model = load_trained(self.name) if isinstance(model, str) or model is None else model
+        if not self.model.cfg.attention:
+            raise ValueError(f"{self.name} is the fixed summary: it reads no weights to step through")
         self.text = widgets.Text(
             value=sentence, description=TEXT("sentence"), continuous_update=False, layout=widgets.Layout(width="95%")
         )
@@ -127,7 +156,7 @@ class DecoderStepper(Twin, widgets.VBox):
         words = text.lower().split()
         with language(self.lang):
             try:
-                self.pair = data.parse(words)
+                self.pair = parse_in(words, self.language)
             except data.SentenceError as err:
                 self.pair, self.trace = None, None
                 self.message.value = f"<p><b>{html.escape(sentence_message(err, words))}</b></p>"
@@ -147,8 +176,9 @@ class DecoderStepper(Twin, widgets.VBox):
         return True
 
     def twin_args(self) -> dict:
-        """The sentence the stepper starts from: the laboratory composes it."""
-        return {"sentence": self.start}
+        """The sentence the stepper starts from (the laboratory composes it) and the committed model it decodes
+        with (the laboratory opens on that model's design and language)."""
+        return {"sentence": self.start, "model": self.name}
 
     def set_step(self, t: int) -> None:
         """Show step ``t`` (1-based; clipped to the decoded length)."""
@@ -186,9 +216,10 @@ class DecoderStepper(Twin, widgets.VBox):
             )
 
 
-def decoder_stepper(sentence: str = DEFAULT_SENTENCE) -> DecoderStepper:
-    """Lesson 07: translate ``sentence`` with the committed model and step through its decoder."""
-    return DecoderStepper(sentence)
+def decoder_stepper(sentence: str = DEFAULT_SENTENCE, model: str | None = None) -> DecoderStepper:
+    """Lessons 07 and 08: translate ``sentence`` with a committed model (``model``, a name of
+    :mod:`attention_core.models.trained`; lesson 07's by default) and step through its decoder."""
+    return DecoderStepper(sentence, model)
 
 
 class SnapshotExplorer(Twin, widgets.VBox):
