@@ -13,9 +13,15 @@ Configured per edition in its ``_config.yml``: ``ae_edition`` is the edition's l
 
 **Chinese search.** Sphinx splits Chinese text into words with jieba when it writes the search index, but the
 search page does not split the reader's query: a query such as 上下文向量 is looked up as one word, and jieba,
-which does not know the term, indexes only 上下文 and 向量. So for the Chinese edition the glossary's Chinese
-terms (``book/glossary.md``, the book's one list of term pairs) become a jieba user dictionary
+which does not know the term, indexes only 上下文 and 向量. So for the Chinese edition the Chinese terms and
+aliases of its own glossary (``zh/book/glossary.md``: :func:`term_list`) become a jieba user dictionary
 (``html_search_options["dict"]``); jieba then indexes each term whole as well as its parts.
+
+**Glossary terms.** Each edition's glossary names the language of every term line: a line in the page's own language
+is plain (the first is the term that edition writes), a line in another edition's language is ``{lang}`zh: 注意力```
+(shown as ``<span lang="zh-CN">注意力</span>``), and the aliases readers may search with are ``{aliases}`zh: 打分,
+注意力分数``` at the end of a definition (shown with a label in the page's language). Every entry carries the
+English entry's anchor (``#term-attention``) in every edition (:func:`_glossary_anchors`).
 """
 
 from __future__ import annotations
@@ -47,32 +53,47 @@ CARRY_HASH = (  # and the search page's ?q=...: the other edition's search page 
 )
 
 
-CJK = re.compile(r"[\u3400-\u9fff]")
-
-
 class Term(NamedTuple):
-    """One entry of the book's term list (``book/glossary.md``): its English terms, its Chinese terms (the first is
-    the one the book uses) and the Chinese aliases other writing uses, which readers may search for but the book
-    does not write (listed in the entry as "Chinese aliases: ...")."""
+    """One entry of an edition's term list (its ``glossary.md``): the entry's term lines by language, each list in
+    the glossary's order (the first is the term that edition's text uses), and the aliases by language: words other
+    writing uses, which readers may search with but the book does not write (``{aliases}`zh: 打分, 注意力分数```)."""
 
-    english: list[str]
-    chinese: list[str]
-    aliases: list[str]
+    terms: dict[str, list[str]]
+    aliases: dict[str, list[str]]
+
+    def preferred(self, language: str) -> str | None:
+        """The term this entry's text uses in ``language`` (its first term line in that language), if any."""
+        return (self.terms.get(language) or [None])[0]
 
 
-ALIASES = re.compile(r"Chinese aliases: (.+?)\.\s*$", re.S)
+# A term line in another language than the page's, and the aliases at the end of a definition, name their language:
+# {lang}`zh: 注意力` and {aliases}`zh: 打分, 注意力分数` (the roles below render them; CONTRIBUTING.md, "Editions").
+MARKED = re.compile(r"^\{lang\}`\s*([A-Za-z][\w-]*)\s*:\s*(.+?)\s*`$")
+ALIASES = re.compile(r"\{aliases\}`\s*([A-Za-z][\w-]*)\s*:\s*([^`]+?)\s*`", re.S)
 
 
-def term_list(glossary: pathlib.Path = ROOT / "book" / "glossary.md") -> list[Term]:
-    """The entries of the English glossary, the book's one list of terms."""
+def glossary_file(edition: str = ENGLISH) -> pathlib.Path:
+    """An edition's glossary page: ``book/glossary.md`` (English) or ``<edition>/book/glossary.md``."""
+    return ROOT / "book" / "glossary.md" if edition == ENGLISH else ROOT / edition / "book" / "glossary.md"
+
+
+def _split(listed: str) -> list[str]:
+    return [word.strip() for word in re.split(r"[,，、]", listed) if word.strip()]
+
+
+def term_list(edition: str = ENGLISH, glossary: pathlib.Path | None = None) -> list[Term]:
+    """The entries of an edition's glossary (``glossary`` instead of its page, if given): a plain term line is in the
+    edition's own language, a marked one (``{lang}`zh: 注意力```) in the language it names."""
+    glossary = glossary or glossary_file(edition)
     terms, inside, entry, definition = [], False, None, []
 
     def close():
         if entry is not None:
             text = " ".join(line.strip() for line in definition)
-            match = ALIASES.search(text)
-            aliases = [re.sub(r"\s*\(.*?\)", "", a).strip() for a in match.group(1).split(",")] if match else []
-            terms.append(Term(entry[0], entry[1], aliases))
+            aliases: dict[str, list[str]] = {}
+            for language, listed in ALIASES.findall(text):
+                aliases.setdefault(language, []).extend(_split(" ".join(listed.split())))
+            terms.append(Term(entry, aliases))
 
     for line in glossary.read_text(encoding="utf-8").splitlines():
         if line.startswith("```"):
@@ -85,28 +106,157 @@ def term_list(glossary: pathlib.Path = ROOT / "book" / "glossary.md") -> list[Te
             if definition:
                 close()
                 entry, definition = None, []
-            entry = entry or ([], [])
-            entry[1 if CJK.search(line) else 0].append(line.strip())
+            entry = entry if entry is not None else {}
+            marked = MARKED.match(line.strip())
+            language, term = marked.groups() if marked else (edition, line.strip())
+            entry.setdefault(language, []).append(term)
         else:
             definition.append(line)
+    close()
     return terms
 
 
-def glossary_terms(glossary: pathlib.Path = ROOT / "book" / "glossary.md") -> list[str]:
-    """Every Chinese term and alias of the term list: jieba's user dictionary for the Chinese search."""
-    return list(dict.fromkeys(t for term in term_list(glossary) for t in [*term.chinese, *term.aliases]))
+def glossary_terms(edition: str = "zh", glossary: pathlib.Path | None = None) -> list[str]:
+    """Every term and alias of an edition's term list in its own language: jieba's user dictionary for the Chinese
+    search."""
+    return list(
+        dict.fromkeys(
+            t
+            for term in term_list(edition, glossary)
+            for t in [*term.terms.get(edition, []), *term.aliases.get(edition, [])]
+        )
+    )
 
 
 def _search_terms(app, config):
-    """Give jieba the glossary's Chinese terms before the search index is built (config-inited)."""
+    """Give jieba the Chinese edition's glossary terms and aliases before the search index is built
+    (config-inited)."""
     if not str(config.html_search_language or "").startswith("zh"):
         return
-    glossary = ROOT / "book" / "glossary.md"  # the English page holds the term list, Chinese terms and aliases
+    edition = config.ae_edition
+    glossary = pathlib.Path(app.srcdir) / "book" / "glossary.md"  # this edition's page: its terms and aliases
     folder = pathlib.Path(app.doctreedir)
     folder.mkdir(parents=True, exist_ok=True)
     words = folder / "ae-search-terms.txt"
-    words.write_text("".join(f"{t}\n" for t in glossary_terms(glossary) if " " not in t), encoding="utf-8")
+    words.write_text("".join(f"{t}\n" for t in glossary_terms(edition, glossary) if " " not in t), encoding="utf-8")
     config.html_search_options = {**(config.html_search_options or {}), "dict": str(words)}
+
+
+def _marked(text: str, role: str, lineno: int, inliner):
+    """(language, what follows it) of a role's ``xx: ...`` text, or an error for the page."""
+    match = re.fullmatch(r"\s*([A-Za-z][\w-]*)\s*:\s*(.+?)\s*", text, re.S)
+    if match is None or match.group(1) not in editions():
+        message = inliner.reporter.error(
+            f"{{{role}}}`{text}`: write {{{role}}}`<edition>: ...` with an edition of locale/editions.toml "
+            f"({', '.join(editions())})",
+            line=lineno,
+        )
+        return None, [inliner.problematic(text, text, message)], [message]
+    return (match.group(1), " ".join(match.group(2).split())), [], []
+
+
+def _language_span(text: str, language: str):
+    """Text in ``language``: ``<span lang="zh-CN">`` (docutils writes a ``language-`` class as the ``lang``)."""
+    from docutils import nodes
+
+    return nodes.inline(text, text, classes=["ae-lang-term", f"language-{html_lang(language)}"])
+
+
+def lang_role(name, rawtext, text, lineno, inliner, options=None, content=None):
+    """``{lang}`zh: 注意力```: a term (or any words) in another edition's language, shown as the words alone and
+    marked with that language for screen readers and search."""
+    found, problems, messages = _marked(text, "lang", lineno, inliner)
+    if found is None:
+        return problems, messages
+    language, words = found
+    return [_language_span(words, language)], []
+
+
+def aliases_role(name, rawtext, text, lineno, inliner, options=None, content=None):
+    """``{aliases}`zh: 打分, 注意力分数```: the words of another source that readers may search with but the book
+    does not write, shown with a label in the page's language ("Chinese aliases: 打分, 注意力分数")."""
+    from docutils import nodes
+
+    from attention_core.explorers.site import PAGE
+
+    found, problems, messages = _marked(text, "aliases", lineno, inliner)
+    if found is None:
+        return problems, messages
+    language, listed = found
+    env = getattr(inliner.document.settings, "env", None)
+    page = env.config.ae_edition if env is not None else ENGLISH
+    key = f"aliases_{language}"
+    label = PAGE.text(key, page) if key in PAGE.entries else PAGE.text("aliases", page)
+    label = label.replace("{language}", edition_name(language))
+    joined = PAGE.text("alias_separator", page).join(_split(listed))
+    before, _, after = label.partition("{aliases}")
+    node = nodes.inline("", "", classes=["ae-aliases"])
+    node += nodes.Text(before)
+    node += _language_span(joined, language)
+    if after:
+        node += nodes.Text(after)
+    return [node], []
+
+
+def english_term_ids(docname: str) -> list[str]:
+    """The anchor Sphinx gives each entry of the English glossary page ``docname`` (``term-attention``: its first
+    term line), in order."""
+    from sphinx.util.nodes import _make_id
+
+    path = ROOT / f"{docname}.md"
+    if not path.exists():
+        return []
+    return [
+        _make_id(f"term-{term.terms[ENGLISH][0]}") if term.terms.get(ENGLISH) else ""
+        for term in term_list(ENGLISH, path)
+    ]
+
+
+def _glossary_anchors(app, doctree):
+    """Give every glossary entry, in every edition, the English entry's anchor (``term-attention``) as the first id
+    of its first term line, and make every term of the entry (``注意力``, ``attention``) link there (doctree-read),
+    so a term link or the language switch carrying ``#term-attention`` lands on the same entry in every direction
+    (a Chinese or French term line alone would get ``term-0`` or its own words)."""
+    from docutils import nodes
+    from sphinx import addnodes
+    from sphinx.util import logging
+
+    items = [
+        item for glossary in doctree.findall(addnodes.glossary) for item in glossary.findall(nodes.definition_list_item)
+    ]
+    if not items:
+        return
+    docname = app.env.docname
+    entries = [[t for t in item.children if isinstance(t, nodes.term)] for item in items]
+    if app.config.ae_edition == ENGLISH:
+        wanted = [entry[0]["ids"][0] if entry and entry[0]["ids"] else "" for entry in entries]
+    else:
+        wanted = english_term_ids(docname)
+        if len(wanted) != len(entries):
+            logging.getLogger(__name__).warning(
+                f"{docname}: {len(entries)} glossary entries but the English has {len(wanted)}: the term anchors "
+                "cannot be shared"
+            )
+            return
+    std = app.env.get_domain("std")
+    for entry, anchor in zip(entries, wanted, strict=True):
+        if not entry or not anchor:
+            continue
+        holder = doctree.ids.get(anchor)
+        if holder is not None and holder is not entry[0]:
+            holder["ids"].remove(anchor)
+            if not holder["ids"]:
+                spare = f"term-{app.env.new_serialno('term')}"
+                holder["ids"].append(spare)
+                doctree.ids[spare] = holder
+        if anchor in entry[0]["ids"]:
+            entry[0]["ids"].remove(anchor)
+        entry[0]["ids"].insert(0, anchor)
+        doctree.ids[anchor] = entry[0]
+        for term in entry:
+            text = term.astext()
+            std.objects["term", text] = (docname, anchor)
+            std._terms[text.lower()] = (docname, anchor)
 
 
 def counterpart(edition: str, other: str, pagename: str) -> str:
@@ -348,6 +498,9 @@ def setup(app):
     app.connect("config-inited", _search_terms)
     app.connect("html-page-context", _switch)
     app.connect("doctree-read", _english_anchors, priority=100)  # before Sphinx's contents list reads the ids
+    app.connect("doctree-read", _glossary_anchors)
+    app.add_role("lang", lang_role)
+    app.add_role("aliases", aliases_role)
     app.connect("build-finished", _switch_on_template_pages)
     app.connect("build-finished", _theme_words)
     app.add_js_file(None, body=CARRY_HASH)

@@ -1,5 +1,7 @@
-"""The glossary is the book's term list (book/glossary.md): each Chinese text uses the term it names first, never
-an alias it lists only for readers who search with another source's words ("Chinese aliases: ...")."""
+"""Each edition's glossary is its term list (``book/glossary.md``, ``<edition>/book/glossary.md``): a term line in
+the page's language is plain, one in another language names it (``{lang}`zh: 注意力```), and the aliases readers
+may search with are ``{aliases}`zh: 打分, 注意力分数``` (``attention_workshop.ae_lang.term_list``). Each text of a
+translated edition uses the term its glossary names first in that edition's language, never one of its aliases."""
 
 from __future__ import annotations
 
@@ -9,38 +11,79 @@ import polib
 import pytest
 
 from attention_workshop import ae_lang
+from attention_workshop.paths import ENGLISH, editions, translations
 from tests.helpers import ROOT
 
-TERMS = ae_lang.term_list()
-QUOTED = re.compile(r"“[^”]*”|「[^」]*」")  # a word named in quotation marks is mentioned, not used
+# a word named in quotation marks is mentioned, not used
+QUOTED = re.compile(r"“[^”]*”|「[^」]*」|«[^»]*»")
 
 
-def chinese_texts() -> list[tuple[str, str, str]]:
-    files = sorted((ROOT / "locale" / "zh").glob("LC_MESSAGES/**/*.po"))
-    files += sorted((ROOT / "src" / "attention_core" / "locale" / "zh").glob("LC_MESSAGES/*.po"))
+def texts(edition: str) -> list[tuple[str, str, str]]:
+    """(file, msgctxt, msgstr) of every translated text of ``edition`` but its glossary (which lists the aliases)."""
+    files = sorted((ROOT / "locale" / edition).glob("LC_MESSAGES/**/*.po"))
+    files += sorted((ROOT / "src" / "attention_core" / "locale" / edition).glob("LC_MESSAGES/*.po"))
     return [
         (str(f.relative_to(ROOT)), e.msgctxt or "", e.msgstr)
         for f in files
-        if f.name != "glossary.po"  # the glossary lists the aliases
+        if f.name != "glossary.po"
         for e in polib.pofile(str(f))
         if e.msgstr
     ]
 
 
-def test_the_term_list_has_the_aliases_readers_search_for():
-    aliases = {a for t in TERMS for a in t.aliases}
+def uses(text: str, word: str) -> bool:
+    """``word`` is in ``text``: anywhere for Chinese, as a whole word (any case) for a language with spaces."""
+    if re.search(r"[\u3400-\u9fff]", word):
+        return word in text
+    return re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", text, re.I) is not None
+
+
+def test_every_edition_has_its_term_list():
+    english = ae_lang.term_list(ENGLISH)
+    assert len(english) >= 50
+    for edition in editions():
+        terms = ae_lang.term_list(edition)
+        assert len(terms) == len(english), f"{edition}: {len(terms)} glossary entries, the English has {len(english)}"
+        for term in terms:
+            assert set(term.terms) | set(term.aliases) <= set(editions()), f"{edition}: {term}"
+            preferred = set(term.terms.get(edition, []))
+            assert not preferred & set(term.aliases.get(edition, [])), f"{edition}: an alias is a term: {term}"
+
+
+def test_the_chinese_term_list_has_the_aliases_readers_search_for():
+    aliases = {a for t in ae_lang.term_list("zh") for a in t.aliases.get("zh", [])}
     assert {"源表示", "掩码", "加性注意力", "词元", "注意力分数", "打分"} <= aliases
-    preferred = {t.chinese[0] for t in TERMS if t.chinese}
-    assert not aliases & preferred and len(TERMS) >= 50
+    assert {a for t in ae_lang.term_list(ENGLISH) for a in t.aliases.get("zh", [])} == aliases
+    preferred = {t.preferred("zh") for t in ae_lang.term_list("zh")}
+    assert not aliases & preferred
 
 
-@pytest.mark.parametrize("term", [t for t in TERMS if t.aliases], ids=lambda t: t.english[0])
-def test_the_chinese_edition_uses_the_preferred_term_not_an_alias(term):
+def test_a_marked_line_and_aliases_are_read_by_their_language(tmp_path):
+    page = tmp_path / "glossary.md"
+    page.write_text(
+        "# Glossaire\n\n```{glossary}\nscore\n{lang}`en: score`\n{lang}`zh: 评分`\n"
+        "  Un nombre réel. {aliases}`zh: 打分, 注意力分数`. {aliases}`fr: note`.\n\nsoftmax\n  Normalise.\n```\n",
+        encoding="utf-8",
+    )
+    first, second = ae_lang.term_list("fr", page)
+    assert first.terms == {"fr": ["score"], "en": ["score"], "zh": ["评分"]}
+    assert first.aliases == {"zh": ["打分", "注意力分数"], "fr": ["note"]}
+    assert second.preferred("fr") == "softmax" and second.preferred("zh") is None and second.aliases == {}
+
+
+CASES = [
+    (edition, term) for edition in translations() for term in ae_lang.term_list(edition) if term.aliases.get(edition)
+]
+
+
+@pytest.mark.parametrize(
+    ("edition", "term"), CASES, ids=[f"{e}-{t.preferred(e) or t.preferred(ENGLISH)}" for e, t in CASES]
+)
+def test_each_edition_uses_its_preferred_term_not_an_alias(edition, term):
     found = []
-    for name, context, text in chinese_texts():
+    for name, context, text in texts(edition):
         bare = QUOTED.sub("", text)
-        for alias in term.aliases:
-            if alias in bare:
-                found.append(f"{name} [{context}]: {alias}")
-    preferred = term.chinese[0] if term.chinese else term.english[0]
-    assert not found, f"use {preferred} (book/glossary.md), not an alias:\n" + "\n".join(found)
+        found += [f"{name} [{context}]: {alias}" for alias in term.aliases[edition] if uses(bare, alias)]
+    preferred = term.preferred(edition) or term.preferred(ENGLISH)
+    glossary = ae_lang.glossary_file(edition).relative_to(ROOT)
+    assert not found, f"use {preferred} ({glossary}), not an alias:\n" + "\n".join(found)

@@ -43,7 +43,7 @@ def allowed_words() -> set[str]:
     words = set(toy_sentences._TOKEN_FEATURES) | set(toy_sentences.FEATURES) | set(example.TOKENS)
     words |= set(toy_sentences.SOURCE_TOKENS + toy_sentences.LONG_TOKENS + toy_sentences.MAT_TOKENS)
     words |= set(data.SRC_WORDS + data.TGT_WORDS)
-    words |= {term for entry in ae_lang.term_list() if not entry.chinese for term in entry.english}
+    words |= {term for entry in ae_lang.term_list() if "zh" not in entry.terms for term in entry.terms["en"]}
     words |= {"English", "nan", "inf", "Ctrl"}
     words |= {"source", "outputs", "content"}  # myst-nb's words for a code fold's {type} (the Chinese omits {type})
     words |= {"tanh", "softmax", "eos", "python"}  # math functions, lesson 04's end symbol <eos>, a printed command
