@@ -104,6 +104,8 @@ function aeLabScorers(lab) {
     this.sumsBackward(p, steps, source, dSource, grad, g);
   };
 
+  var EXP_LIMIT = 170; // |q|, |k| <= 170: exp(2 q) exp(2 k) stays between about 1e-295 and 1e295
+
   // scorers.AdditiveScore: e_tj = v^T tanh(q_t + k_j), keys k_j = W_h h_j + b once per sentence, query q_t = W_s s.
   function AdditiveScore(cfg) {
     AttentionScore.call(this, cfg);
@@ -120,26 +122,31 @@ function aeLabScorers(lab) {
     draw("att_b", [this.d_a], 0);
   };
 
-  // The keys k_j (N, T, d_a), followed in the same array by their tanh (N, T, d_a), which scores reads: with
-  // t_q = tanh(q) and t_k = tanh(k), tanh(q + k) = (t_q + t_k) / (1 + t_q t_k), one division instead of an exp.
+  // The keys k_j (N, T, d_a), followed in the same array by exp(2 k_j) (N, T, d_a), which scores reads, and by
+  // one number: 1 if some |k_j| is above EXP_LIMIT (then scores computes tanh(q + k) itself), else 0.
   AdditiveScore.prototype.keys = function (p, H, N, T, tag) {
     var d_a = this.d_a,
       NT = N * T,
-      Kk = buf(tag + "K", 2 * NT * d_a);
+      Kk = buf(tag + "K", 2 * NT * d_a + 1),
+      big = 0;
     gemm(NT, d_a, this.d_h, H, 0, this.d_h, p.att_W_h, 0, this.d_h, Kk, 0, d_a, false); // W_h h_j
     for (var i = 0; i < NT; i++) {
       for (var k = 0; k < d_a; k++) {
-        var at = i * d_a + k;
-        Kk[at] += p.att_b[k]; // + b
-        Kk[NT * d_a + at] = tanh(Kk[at]);
+        var at = i * d_a + k,
+          x = (Kk[at] += p.att_b[k]); // + b
+        if (x > EXP_LIMIT || x < -EXP_LIMIT) big = 1;
+        Kk[NT * d_a + at] = Math.exp(2 * x);
       }
     }
+    Kk[2 * NT * d_a] = big;
     return Kk;
   };
 
-  // e_tj = v^T a_tj with a_tj = tanh(q_t + k_j) = (t_q + t_k) / (1 + t_q t_k) (t_q = tanh(q_t), t_k = tanh(k_j),
-  // after keys). Where t_q t_k < -0.5 (both large, of opposite signs) the division would lose digits: there a_tj
-  // is tanh(q_t + k_j) itself. Elsewhere the denominator is at least 0.5 and a_tj is within about 1e-15 of it.
+  // e_tj = v^T a_tj with a_tj = tanh(q_t + k_j) = (z - 1) / (z + 1), z = exp(2 q_t) exp(2 k_j): one product and
+  // one division per term, the exponentials made once per step (of the queries) and once per sentence (of the
+  // keys). z is within a few units in the last place of exp(2 (q_t + k_j)), so a_tj is within about 4e-16 of
+  // tanh(q_t + k_j), with no loss of digits whatever the signs. Beyond EXP_LIMIT (never met in practice) the
+  // exponentials could overflow: that step computes tanh(q_t + k_j) itself.
   AdditiveScore.prototype.scores = function (p, t, steps, source) {
     var N = steps.N,
       T = steps.T,
@@ -147,27 +154,40 @@ function aeLabScorers(lab) {
       d_s = this.d_s,
       v = p.att_v,
       Kk = source.K,
-      tko = N * T * d_a, // where the keys' tanh start
+      eko = N * T * d_a, // where exp(2 k_j) start
       act = steps.ACT ? steps.ACT : buf("att_act", T * d_a), // without a tape, one sentence's a_tj at a time
-      E = steps.E;
+      E = steps.E,
+      big = Kk[2 * N * T * d_a] !== 0,
+      n;
     var Q = buf("att_q", N * d_a),
-      TQ = buf("att_tq", N * d_a);
+      EQ = buf("att_eq", N * d_a);
     gemm(N, d_a, d_s, steps.S, (t + steps.shift) * N * d_s, d_s, p.att_W_s, 0, d_s, Q, 0, d_a, false); // q = W_s s
-    for (var n = 0; n < N * d_a; n++) TQ[n] = tanh(Q[n]);
+    for (n = 0; n < N * d_a; n++) {
+      if (Q[n] > EXP_LIMIT || Q[n] < -EXP_LIMIT) big = true;
+      EQ[n] = Math.exp(2 * Q[n]);
+    }
     for (var i = 0; i < N; i++) {
       var qb = i * d_a,
         ab = steps.ACT ? (t * N + i) * T * d_a : 0;
       for (var j = 0; j < T; j++, ab += d_a) {
         var kb = (i * T + j) * d_a,
-          tk = tko + kb,
-          sum = 0;
-        for (var k = 0; k < d_a; k++) {
-          var x = TQ[qb + k],
-            y = Kk[tk + k],
-            xy = x * y,
-            a = xy < -0.5 ? tanh(Q[qb + k] + Kk[kb + k]) : (x + y) / (1 + xy);
-          act[ab + k] = a;
-          sum += v[k] * a;
+          ek = eko + kb,
+          sum = 0,
+          k,
+          a;
+        if (big) {
+          for (k = 0; k < d_a; k++) {
+            a = tanh(Q[qb + k] + Kk[kb + k]);
+            act[ab + k] = a;
+            sum += v[k] * a;
+          }
+        } else {
+          for (k = 0; k < d_a; k++) {
+            var z = EQ[qb + k] * Kk[ek + k];
+            a = (z - 1) / (z + 1);
+            act[ab + k] = a;
+            sum += v[k] * a;
+          }
         }
         E[(t * N + i) * T + j] = sum; // e_tj = v^T tanh(W_s s + W_h h_j + b)
       }
