@@ -163,6 +163,28 @@ def stored_form(text: str, where: str = "notebook", kernelspec: dict | None = No
     return dumps(normalise(nb, where, kernelspec))
 
 
+def pre_save_hook(model: dict, **_) -> None:
+    """jupyter_server's ``ContentsManager.pre_save_hook`` for ``make lab``: a notebook a reader saves keeps no
+    widget state and no widget view of an explorer, as the committed lessons (its note and declaration stay).
+
+    Without it, a lesson saved after *Run All* stores each explorer's widget view but not its model (JupyterLab
+    saves no widget state by default), and reopened with a new kernel it shows "Error displaying widget: model
+    not found" (jupyterlab-manager's renderer); with it, the reopened lesson shows the explorer's note until the
+    cell runs again. Nothing else of the notebook changes: the front end wrote the rest. Start JupyterLab with
+    ``--ContentsManager.pre_save_hook=attention_workshop.execute.pre_save_hook``."""
+    from attention_core.explorers.twin import TWIN_MIME
+
+    nb = model.get("content") if model.get("type") == "notebook" else None
+    if not isinstance(nb, dict):
+        return
+    nb.get("metadata", {}).pop("widgets", None)
+    for cell in nb.get("cells", []):
+        for output in cell.get("outputs", []) if cell.get("cell_type") == "code" else []:
+            data = output.get("data", {})
+            if WIDGET_VIEW in data and TWIN_MIME in data:
+                del data[WIDGET_VIEW]
+
+
 # ---------------------------------------------------------------------------------------------------------
 # Executing
 

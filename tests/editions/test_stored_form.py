@@ -258,3 +258,20 @@ def test_bad_input_is_one_line_status_2_and_nothing_written(tmp_path):
             " (JSONDecodeError)\n" if bad.suffix == ".txt" else "\n"
         )
         assert lesson.read_bytes() == before  # checked before anything runs
+
+
+def test_make_labs_save_hook_drops_explorers_widget_views_and_the_widget_state_only():
+    from attention_workshop.execute import pre_save_hook
+
+    other = {"data": {WIDGET_VIEW: {"model_id": "ab"}, "text/plain": ["HBox()"]}, "output_type": "display_data"}
+    state = {"widgets": {"application/vnd.jupyter.widget-state+json": {"state": {}}}}
+    nb = a_notebook([explorer_output(view=True), other], state)
+    model = {"type": "notebook", "content": nb}
+    pre_save_hook(model=model, path="05.ipynb", contents_manager=None)
+    explorer, kept = nb["cells"][0]["outputs"]
+    assert WIDGET_VIEW not in explorer["data"] and explorer["data"][TWIN_MIME]["kind"] == "state"
+    assert explorer["data"]["text/plain"] == unrun_note("state")["text/plain"]
+    assert kept == other and "widgets" not in nb["metadata"]  # a widget that is no explorer is left as it was
+    text = {"type": "file", "content": "x"}
+    pre_save_hook(model=text, path="notes.txt", contents_manager=None)
+    assert text == {"type": "file", "content": "x"}
