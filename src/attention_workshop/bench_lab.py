@@ -7,14 +7,15 @@
    and float64 steps of the package (``Seq2Seq.loss_and_grads``, ``clip_global_norm``, ``Adam``; one BLAS thread),
    from the same parameters on the same batches (the committed recipe's batches of the seed-0 splits), in one
    run: BLOCKS blocks of BLOCK_STEPS steps, each block timed for every engine in turn (the order rotates from one
-   block to the next), after one warm-up block each. Printed: milliseconds per step and the ratio page / numpy of
-   each block, median and p10-p90 over the blocks, for each design (attention with the additive or general score
+   block to the next), after one warm-up block each. Printed: milliseconds per step (wall clock, and CPU time under
+   Node) and the ratio page / numpy of each block, median and p10-p90 over the blocks, for each design (attention with the additive or general score
    in Bahdanau's or Luong's order, and the fixed summary). The ratio of one block is taken between timings a few
    seconds apart, so a change in the machine's load moves both sides of it.
 2. Time to 0.95. The page's run as the Web Worker drives it (``ae-lab-worker.js``: the splits made, the
    ``Trainer``'s steps, a validation check of greedy token accuracy on the validation set every ``eval_every``
    steps, the watched sentence decoded every 200 ms): the seconds from the start to the first check at or above
-   0.95, with what went to the steps and to the checks, for each design, in the engine of 1.
+   0.95, with what went to making the data, to the steps and to the checks, for each design and each target
+   language (lesson 07's and verb-final), in the engine of 1.
    ``--baseline ASSETS`` (another copy of ``book/_assets``, e.g. ``git archive`` of an earlier commit) times that
    copy's parts too, in the same blocks and runs in turn with today's: before and after side by side.
 3. With a built site (``make book``; skipped when there is none, or with ``--no-site``), in headless Chromium
@@ -60,6 +61,7 @@ MiB = 1024 * 1024
 BLOCKS = 10  # timed blocks of the step, each engine in turn
 BLOCK_STEPS = 20  # steps in a block
 TARGET = 0.95  # validation token accuracy of "time to 0.95"
+LANGUAGES = ("svo", "verb_final")  # the target languages the page trains on (attention_core.models.data.LANGUAGES)
 DESIGNS = {  # name -> the ModelConfig fields that choose the parts
     "bahdanau-additive": {"attention": True, "order": "bahdanau", "score": "additive"},
     "bahdanau-general": {"attention": True, "order": "bahdanau", "score": "general"},
@@ -350,25 +352,44 @@ def step_side_by_side(pages: list, design: str, blocks: int, block_steps: int) -
     return out
 
 
-def time_to_target(engine, design: str, steps: int | None) -> dict:
-    """The page's run (seed 0, the page's recipe) of one design to the first check >= TARGET."""
+def time_to_target(engine, design: str, language: str, steps: int | None) -> dict:
+    """The page's run (seed 0, data seed 0, the page's recipe) of one design on one target language, to the first
+    check at or above TARGET (or the end of its budget)."""
     from attention_core.models import data
 
     cfg, recipe, grammar = the_page(design)
     if steps:
         recipe["steps"] = steps
-    watch = data.make_splits(seed=0).test[0].words()[0]  # a sentence to watch, as the page's first example
+    watch = data.make_splits(seed=0).test[0].words()[0]  # a sentence to watch (the source is the same in both)
     command = {
         "cmd": "train",
         "config": cfg,
         "recipe": recipe,
-        "grammar": grammar,
+        "grammar": {**grammar, "language": language},  # the page's grammar of a language (ae-lab-math.js)
         "dataSeed": 0,
         "nTest": recipe["n_test"],
         "watch": list(watch),
         "target": TARGET,
     }
     return engine(command)
+
+
+def run_line(runs: list[dict]) -> str:
+    """One copy's runs of one design and language: the time to TARGET and where the time went."""
+    r = runs[0]
+    reached = [x["reached"]["seconds"] for x in runs if x["reached"]]
+    if r["reached"]:
+        head = f"{statistics.median(reached):5.1f} s at step {r['reached']['step']:<4}"
+        if len(runs) > 1:
+            head += f" (runs {min(reached):.1f}-{max(reached):.1f})"
+    else:
+        best = max(r["checks"], key=lambda c: c[1]) if r["checks"] else (0, float("nan"))
+        head = f"not in {r['steps']} steps ({r['seconds']:.1f} s; best {best[1]:.3f} at step {best[0]})"
+    return (
+        f"{head}: data {r['dataMs'] / 1000:.1f} s, {r['steps']} steps {r['stepMs'] / 1000:.1f} s "
+        f"({r['stepMs'] / r['steps']:.1f} ms each), {len(r['checks'])} checks {r['evalMs'] / 1000:.1f} s "
+        f"({r['evalMs'] / max(len(r['checks']), 1) / 1000:.2f} s each), watched sentence {r['watchMs'] / 1000:.1f} s"
+    )
 
 
 def speed(args) -> None:
@@ -424,33 +445,25 @@ def speed(args) -> None:
                 sys.stdout.flush()
         if args.runs:
             print(
-                f"\n2. Time to {TARGET} validation token accuracy: the page's run (seed 0, data seed 0, a check every "
-                f"50 steps on the validation set) in {engine_name}, {args.runs} run(s) of each copy in turn"
+                f"\n2. Time to {TARGET} validation token accuracy: the page's run as its Worker drives it (seed 0, "
+                f"data seed 0, a check every 50 steps on the validation set) in {engine_name}; {args.runs} run(s) "
+                "of each copy, in turn"
             )
             for design in args.designs:
-                results = {p.label: [] for p in pages}
-                for _ in range(args.runs):
-                    for page in pages:
-                        results[page.label].append(time_to_target(page, design, args.train_steps))
-                for label, runs in results.items():
-                    r = runs[0]
-                    reached = [x["reached"]["seconds"] for x in runs if x["reached"]]
-                    if r["reached"]:
-                        head = f"{statistics.median(reached):5.1f} s at step {r['reached']['step']}"
-                        if len(runs) > 1:
-                            head += f" (runs: {', '.join(f'{x:.1f}' for x in reached)})"
-                    else:
-                        best = max(r["checks"], key=lambda c: c[1]) if r["checks"] else (0, float("nan"))
-                        head = f"not reached in {r['steps']} steps ({r['seconds']:.1f} s; "
-                        head += f"best {best[1]:.3f} at step {best[0]})"
-                    parts = (
-                        f"making the data {r['dataMs'] / 1000:.1f} s, {r['steps']} steps {r['stepMs'] / 1000:.1f} s "
-                        f"({r['stepMs'] / r['steps']:.1f} ms each), "
-                        f"{len(r['checks'])} checks {r['evalMs'] / 1000:.1f} s, "
-                        f"watched sentence {r['watchMs'] / 1000:.1f} s"
-                    )
-                    print(f"  {design:<18} {label:<8} {head}: {parts}")
-                sys.stdout.flush()
+                for language in args.languages:
+                    results = {p.label: [] for p in pages}
+                    for _ in range(args.runs):
+                        for page in pages:
+                            results[page.label].append(time_to_target(page, design, language, args.train_steps))
+                    for label, runs in results.items():
+                        print(f"  {design:<18} {language:<10} {label:<8} {run_line(runs)}")
+                    if args.baseline and all(r["reached"] for rs in results.values() for r in rs):
+                        ratio = [
+                            a["reached"]["seconds"] / b["reached"]["seconds"]
+                            for a, b in zip(results["page"], results["baseline"], strict=True)
+                        ]
+                        print(f"  {'':<18} {'':<10} page / baseline: {statistics.median(ratio):.2f}")
+                    sys.stdout.flush()
     finally:
         for page in pages:
             page.close()
@@ -624,6 +637,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--block-steps", type=int, default=BLOCK_STEPS, help=f"steps per block (default {BLOCK_STEPS})")
     parser.add_argument("--runs", type=int, default=1, help="runs to 0.95 of each design and copy (default 1; 0: no 2)")
     parser.add_argument("--train-steps", type=int, help="the run's budget of steps (default: the page's)")
+    parser.add_argument(
+        "--languages", nargs="+", choices=LANGUAGES, default=list(LANGUAGES), help="target languages (2)"
+    )
     parser.add_argument("--baseline", type=pathlib.Path, help="another copy of book/_assets, timed beside this one")
     parser.add_argument("--no-site", action="store_true", help="skip 3 (the built site)")
     args = parser.parse_args(argv)

@@ -103,45 +103,47 @@ function aeLabData(lab) {
     return G._lang;
   }
 
-  function nounPhrase(G, rng) {
-    var k = rng.integer(G.max_adj + 1);
-    var pool = [];
-    for (var i = 0; i < G.groups.adjective.length; i++) pool.push(i);
-    var words = [G.groups.determiner[rng.integer(G.groups.determiner.length)][0]];
-    for (var a = 0; a < k; a++) words.push(G.groups.adjective[pool.splice(rng.integer(pool.length), 1)[0]][0]);
-    words.push(G.groups.noun[rng.integer(G.groups.noun.length)][0]);
-    var order = [0, k + 1];
-    for (var b = k; b >= 1; b--) order.push(b);
-    return { words: words, order: order };
+  // A noun phrase DET ADJ* NOUN (k distinct adjectives) appended to src (words) and its target order DET NOUN
+  // ADJ_k .. ADJ_1 to align (source positions). Written into the sentence's arrays, no array of its own.
+  var undrawn = []; // the adjectives not drawn yet in this phrase (indices, in order)
+  function nounPhrase(G, rng, src, align) {
+    var k = rng.integer(G.max_adj + 1),
+      left = G.groups.adjective.length,
+      start = src.length,
+      i;
+    for (i = 0; i < left; i++) undrawn[i] = i;
+    src.push(G.groups.determiner[rng.integer(G.groups.determiner.length)][0]);
+    for (var a = 0; a < k; a++) {
+      var r = rng.integer(left);
+      src.push(G.groups.adjective[undrawn[r]][0]);
+      for (i = r; i < left - 1; i++) undrawn[i] = undrawn[i + 1]; // without replacement
+      left--;
+    }
+    src.push(G.groups.noun[rng.integer(G.groups.noun.length)][0]);
+    align.push(start, start + k + 1);
+    for (var b = k; b >= 1; b--) align.push(start + b);
   }
 
   // One sentence pair: {src: [words], tgt: [words], align: [source position of each target word]}.
   function sampleSentence(G, rng) {
     var L = language(G);
     for (;;) {
-      var phrases = [nounPhrase(G, rng), { words: [G.groups.verb[rng.integer(G.groups.verb.length)][0]], order: [0] }];
-      phrases.push(nounPhrase(G, rng));
-      var pps = rng.integer(G.max_pp + 1);
-      for (var i = 0; i < pps; i++) {
-        phrases.push({ words: [G.groups.preposition[rng.integer(G.groups.preposition.length)][0]], order: [0] });
-        phrases.push(nounPhrase(G, rng));
-      }
       var src = [],
         align = [];
-      phrases.forEach(function (ph) {
-        ph.order.forEach(function (i) {
-          align.push(src.length + i);
-        });
-        src.push.apply(src, ph.words);
-      });
+      nounPhrase(G, rng, src, align);
+      align.push(src.length);
+      src.push(G.groups.verb[rng.integer(G.groups.verb.length)][0]);
+      nounPhrase(G, rng, src, align);
+      var pps = rng.integer(G.max_pp + 1);
+      for (var i = 0; i < pps; i++) {
+        align.push(src.length);
+        src.push(G.groups.preposition[rng.integer(G.groups.preposition.length)][0]);
+        nounPhrase(G, rng, src, align);
+      }
       if (src.length <= G.max_len) {
-        return {
-          src: src,
-          tgt: align.map(function (j) {
-            return L.translate[src[j]];
-          }),
-          align: align,
-        };
+        var tgt = new Array(align.length);
+        for (var q = 0; q < align.length; q++) tgt[q] = L.translate[src[align[q]]];
+        return { src: src, tgt: tgt, align: align };
       }
     }
   }

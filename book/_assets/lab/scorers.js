@@ -14,6 +14,7 @@
 // score's activations (U, N, T, d_a) when a backward pass follows (else null). The backward pass's `grad`: G
 // (U, N, d_h) dL/dc_t, DE (U, N, T) dL/de_tj, and `T`, the transposed parameters it made (made once per pass).
 // A source is {N, T, H (N, T, d_h), K (N, T, keyWidth) or null, m (N, d_h)}; dSource the same shapes, zeros.
+// (The additive score's K holds more after the keys, what its scores read: see AdditiveScore.prototype.keys.)
 // A part of the laboratory's mathematics: ../ae-lab-math.js puts the parts together.
 function aeLabScorers(lab) {
   "use strict";
