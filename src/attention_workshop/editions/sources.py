@@ -12,6 +12,7 @@ from attention_workshop.editions.catalog import Translation, load_po
 from attention_workshop.editions.code import _code_literals, translatable, translate_code
 from attention_workshop.editions.markdown import _lines, markdown_units, translate_markdown
 from attention_workshop.editions.units import Unit, brace_format
+from attention_workshop.execute import dumps
 from attention_workshop.paths import LOCALE, ROOT
 
 
@@ -106,10 +107,8 @@ class NotebookSource(Source):
                 cell["outputs"], cell["execution_count"] = done["outputs"], done["execution_count"]
                 if "execution" in done["metadata"]:
                     cell["metadata"]["execution"] = done["metadata"]["execution"]
-            if "widgets" in old["metadata"]:
-                new["metadata"]["widgets"] = old["metadata"]["widgets"]
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(json.dumps(new, sort_keys=True, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        target.write_text(dumps(new), encoding="utf-8")  # as attention_workshop.execute stores a notebook
         return "text" if code_same else "code"
 
 
