@@ -68,7 +68,10 @@
       "aria-label": opts.label,
       "aria-describedby": this.readoutId,
     });
+    // the row labels on a canvas of their own that stays at the box's left edge while the cells scroll under it
+    this.rowCanvas = el("canvas", { class: "ae-lab-rowcanvas", "aria-hidden": "true" });
     this.canvas = el("canvas", { class: "ae-lab-canvas", "aria-hidden": "true" });
+    this.wrap.appendChild(this.rowCanvas);
     this.wrap.appendChild(this.canvas);
     this.readout = el("p", { class: "ae-lab-readout", id: this.readoutId, "aria-live": "polite" }, [opts.hint || ""]);
     // a grid wider than the column scrolls sideways (the box, not the page), and says so beside an edge shadow
@@ -120,11 +123,19 @@
     var cell = Math.floor((avail - rowW) / Math.max(cols.length, 1));
     cell = Math.max(o.minCell || 16, Math.min(o.maxCell || 24, cell)); // at least 16 px: a finger can hit it
     var h = o.cellHeight || cell;
-    this.geom = { x0: rowW, y0: colH, cw: cell, ch: h };
-    // The canvas is as large as this grid (it shrinks for a shorter sentence); wider than the box, it scrolls.
-    var W = rowW + cell * cols.length + 2,
+    this.geom = { x0: 0, y0: colH, cw: cell, ch: h }; // in the cells' canvas; the row labels have their own
+    this.rowW = rowW;
+    // The canvases are as large as this grid (they shrink for a shorter sentence); wider than the box, it scrolls.
+    var W = cell * cols.length + 2,
       H = colH + h * rows.length + 2;
     var ratio = window.devicePixelRatio || 1;
+    this.rowCanvas.hidden = !rowW;
+    if (this.rowCanvas.width !== Math.round(rowW * ratio) || this.rowCanvas.height !== Math.round(H * ratio)) {
+      this.rowCanvas.width = Math.round(rowW * ratio);
+      this.rowCanvas.height = Math.round(H * ratio);
+      this.rowCanvas.style.width = rowW + "px";
+      this.rowCanvas.style.height = H + "px";
+    }
     if (this.canvas.width !== Math.round(W * ratio) || this.canvas.height !== Math.round(H * ratio)) {
       this.canvas.width = Math.round(W * ratio);
       this.canvas.height = Math.round(H * ratio);
@@ -133,7 +144,7 @@
     }
     this.ratio = ratio;
     this.size = [W, H];
-    this.wrap.setAttribute("data-geom", [rowW, colH, cell, h].join(","));
+    this.wrap.setAttribute("data-geom", [0, colH, cell, h].join(",")); // the cells' canvas: x0 y0 width height
     this.wrap.setAttribute("data-rows", String(rows.length));
     this.wrap.setAttribute("data-cols", String(cols.length));
     this.wrap.setAttribute(
@@ -163,10 +174,10 @@
     if (!this.cursor || !this.geom) return;
     var w = this.wrap,
       g = this.geom;
-    var left = g.x0 + g.cw * this.cursor[1],
+    var left = this.rowW + g.cw * this.cursor[1], // in the box's content: the row labels, then the cells
       right = left + g.cw;
-    if (left - g.x0 < w.scrollLeft) w.scrollLeft = Math.max(0, left - g.x0);
-    else if (right > w.scrollLeft + w.clientWidth) w.scrollLeft = right - w.clientWidth + 2;
+    if (left < w.scrollLeft + this.rowW) w.scrollLeft = Math.max(0, left - this.rowW - 2); // not under the labels
+    else if (right > w.scrollLeft + w.clientWidth) w.scrollLeft = right - w.clientWidth + 4;
   };
 
   // The theme's colours and font for the canvases, read once (and again when the theme changes): reading the
@@ -214,9 +225,17 @@
     ctx.font = this.font;
     ctx.fillStyle = color("--ae-ink");
     var r, c;
-    ctx.textAlign = "right";
+    if (this.rowW) {
+      var rc = this.rowCanvas.getContext("2d");
+      rc.setTransform(this.ratio, 0, 0, this.ratio, 0, 0);
+      rc.clearRect(0, 0, this.rowW, this.size[1]);
+      rc.font = this.font;
+      rc.fillStyle = color("--ae-ink");
+      rc.textAlign = "right";
+      rc.textBaseline = "middle";
+      for (r = 0; r < this.rows.length; r++) if (this.rows[r]) rc.fillText(this.rows[r], this.rowW - 5, g.y0 + g.ch * r + g.ch / 2);
+    }
     ctx.textBaseline = "middle";
-    for (r = 0; r < this.rows.length; r++) if (this.rows[r]) ctx.fillText(this.rows[r], g.x0 - 5, g.y0 + g.ch * r + g.ch / 2);
     ctx.textAlign = "left";
     for (c = 0; c < this.cols.length; c++) {
       if (!this.cols[c]) continue;
@@ -593,9 +612,28 @@
       return m.design === design && m.language === language;
     })[0];
     var mine = this.mine[design + "|" + language];
+    var arrays = committed && ((this.D.arrays || {})[committed.name] || (window.AELabModels || {})[committed.name]);
+    if (committed && !arrays && !this.paramsOf[committed.name]) {
+      // its parameters are a script of their own (lab_model_scripts): loaded now, then the panels compute
+      this.params = this.cfg = null;
+      this.using.textContent = t("lab_model_loading", { name: committed.name });
+      this.root.setAttribute("data-ae-model", "");
+      var lab = this;
+      loadScripts([this.D.files[committed.name]], function (ok) {
+        if (!ok || !(window.AELabModels || {})[committed.name]) {
+          lab.using.textContent = t("missing");
+          return;
+        }
+        if (lab.design === design && lab.language === language) {
+          lab.useModel();
+          lab.compose();
+        }
+      });
+      return;
+    }
     if (committed) {
       if (!this.paramsOf[committed.name]) {
-        this.paramsOf[committed.name] = AELabMath.freeze(AELabMath.decodeParams({ config: committed.config, arrays: this.D.arrays[committed.name] }));
+        this.paramsOf[committed.name] = AELabMath.freeze(AELabMath.decodeParams({ config: committed.config, arrays: arrays }));
       }
       this.params = this.paramsOf[committed.name];
       this.cfg = committed.config;
@@ -1656,7 +1694,7 @@
     Object.keys(F).forEach(function (key) {
       var f = F[key];
       if (f.language !== language) return;
-      var names = { design: t(self.designKey(f.design)), language: t("lab_language_" + f.language), seed: f.seed, steps: f.steps };
+      var names = { design: t(self.designKey(f.design).replace("lab_design_", "lab_short_")), seed: f.seed, steps: f.steps };
       cols.push({ label: t("lab_col_yours", names), b: f.buckets, out: key });
       var study = (self.D.study[f.language] || {})[f.design];
       if (study) {
@@ -1664,7 +1702,7 @@
           return t("lab_range", { mean: fmt(x.mean), min: fmt(x.min), max: fmt(x.max) });
         };
         cols.push({
-          label: t("lab_col_study", { design: names.design, language: names.language, runs: study.runs, steps: study.steps }),
+          label: t("lab_col_study", { design: names.design, runs: study.runs, steps: study.steps }),
           b: study.buckets.map(function (x) {
             return { token: range(x.token), exact: range(x.exact) };
           }),
@@ -1692,6 +1730,7 @@
       body.appendChild(tr);
     });
     table.appendChild(body);
+    this.results.appendChild(el("p", { class: "ae-lab-note" }, [t("lab_results_language", { language: t("lab_language_" + language) })]));
     this.results.appendChild(el("div", { class: "ae-lab-tablebox", tabindex: "0", role: "region", "aria-label": t("lab_results_caption", { n: R.n_test }) }, [table]));
     this.results.appendChild(el("p", { class: "ae-lab-note" }, [t("lab_results_note")]));
   };

@@ -177,7 +177,8 @@ def test_the_lab_exports_every_committed_model_of_lessons_07_and_08():
     assert [m["name"] for m in lab["models"]] == list(LAB_MODELS) == list(lab["arrays"])
     for m in lab["models"]:
         tc, model = trained.trained_config(m["name"]), trained.load_trained(m["name"])
-        assert m["language"] == tc.language and m["config"] == dataclasses.asdict(tc.model)
+        assert m["language"] == tc.language and m["config"] == dataclasses.asdict(model.cfg)
+        assert {**m["config"], "dtype": "float32"} == dataclasses.asdict(tc.model)
         assert all(m["config"][k] == v for k, v in LAB_DESIGNS[m["design"]].items())
         for name, value in model.params.items():
             a = lab["arrays"][m["name"]][name]
@@ -208,3 +209,23 @@ def test_the_lab_shows_the_seed_studys_range_of_each_design_and_language():
                 for (lo, hi), bucket in zip(BUCKETS, got["buckets"], strict=True):
                     assert bucket[key]["min"] == round(spread(chosen, key, lo, hi)["min"], 4)
                     assert bucket[key]["min"] <= bucket[key]["mean"] <= bucket[key]["max"]
+
+
+def test_the_lab_models_can_be_served_apart():
+    """``lab_data_script(models_apart=True)`` leaves the parameters out and names a script per model
+    (``lab_model_scripts``) that holds exactly the arrays ``lab_data`` has for it."""
+    from attention_core.explorers.site import LAB_MODEL_SCRIPT, LAB_MODELS, lab_data, lab_data_script, lab_model_scripts
+
+    lab = lab_data()
+    apart = json.loads(lab_data_script(models_apart=True).split(" = ", 1)[1].rstrip(";\n"))
+    assert apart["arrays"] == {} and apart["files"] == {n: LAB_MODEL_SCRIPT.format(name=n) for n in LAB_MODELS}
+    assert len(lab_data_script(models_apart=True)) < 0.2 * len(lab_data_script())
+    scripts = lab_model_scripts()
+    assert sorted(scripts) == sorted(apart["files"].values())
+    for name, file in apart["files"].items():
+        text = scripts[file]
+        assert text.splitlines()[1] == "self.AELabModels = self.AELabModels || {};"
+        assert (
+            json.loads(text.split(f"self.AELabModels[{json.dumps(name)}] = ", 1)[1].rstrip(";\n"))
+            == lab["arrays"][name]
+        )

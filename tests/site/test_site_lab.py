@@ -536,13 +536,16 @@ def test_the_pages_verb_final_language_is_the_packages():
     svo = data.make_splits(seed=3, n_train=1, n_valid=1, n_test=300)
     vf = data.make_splits(seed=3, n_train=1, n_valid=1, n_test=300, language="verb_final")
     script = """
-      const parts = require("./book/_assets/ae-lab-math.js").PARTS.map((n) => require("./book/_assets/lab/" + n + ".js"));
-      const M = require("./book/_assets/ae-lab-math.js").assemble(parts);
+      const math = require("./book/_assets/ae-lab-math.js");
+      const M = math.assemble(math.PARTS.map((n) => require("./book/_assets/lab/" + n + ".js")));
       const inp = JSON.parse(require("fs").readFileSync(0, "utf8"));
       const out = {};
       for (const lang of ["svo", "verb_final"]) {
         const G = Object.assign({}, inp.G, { language: lang });
-        out[lang] = inp.sentences.map((w) => { const r = M.parse(G, w); return [r.pair.words.tgt, Array.from(r.pair.align)]; });
+        out[lang] = inp.sentences.map((w) => {
+          const r = M.parse(G, w);
+          return [r.pair.words.tgt, Array.from(r.pair.align)];
+        });
         const rng = new M.Rng(5);
         out[lang + "_sampled"] = Array.from({ length: 50 }, () => M.sampleSentence(G, rng));
         out[lang + "_splits"] = M.makeSplits(G, 1, 50, 5, 5).train.map((p) => [p.words.src, Array.from(p.align)]);
@@ -561,6 +564,7 @@ def test_the_pages_verb_final_language_is_the_packages():
     for src, align in out["verb_final_splits"]:
         assert src[align[-1]] in verbs
     assert any(src[align[-1]] not in verbs for src, align in out["svo_splits"])
+
 
 COMMITTED = {  # the committed models of lessons 07 and 08: (design, language) -> name (attention_core.models.trained)
     ("attention", "svo"): "lesson07_attention_seed0",
@@ -606,10 +610,15 @@ def test_every_committed_model_composes_and_steps_like_the_package(visit, path):
             assert len(heads) == 3 and step.locator(".ae-lab-cards").count() == 0, heads
         elif model.cfg.order == "luong":
             assert len(heads) == 5 and step.locator(".ae-lab-eq").nth(1).inner_text().startswith("e"), heads
-            assert "W" in step.locator(".ae-lab-eq").nth(1).inner_text() and "tanh" not in step.locator(".ae-lab-eq").nth(1).inner_text()
+            assert (
+                "W" in step.locator(".ae-lab-eq").nth(1).inner_text()
+                and "tanh" not in step.locator(".ae-lab-eq").nth(1).inner_text()
+            )
         else:
             assert len(heads) == 5 and step.locator(".ae-lab-eq").first.inner_text().startswith("e"), heads
-        assert ("tanh" in step.locator(".ae-lab-eq").first.inner_text()) == (model.cfg.score == "additive" and model.cfg.order == "bahdanau" and model.cfg.attention)
+        assert ("tanh" in step.locator(".ae-lab-eq").first.inner_text()) == (
+            model.cfg.score == "additive" and model.cfg.order == "bahdanau" and model.cfg.attention
+        )
         step.locator(".ae-lab-stepper button").nth(1).click()  # step 2
         probs = ref["probs"][1]
         assert f"{probs.max():.4f}" in step.locator(".ae-lab-top").inner_text(), name

@@ -261,3 +261,102 @@ def test_figures_get_the_column_their_text_is_sized_for(visit, edition):
     assert len(wide) >= 4, shown
     assert min(wide) >= PHONE_WIDTH - 1, f"figures shown {min(wide):.0f} px wide, their text is sized for {PHONE_WIDTH}"
     v.close()
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The laboratory on a phone (issue 31, item 5)
+
+LAB_PAGE = "notebooks/07_learning_without_labels.html"
+LAB_OPEN = '.ae-explorer.ae-lab-open[data-explorer="lab"]'
+LONG = (  # 27 words, the longest of lesson 07's examples and punctuation at the end
+    "the old quiet cat sees a small quiet red house near the cold river under this green big car with every old"
+    " cold city behind a bird."
+)
+
+
+def _lab(visit, edition):
+    v, page = _open(visit, f"{edition}{LAB_PAGE}")
+    page.locator('.ae-explorer[data-explorer="lab"]').scroll_into_view_if_needed()
+    root = page.locator(LAB_OPEN)
+    root.wait_for(timeout=30000)
+    return v, page, root
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_a_27_word_grid_reads_whole_on_a_phone(visit, edition):
+    """At 390 px the grid of a 27-word sentence is wider than the column: its box scrolls sideways (a swipe
+    scrolls it; the page does not), a line says so, the row labels stay in view, and the keys keep the cursor's
+    cell on screen to the last column. The readout names the row once; a shorter sentence shrinks the boxes; an
+    empty field is not an error; a full stop is stripped, with a note."""
+    v, page, root = _lab(visit, edition)
+    box = root.locator('input[type="text"]')
+    box.fill(LONG)
+    message = root.locator(".ae-lab-message")
+    assert "ae-lab-error" not in (message.get_attribute("class") or "") and box.get_attribute("aria-invalid") is None
+    assert len(message.inner_text()) > 0 and root.locator(".ae-lab-grid").first.get_attribute("data-cols") == "27"
+    grid = root.locator(".ae-lab-grid").first
+    wide = grid.evaluate("g => [g.scrollWidth, g.clientWidth, getComputedStyle(g).overflowX]")
+    assert wide[0] > wide[1] and wide[2] == "auto", wide
+    assert root.locator(".ae-lab-scrollcue").first.is_visible()
+    assert page.evaluate("() => document.scrollingElement.scrollWidth <= document.scrollingElement.clientWidth + 1")
+    # by keys: End goes to the last column, and the box scrolls so that the cell is in view, beside the labels
+    grid.focus()
+    page.keyboard.press("End")
+    settle(page)
+    seen = grid.evaluate(
+        """g => { const cur = g.getAttribute('data-cursor').split(',').map(Number);
+                  const geom = g.getAttribute('data-geom').split(',').map(Number);
+                  const cells = g.querySelector('.ae-lab-canvas').getBoundingClientRect();
+                  const labels = g.querySelector('.ae-lab-rowcanvas').getBoundingClientRect();
+                  const box = g.getBoundingClientRect();
+                  const left = cells.left + geom[2] * cur[1], right = left + geom[2];
+                  return [cur[1], left >= labels.right - 1, right <= box.right + 1, labels.left >= box.left - 1]; }"""
+    )
+    assert seen == [26, True, True, True], seen
+    readout = root.locator(".ae-lab-readout").first.inner_text()
+    assert re.search(r"Output word 1 “la”|第 1 个输出词“la”", readout) and not re.search(r"“1 ", readout), readout
+    page.keyboard.press("Home")
+    settle(page)
+    assert grid.evaluate("g => g.scrollLeft") == 0
+    _shot(page, f"{edition.strip('/') or 'en'}-lab-grid-27", root.locator(".ae-lab-gridbox").first)
+    # by touch: a swipe scrolls the box (touch-action lets the browser pan it), a tap reads a cell
+    touch = root.locator(".ae-lab-canvas").first.evaluate("c => getComputedStyle(c).touchAction")
+    assert touch in ("manipulation", "pan-x pan-y pinch-zoom"), touch  # what the browser pans with a finger
+    width = grid.evaluate("g => g.scrollWidth")
+    box.fill("the cat sees a bird")
+    assert grid.evaluate("g => g.scrollWidth") < width and grid.evaluate("g => g.scrollWidth <= g.clientWidth")
+    assert root.locator(".ae-lab-scrollcue").first.is_hidden()
+    box.fill("")
+    assert "ae-lab-error" not in (message.get_attribute("class") or "") and box.get_attribute("aria-invalid") is None
+    box.fill("the cat sees a bird.")
+    assert box.get_attribute("aria-invalid") is None and root.locator(".ae-lab-grid").first.is_visible()
+    assert message.inner_text() != "" and ("Punctuation" in message.inner_text() or "标点" in message.inner_text())
+    assert v.console_errors() == []
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_back_to_top_gives_way_to_the_lab_results(visit, edition):
+    """The theme's "Back to top" pill, fixed over the page, hides while the lab's results table is on screen."""
+    v, page, root = _lab(visit, edition)
+    root.locator('[role="tab"]').nth(3).click()
+    root.locator('input[type="number"]').nth(1).fill("20")
+    root.locator(".ae-lab-primary").click()
+    page.wait_for_function(
+        f"() => document.querySelector('{LAB_OPEN}').getAttribute('data-ae-train-state') === 'done'", timeout=180000
+    )
+    table = root.locator(".ae-lab-table")
+    table.scroll_into_view_if_needed()
+    page.mouse.wheel(0, -40)  # scrolling up is what shows the pill
+    settle(page)
+    pill = page.locator("#pst-back-to-top")
+    covered = page.evaluate(
+        """() => { const p = document.querySelector('#pst-back-to-top'); if (!p) return false;
+                   const s = getComputedStyle(p); if (s.display === 'none' || s.visibility === 'hidden') return false;
+                   const a = p.getBoundingClientRect();
+                   const b = document.querySelector('.ae-lab-table').getBoundingClientRect();
+                   return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom; }"""
+    )
+    assert not covered
+    assert page.evaluate("() => document.documentElement.classList.contains('ae-lab-results-in-view')")
+    _shot(page, f"{edition.strip('/') or 'en'}-lab-results")
+    assert pill.count() <= 1 and v.console_errors() == []

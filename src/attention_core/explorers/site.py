@@ -58,6 +58,7 @@ LAB_DESIGNS = {
     "Luong, additive score": {"attention": True, "order": "luong", "score": "additive"},
     "fixed summary": {"attention": False},
 }
+LAB_MODEL_SCRIPT = "ae-lab-model-{name}.js"  # lab_model_scripts(): one model's parameters, in _static/
 # Every committed model of lessons 07 and 08 (attention_core.models.trained), in the order the page lists them.
 LAB_MODELS = (
     "lesson07_attention_seed0",
@@ -232,7 +233,8 @@ LABELS = Messages(
             "Recorded by {command}, the run that made the committed parameters (weights rounded to 3 decimals)."
         ),
         "lab_train_intro": (
-            "Train the design chosen above here, in a background thread of your browser: the same initialisation rules, "
+            "Train the design chosen above here, in a background thread of your browser: the same initialisation "
+            "rules, "
             "batches of {batch} sentences of one length, Adam, gradient clipping and learning-rate schedule as "
             "the package, on {n_train} sentences sampled from the same grammar (with the page’s own random "
             "numbers). The default budget is {steps} steps (the committed recipe takes {committed}). At the end, "
@@ -248,6 +250,7 @@ LABELS = Messages(
         "lab_language_svo": "lesson 07’s (every phrase in place)",
         "lab_language_verb_final": "verb-final (the verb last, prepositional phrases reversed)",
         "lab_using_committed": "Compose and Step use the committed model {name}.",
+        "lab_model_loading": "Loading the committed model {name}…",
         "lab_using_yours": (
             "No committed model has this design and language: Compose and Step use your run (seed {seed}, {steps} "
             "steps)."
@@ -263,8 +266,14 @@ LABELS = Messages(
         "lab_punct_note": "Punctuation removed: the toy language has none.",
         "lab_grid_scroll": "Wider than the page: swipe or scroll the grid sideways.",
         "lab_train_stopped": "Stopped at step {step} of {steps}: this run is over. Train starts a new one.",
-        "lab_col_yours": "your run: {design}, {language} (seed {seed}, {steps} steps)",
-        "lab_col_study": "seed study: {design}, {language} ({runs} runs of {steps} steps): mean (min–max)",
+        "lab_col_yours": "your run: {design} (seed {seed}, {steps} steps)",
+        "lab_col_study": "seed study: {design} ({runs} runs of {steps} steps), mean (min–max)",
+        "lab_results_language": "On the target language {language}:",
+        "lab_short_additive_bahdanau": "Bahdanau, additive score",
+        "lab_short_general_bahdanau": "Bahdanau, general score",
+        "lab_short_general_luong": "Luong, general score",
+        "lab_short_additive_luong": "Luong, additive score",
+        "lab_short_fixed": "fixed summary",
         "lab_range": "{mean} ({min}–{max})",
         "lab_seed": "Seed",
         "lab_steps": "Steps",
@@ -338,8 +347,8 @@ PAGE = Messages(
         "below": "just below",
         "above": "earlier on this page",
         "lab_intro": (
-            "<strong>Laboratory: runs in your browser on this page.</strong> The committed models of lessons 07 and 08, "
-            "computed in the page by a second implementation of <code>attention_core.models</code> (tested against "
+            "<strong>Laboratory: runs in your browser on this page.</strong> The committed models of lessons 07 and "
+            "08, computed in the page by a second implementation of <code>attention_core.models</code> (tested against "
             "it): choose a design and a target language, compose your own sentence and see its alignment, step "
             "through the decoder, replay how lesson 07’s committed run learned where to look, or train a model "
             "yourself, with no alignment label, in a background thread."
@@ -472,10 +481,11 @@ def lab_data() -> dict:
     and translates. ``examples``: the first test sentence of each of ``ALIGNMENT_LENGTHS`` (seed-0 splits; the
     source sentences are the same in both languages), as words.
     ``snapshots``: lesson 07's committed run's snapshots (:func:`~attention_core.models.trained.load_snapshots`)
-    with its per-step training losses and validation checks. ``recipe``: :class:`~attention_core.models.train.TrainConfig`'s
-    optimiser and data settings, and the browser run's budget (``LAB_STEPS`` steps, a validation check every
-    ``LAB_EVAL_EVERY``, ``LAB_N_TEST`` held-out sentences). ``study``: the seed study (``results/seed_study.json``,
-    :func:`~attention_core.models.sweep.load_seed_study`) per language and design: the number of runs, their
+    with its per-step training losses and validation checks. ``recipe``:
+    :class:`~attention_core.models.train.TrainConfig`'s optimiser and data settings, and the browser run's budget
+    (``LAB_STEPS`` steps, a validation check every ``LAB_EVAL_EVERY``, ``LAB_N_TEST`` held-out sentences).
+    ``study``: the seed study (``results/seed_study.json``, :func:`~attention_core.models.sweep.load_seed_study`)
+    per language and design: the number of runs, their
     training and data seeds, and ``{mean, min, max}`` (:func:`~attention_core.models.sweep.spread`) of the token,
     exact and alignment accuracy over all sentences and of the token and exact accuracy in each source-length bucket.
     ``model``: lesson 07's model as one entry (``name``, ``config``, ``arrays``), for Python callers and the
@@ -505,14 +515,14 @@ def _study_view() -> dict:
 
     study = load_seed_study()
     out: dict = {}
-    for language in study["languages"]:
-        out[language] = {}
+    for lang in study["languages"]:
+        out[lang] = {}
         for design in DESIGNS:
-            chosen = runs(study, language, design)
+            chosen = runs(study, lang, design)
             if not chosen:
                 continue
             keys = ("token", "exact", "alignment") if DESIGNS[design].get("attention", True) else ("token", "exact")
-            out[language][design] = {
+            out[lang][design] = {
                 "runs": len(chosen),
                 "seeds": sorted({r["seed"] for r in chosen}),
                 "data_seeds": sorted({r["data_seed"] for r in chosen}),
@@ -535,7 +545,7 @@ def _lab_data() -> dict:
     assert LAB_MODELS[0] == LESSON07, "lesson 07's model comes first"
     for name in LAB_MODELS:
         model, tc = load_trained(name), trained_config(name)
-        config = dataclasses.asdict(tc.model)  # ModelConfig's own fields: attention, order, score, d_emb, ...
+        config = dataclasses.asdict(model.cfg)  # ModelConfig's own fields (the float64 model the book evaluates)
         design = next(d for d, fields in LAB_DESIGNS.items() if all(config[k] == v for k, v in fields.items()))
         models.append({"name": name, "design": design, "language": tc.language, "config": config})
         arrays[name] = _arrays(model.params)  # name -> {shape, data: base64 of float32, row-major}, as init_params
@@ -583,12 +593,32 @@ def _lab_data() -> dict:
     }
 
 
-def lab_data_script() -> str:
-    """:func:`lab_data` as a script for the website's ``_static/ae-lab-data.js`` (sets ``self.AELabData``)."""
+def lab_data_script(models_apart: bool = False) -> str:
+    """:func:`lab_data` as a script for the website's ``_static/ae-lab-data.js`` (sets ``self.AELabData``).
+
+    With ``models_apart``, the parameters stay out of it (``arrays`` empty) and ``files`` names, for each model,
+    the script of :func:`lab_model_scripts` that holds them: the page then loads only the models the reader
+    chooses (about 0.34 MB each) instead of all five at once."""
     page = {k: v for k, v in _lab_data().items() if k != "model"}  # lesson 07's arrays once, under "arrays"
+    if models_apart:
+        page = {**page, "arrays": {}, "files": {name: LAB_MODEL_SCRIPT.format(name=name) for name in LAB_MODELS}}
     text = json.dumps(page, separators=(",", ":"), allow_nan=False)
     head = "// ae-lab-data.js: exported by attention_core.explorers.site.lab_data() when the site was built"
     return f"{head}\nself.AELabData = {text};\n"
+
+
+def lab_model_scripts() -> dict[str, str]:
+    """The parameters of each model of :data:`LAB_MODELS` as a script of its own, by file name
+    (:data:`LAB_MODEL_SCRIPT`): each sets ``self.AELabModels[name]`` to the model's ``arrays`` of :func:`lab_data`.
+    For a site that writes them beside ``ae-lab-data.js`` made with ``lab_data_script(models_apart=True)``."""
+    out = {}
+    for name, arrays in _lab_data()["arrays"].items():
+        text = json.dumps(arrays, separators=(",", ":"), allow_nan=False)
+        head = f"// {LAB_MODEL_SCRIPT.format(name=name)}: exported by attention_core.explorers.site.lab_model_scripts()"
+        out[LAB_MODEL_SCRIPT.format(name=name)] = (
+            f"{head}\nself.AELabModels = self.AELabModels || {{}};\nself.AELabModels[{json.dumps(name)}] = {text};\n"
+        )
+    return out
 
 
 def site_parameters_json(parts: tuple[str, ...] | None = None, lang: str = "en") -> str:
