@@ -215,8 +215,9 @@ def english_term_ids(docname: str) -> list[str]:
 def _glossary_anchors(app, doctree):
     """Give every glossary entry, in every edition, the English entry's anchor (``term-attention``) as the first id
     of its first term line, and make every term of the entry (``注意力``, ``attention``) link there (doctree-read),
-    so a term link or the language switch carrying ``#term-attention`` lands on the same entry in every direction
-    (a Chinese or French term line alone would get ``term-0`` or its own words)."""
+    and so do the general index's entries, so a term link, an index entry or the language switch carrying
+    ``#term-attention`` lands on the same entry in every direction (a Chinese or French term line alone would get
+    ``term-0`` or its own words)."""
     from docutils import nodes
     from sphinx import addnodes
     from sphinx.util import logging
@@ -239,6 +240,7 @@ def _glossary_anchors(app, doctree):
             )
             return
     std = app.env.get_domain("std")
+    moved: dict[str, str] = {}  # a term line's own id -> its entry's anchor
     for entry, anchor in zip(entries, wanted, strict=True):
         if not entry or not anchor:
             continue
@@ -257,6 +259,16 @@ def _glossary_anchors(app, doctree):
             text = term.astext()
             std.objects["term", text] = (docname, anchor)
             std._terms[text.lower()] = (docname, anchor)
+            moved.update({own: anchor for own in term["ids"] if own != anchor})
+    # the general index's entries for the terms (collected before doctree-read) link to the entry's anchor too
+    index = app.env.get_domain("index")
+    index.entries[docname] = [
+        (kind, value, moved.get(target, target), *rest) for kind, value, target, *rest in index.entries.get(docname, [])
+    ]
+    for node in doctree.findall(addnodes.index):
+        node["entries"] = [
+            (kind, value, moved.get(target, target), *rest) for kind, value, target, *rest in node["entries"]
+        ]
 
 
 def counterpart(edition: str, other: str, pagename: str) -> str:
