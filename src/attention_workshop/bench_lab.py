@@ -8,14 +8,16 @@
    from the same parameters on the same batches (the committed recipe's batches of the seed-0 splits), in one
    run: BLOCKS blocks of BLOCK_STEPS steps, each block timed for every engine in turn (the order rotates from one
    block to the next), after one warm-up block each. Printed: milliseconds per step (wall clock, and CPU time under
-   Node) and the ratio page / numpy of each block, median and p10-p90 over the blocks, for each design (attention with the additive or general score
-   in Bahdanau's or Luong's order, and the fixed summary). The ratio of one block is taken between timings a few
-   seconds apart, so a change in the machine's load moves both sides of it.
+   Node) and the ratio page / numpy of each block, median and p10-p90 over the blocks, for each design
+   (attention with the additive or general score in Bahdanau's or Luong's order, and the fixed summary). The
+   ratio of one block is taken between timings a few seconds apart, so a change in the machine's load moves both
+   sides of it.
 2. Time to 0.95. The page's run as the Web Worker drives it (``ae-lab-worker.js``: the splits made, the
    ``Trainer``'s steps, a validation check of greedy token accuracy on the validation set every ``eval_every``
    steps, the watched sentence decoded every 200 ms): the seconds from the start to the first check at or above
    0.95, with what went to making the data, to the steps and to the checks, for each design and each target
-   language (lesson 07's and verb-final), in the engine of 1.
+   language (lesson 07's and verb-final), in the engine of 1; and that time less the checks before the last
+   (what the run would take with its checks off the training thread, e.g. in a second Worker on a second core).
    ``--baseline ASSETS`` (another copy of ``book/_assets``, e.g. ``git archive`` of an earlier commit) times that
    copy's parts too, in the same blocks and runs in turn with today's: before and after side by side.
 3. With a built site (``make book``; skipped when there is none, or with ``--no-site``), in headless Chromium
@@ -131,7 +133,7 @@ function aeLabBench(M) {
         var acc = M.shares(M.evaluate(tr.params, c.config, G, splits.valid, false, 256)).token;
         var e = now();
         evalMs += e - b;
-        checks.push([tr.steps, acc, (e - t0) / 1000]);
+        checks.push([tr.steps, acc, (e - t0) / 1000, e - b]); // step, accuracy, seconds so far, ms of the check
         if (acc >= c.target) reached = { step: tr.steps, seconds: (e - t0) / 1000 };
       }
       if (check || tr.steps === 1 || now() - lastPost > 200) {
@@ -382,6 +384,8 @@ def run_line(runs: list[dict]) -> str:
         head = f"{statistics.median(reached):5.1f} s at step {r['reached']['step']:<4}"
         if len(runs) > 1:
             head += f" (runs {min(reached):.1f}-{max(reached):.1f})"
+        before = sum(c[3] for c in r["checks"][:-1]) / 1000  # the checks before the one that reached the target
+        head += f" ({r['reached']['seconds'] - before:.1f} s with those checks off the training thread)"
     else:
         best = max(r["checks"], key=lambda c: c[1]) if r["checks"] else (0, float("nan"))
         head = f"not in {r['steps']} steps ({r['seconds']:.1f} s; best {best[1]:.3f} at step {best[0]})"
