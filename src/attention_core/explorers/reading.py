@@ -44,6 +44,8 @@ TEXT = Messages(
         ),
     },
 )
+LABEL = {"description_width": "initial"}  # a control's label as wide as its words, in every language (not cut)
+BUTTONS = {**LABEL, "button_width": "auto"}  # toggle buttons as wide as their words too
 # Lesson 01's two questions, worded for the reader (the query vectors are toy_sentences.QUERIES, by the same names).
 QUESTIONS = Messages(
     f"{__name__}.questions",
@@ -61,12 +63,33 @@ def question(name: str) -> str:
     return QUESTIONS(name)
 
 
-def _table(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> str:
-    head = "".join(f"<th style='padding:0 8px;text-align:left'>{html.escape(h)}</th>" for h in header)
+# The website's readout tables (book/_assets/ae-explorers.css, ``.ae-x-table``) as inline styles, since a notebook
+# front end (JupyterLab, VS Code, Colab) has none of the website's CSS: tabular figures, the caption above and
+# left-aligned in bold, headers left and numbers right, 0.6rem either side of every cell (here the spacing between
+# cells, so that a cell needs no style), the colours the front end's own.
+_TABLE = (
+    "border-collapse:separate;border-spacing:1.2rem 0.15rem;margin:0.5rem 0 0 -0.6rem;text-align:right;"
+    "font-variant-numeric:tabular-nums;line-height:1.4;max-width:100%"
+)
+_CAPTION = "caption-side:top;text-align:left;font-weight:600;white-space:nowrap;padding:0 0.6rem"
+_HEAD = "text-align:left"
+_ROW_HEAD = "text-align:left;font-weight:normal"
+
+
+def readout_table(header: tuple[str, ...], rows: list[tuple[str, ...]], caption: str = "") -> str:
+    """An explorer's readout as an HTML table styled like the website's: ``header`` names the columns, each row's
+    first cell names the row (a token, a position) and the others are its numbers, already formatted. Every text
+    is escaped."""
+    esc = html.escape
+    head = "".join(f'<th style="{_HEAD}">{esc(h)}</th>' for h in header)
     body = "".join(
-        "<tr>" + "".join(f"<td style='padding:0 8px'>{html.escape(c)}</td>" for c in row) + "</tr>" for row in rows
+        f'<tr><th scope="row" style="{_ROW_HEAD}">{esc(row[0])}</th>'
+        + "".join(f"<td>{esc(c)}</td>" for c in row[1:])
+        + "</tr>"
+        for row in rows
     )
-    return f"<table><tr>{head}</tr>{body}</table>"
+    title = f'<caption style="{_CAPTION}">{esc(caption)}</caption>' if caption else ""
+    return f'<table class="ae-readout" style="{_TABLE}">{title}<tr>{head}</tr>{body}</table>'
 
 
 class QuestionExplorer(Twin, widgets.VBox):
@@ -79,9 +102,9 @@ class QuestionExplorer(Twin, widgets.VBox):
         self.sentences = {s.text: s for s in (sentences or example_sentences(get_language()))}
         self.queries = {question(name): QUERIES[name] for name in QUERIES} if queries is None else dict(queries)
         self.query_ids = {question(name): name for name in QUERIES} if queries is None else {k: k for k in queries}
-        self.question = widgets.ToggleButtons(options=list(self.queries), description=TEXT("question"))
+        self.question = widgets.ToggleButtons(options=list(self.queries), description=TEXT("question"), style=BUTTONS)
         self.sentence = widgets.Dropdown(
-            options=list(self.sentences), description=TEXT("sentence"), layout=widgets.Layout(width="auto")
+            options=list(self.sentences), description=TEXT("sentence"), layout=widgets.Layout(width="auto"), style=LABEL
         )
         self.readout = widgets.HTML()
         read = self._read()
@@ -125,7 +148,7 @@ class QuestionExplorer(Twin, widgets.VBox):
         self.readout.value = (
             f"<b>{html.escape(self.question.value)}</b> — "
             + html.escape(TEXT("top", n=len(read.weights), share=read.weights[order].sum()))
-            + _table((TEXT("token"), TEXT("score"), TEXT("weight")), rows)
+            + readout_table((TEXT("token"), TEXT("score"), TEXT("weight")), rows)
         )
         tokens = self.sentence_obj.tokens
         top = ", ".join(f"{tokens[j]} {read.weights[j]:.3f}" for j in order)
@@ -163,7 +186,7 @@ class ScoreTriangleExplorer(Twin, widgets.VBox):
                 description=f"e_{j + 1} ({tok})",
                 readout_format=".1f",
                 continuous_update=False,
-                style={"description_width": "initial"},
+                style=LABEL,
             )
             for j, (tok, e0) in enumerate(zip(self.tokens, start, strict=True))
         ]
@@ -192,7 +215,7 @@ class ScoreTriangleExplorer(Twin, widgets.VBox):
             (f"h_{j + 1} ({tok})", f"{e:.1f}", f"{w:.4f}")
             for j, (tok, e, w) in enumerate(zip(self.tokens, self.scores, weights, strict=True))
         ]
-        self.readout.value = _table((TEXT("position"), TEXT("score_j"), TEXT("weight_j")), rows) + TEXT(
+        self.readout.value = readout_table((TEXT("position"), TEXT("score_j"), TEXT("weight_j")), rows) + TEXT(
             "sums", w=weights.sum(), c0=context[0], c1=context[1], cs=context.sum()
         )
         alt = TEXT(

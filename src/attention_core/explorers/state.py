@@ -19,6 +19,7 @@ from ..example import S_RANGE, S_STEP, TOKENS, worked_example
 from ..figures.display import BlitRenderer, img_tag
 from ..figures.state import StateReadFigure
 from ..lang import Messages
+from .reading import LABEL, readout_table
 from .twin import Twin
 
 TEXT = Messages(
@@ -50,21 +51,18 @@ def state_slider(s: float, **layout) -> widgets.FloatSlider:
         description=TEXT("slider"),
         continuous_update=True,
         readout_format=".2f",
+        style=LABEL,
         **layout,
     )
 
 
 def _readout(read, with_tanh: bool) -> str:
-    rows = "".join(
-        f"<tr><td>{html.escape(token)}</td><td>{read.scores[j]:.4f}</td><td>{read.weights[j]:.4f}</td></tr>"
-        for j, token in enumerate(TOKENS)
-    )
+    rows = [(token, f"{read.scores[j]:.4f}", f"{read.weights[j]:.4f}") for j, token in enumerate(TOKENS)]
     c = read.context
     mode = TEXT("with" if with_tanh else "without")
-    return (
-        f'<table class="ae-readout"><caption>{html.escape(TEXT("caption", s=float(read.s), mode=mode))}</caption>'
-        f"<tr><th>{TEXT('position')}</th><th>{TEXT('score')}</th><th>{TEXT('weight')}</th></tr>{rows}</table>"
-        f"<p>{TEXT('context', c0=c[0], c1=c[1])}</p>"
+    header = (TEXT("position"), TEXT("score"), TEXT("weight"))
+    return readout_table(header, rows, TEXT("caption", s=float(read.s), mode=mode)) + (
+        f"<p>{html.escape(TEXT('context', c0=c[0], c1=c[1]))}</p>"
     )
 
 

@@ -24,6 +24,7 @@ from ..figures.display import BlitRenderer, figure_png, img_tag
 from ..figures.training import TEXT as FIGURE_TEXT
 from ..figures.training import SnapshotFigure, decoder_step_figure
 from ..lang import Messages, get_language, language
+from .reading import LABEL, readout_table
 from .site import LABELS  # the laboratory's sentences (grammar messages, class names) in both languages
 from .twin import Twin
 
@@ -129,15 +130,22 @@ class DecoderStepper(Twin, widgets.VBox):
         if not self.model.cfg.attention:
             raise ValueError(f"{self.name} is the fixed summary: it reads no weights to step through")
         self.text = widgets.Text(
-            value=sentence, description=TEXT("sentence"), continuous_update=False, layout=widgets.Layout(width="95%")
+            value=sentence,
+            description=TEXT("sentence"),
+            continuous_update=False,
+            layout=widgets.Layout(width="95%"),
+            style=LABEL,
         )
         self.message = widgets.HTML()
-        self.slider = widgets.IntSlider(value=1, min=1, max=1, description=TEXT("step"), continuous_update=True)
+        self.slider = widgets.IntSlider(
+            value=1, min=1, max=1, description=TEXT("step"), continuous_update=True, style=LABEL
+        )
         self.prev = widgets.Button(description=TEXT("prev"))
         self.next = widgets.Button(description=TEXT("next"))
         self.image = widgets.HTML()  # an <img> with alt text
         self.table = widgets.HTML()
         self.pair, self.trace = None, None
+        self._frames, self._layout = {}, None
         super().__init__(
             [self.text, self.message, widgets.HBox([self.prev, self.slider, self.next]), self.image, self.table]
         )
@@ -163,6 +171,7 @@ class DecoderStepper(Twin, widgets.VBox):
                 self.image.value = self.table.value = ""
                 return False
             self.trace = self.model.greedy_trace(self.pair.src)
+            self._frames, self._layout = {}, None  # this sentence's rendered steps, and its figures' layout
             out = " ".join(data.TGT_WORDS[k] for k in self.trace["tokens"])
             ref = " ".join([*self.pair.words()[1], data.EOS])
             self.message.value = (
@@ -184,6 +193,24 @@ class DecoderStepper(Twin, widgets.VBox):
         """Show step ``t`` (1-based; clipped to the decoded length)."""
         self.slider.value = int(np.clip(t, 1, self.slider.max))
 
+    def _frame(self, t: int, fig, alt: str) -> str:
+        """Step ``t``'s figure as an ``<img>``, rendered once per sentence and step. The sentence's first rendered
+        step is laid out by its figure's layout engine; its other steps keep that layout (the boxes it gives them
+        differ by under half a pixel) instead of computing it again, a third of a frame's time."""
+        if t not in self._frames:
+            if self._layout is None:
+                png = figure_png(fig, dpi=80)  # lays the figure out, then draws it
+                self._layout = [a.get_position() for a in fig.axes], [x.get_position() for x in fig.texts]
+            else:
+                fig.set_layout_engine("none")
+                for artist, box in zip(fig.axes, self._layout[0], strict=True):
+                    artist.set_position(box)
+                for text, position in zip(fig.texts, self._layout[1], strict=True):  # the title above the panels
+                    text.set_position(position)
+                png = figure_png(fig, dpi=80)
+            self._frames[t] = img_tag(png, alt)
+        return self._frames[t]
+
     def _draw(self) -> None:
         from ..models import data
 
@@ -192,27 +219,23 @@ class DecoderStepper(Twin, widgets.VBox):
         t = self.slider.value - 1
         tr, (src, _) = self.trace, self.pair.words()
         with language(self.lang):
-            fig = decoder_step_figure(tr, t, src, data.TGT_WORDS)
+            fig = None if t in self._frames else decoder_step_figure(tr, t, src, data.TGT_WORDS)
             w, p = tr["weights"][t], tr["probs"][t]
             j, k = int(w.argmax()), int(p.argmax())
             alt = FIGURE_TEXT(
                 "step_alt", t=t + 1, T=len(src), src=src[j], w=f"{w[j]:.3f}", word=data.TGT_WORDS[k], p=f"{p[k]:.4f}"
             )
-            self.image.value = img_tag(figure_png(fig, dpi=80), alt)
-            rows = "".join(
-                f"<tr><td>{j + 1} {html.escape(word)}</td><td>{tr['scores'][t, j]:.3f}</td><td>{w[j]:.3f}</td></tr>"
-                for j, word in enumerate(src)
-            )
+            self.image.value = self._frame(t, fig, alt)
+            rows = [(f"{j + 1} {word}", f"{tr['scores'][t, j]:.3f}", f"{w[j]:.3f}") for j, word in enumerate(src)]
             top = np.argsort(-p, kind="stable")[:5]
-            words = "".join(f"<tr><td>{html.escape(data.TGT_WORDS[i])}</td><td>{p[i]:.4f}</td></tr>" for i in top)
+            words = [(data.TGT_WORDS[i], f"{p[i]:.4f}") for i in top]
             order = TEXT(
                 "order", t=t + 1, U=len(tr["tokens"]), prev=data.TGT_WORDS[tr["y_prev"][t]], word=data.TGT_WORDS[k]
             )
-            head = f"<tr><th>{TEXT('position')}</th><th>{TEXT('score')}</th><th>{TEXT('weight')}</th></tr>"
-            head_p = f"<tr><th>{TEXT('word')}</th><th>{TEXT('probability')}</th></tr>"
             self.table.value = (
-                f"<p>{html.escape(order)}</p><table class='ae-readout'>{head}{rows}</table>"
-                f"<table class='ae-readout'>{head_p}{words}</table>"
+                f"<p>{html.escape(order)}</p>"
+                + readout_table((TEXT("position"), TEXT("score"), TEXT("weight")), rows)
+                + readout_table((TEXT("word"), TEXT("probability")), words)
             )
 
 
@@ -247,10 +270,20 @@ class SnapshotExplorer(Twin, widgets.VBox):
             for i, s in enumerate(snaps["sentences"])
         ]
         self.sentence = widgets.Dropdown(
-            options=options, value=sentence, description=TEXT("snapshot_sentence"), layout=widgets.Layout(width="95%")
+            options=options,
+            value=sentence,
+            description=TEXT("snapshot_sentence"),
+            layout=widgets.Layout(width="95%"),
+            style=LABEL,
         )
         self.slider = widgets.IntSlider(
-            value=last, min=0, max=last, description=TEXT("snapshot_step"), readout=False, continuous_update=True
+            value=last,
+            min=0,
+            max=last,
+            description=TEXT("snapshot_step"),
+            readout=False,
+            continuous_update=True,
+            style=LABEL,
         )
         self.step_label = widgets.Label()
         self.play = widgets.Play(value=last, min=0, max=last, interval=250)
