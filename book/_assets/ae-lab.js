@@ -1004,7 +1004,8 @@
   Lab.prototype.buildStep = function () {
     var self = this,
       P = this.panels[1];
-    P.appendChild(el("p", { class: "ae-lab-intro" }, [t("lab_step_intro")]));
+    this.stepIntro = el("p", { class: "ae-lab-intro" }, [t("lab_step_intro")]); // the design's order: layoutStep
+    P.appendChild(this.stepIntro);
     this.stepSentence = el("p", { class: "ae-lab-stepsentence" });
     P.appendChild(this.stepSentence);
     var prev = el("button", { type: "button", class: "ae-button" }, [t("lab_prev")]);
@@ -1048,6 +1049,10 @@
     if (this.stepLayoutFor === key) return;
     this.stepLayoutFor = key;
     body.textContent = "";
+    this.stepIntro.textContent = t(!cfg.attention ? "lab_step_intro_fixed" : cfg.order === "luong" ? "lab_step_intro_luong" : "lab_step_intro");
+    var caption = function (label) {
+      body.appendChild(el("p", { class: "ae-lab-caption" }, [t(label)]));
+    };
     var tt = "t",
       t1 = "t−1",
       tj = "tj",
@@ -1079,14 +1084,18 @@
       body.appendChild(s.ctxStrip.node);
       head("lab_h_state");
       body.appendChild(eq([sym("s", tt), " = GRU(", sym("s", t1), ", [", sym("e", "tgt"), "(", sym("y", t1), "); m])"]));
+      caption("lab_strip_sprev");
       body.appendChild(s.prevStrip.node);
+      caption("lab_strip_s");
       body.appendChild(s.newStrip.node);
       head("lab_h_output");
       body.appendChild(eq(["p(", sym("y", tt), " | ", sym("y", "<t"), ", x) = softmax(", sym("W", "o"), " [", sym("s", tt), "; m] + ", sym("b", "o"), ")"]));
     } else if (cfg.order === "luong") {
       head("lab_h_state_first");
       body.appendChild(eq([sym("s", tt), " = GRU(", sym("s", t1), ", [", sym("e", "tgt"), "(", sym("y", t1), "); ", sym("s̃", t1), "])"]));
+      caption("lab_strip_sprev");
       body.appendChild(s.prevStrip.node);
+      caption("lab_strip_s");
       body.appendChild(s.newStrip.node);
       head("lab_h_scores_new");
       body.appendChild(score(tt));

@@ -182,6 +182,17 @@ LABELS = Messages(
             "scores use the previous state sₜ₋₁, then the weights and the read cₜ, then the state update with cₜ,"
             " then the distribution over the target vocabulary, whose most probable word is fed back."
         ),
+        "lab_step_intro_luong": (
+            "The sentence of Compose, decoded one step at a time in the order of Luong’s decoder (lesson 08): first "
+            "the state update sₜ, fed the previous attentional state s̃ₜ₋₁, then the scores with the new state sₜ, "
+            "the weights and the read cₜ, then the attentional state s̃ₜ and the distribution over the target "
+            "vocabulary, whose most probable word is fed back."
+        ),
+        "lab_step_intro_fixed": (
+            "The sentence of Compose, decoded one step at a time by the fixed-summary model: every step reads the "
+            "same summary m, then updates the state with it and gives the distribution over the target vocabulary, "
+            "whose most probable word is fed back."
+        ),
         "lab_step_none": "Compose a sentence of the toy language first (first tab).",
         "lab_step_sentence": "Sentence: {words}",
         "lab_prev": "◀ Previous step",
