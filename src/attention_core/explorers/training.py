@@ -185,9 +185,11 @@ class DecoderStepper(Twin, widgets.VBox):
         return True
 
     def twin_args(self) -> dict:
-        """The sentence the stepper starts from (the laboratory composes it) and the committed model it decodes
-        with (the laboratory opens on that model's design and language)."""
-        return {"sentence": self.start, "model": self.name}
+        """The sentence the stepper starts from (the laboratory composes it) and, if not lesson 07's, the committed
+        model it decodes with (the laboratory opens on that model's design and language)."""
+        from ..models.trained import LESSON07
+
+        return {"sentence": self.start} | ({} if self.name == LESSON07 else {"model": self.name})
 
     def set_step(self, t: int) -> None:
         """Show step ``t`` (1-based; clipped to the decoded length)."""
