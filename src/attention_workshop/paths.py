@@ -7,7 +7,6 @@ The editions are listed once, in ``locale/editions.toml``: each with its name in
 
 from __future__ import annotations
 
-import functools
 import pathlib
 import sys
 import tomllib
@@ -23,8 +22,8 @@ class EditionsError(ValueError):
     """``locale/editions.toml`` and the translation folders disagree, or an entry is malformed."""
 
 
-@functools.cache
-def _listed(path: pathlib.Path = EDITIONS_FILE) -> dict[str, dict]:
+def _listed(path: pathlib.Path | None = None) -> dict[str, dict]:
+    path = path or LOCALE / EDITIONS_FILE.name  # LOCALE read now: a test may point it at a copy of the repository
     try:
         listed = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
@@ -41,6 +40,11 @@ def _listed(path: pathlib.Path = EDITIONS_FILE) -> dict[str, dict]:
         if code != ENGLISH and not (path.parent / code / "LC_MESSAGES").is_dir():
             raise EditionsError(f"{path}: [{code}] is listed but {path.parent / code / 'LC_MESSAGES'} does not exist")
     folders = {p.name for p in path.parent.iterdir() if (p / "LC_MESSAGES").is_dir()}
+    if ENGLISH in folders and listed.get(ENGLISH, {}).get("status") == "source":
+        raise EditionsError(
+            f"{path.parent / ENGLISH}: English is the source language, edited by hand and never generated; it has no "
+            "translation folder"
+        )
     unlisted = sorted(folders - set(listed))
     if unlisted:
         raise EditionsError(

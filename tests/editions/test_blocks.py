@@ -151,5 +151,5 @@ def test_a_pages_units_are_keyed_by_the_page_not_by_a_heading():
     page = sources.PageSource(ROOT / "book" / "glossary.md")
     units = page.units()
     assert {u.context for u in units} == {"glossary"}
-    assert ("glossary", "context vector\n上下文向量") in {(u.context, u.msgid) for u in units}
+    assert ("glossary", "context vector\n{lang}`zh: 上下文向量`") in {(u.context, u.msgid) for u in units}
     assert all(u.line > 0 for u in units)  # for reports: the page's line

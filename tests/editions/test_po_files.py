@@ -166,7 +166,5 @@ def test_a_wrong_edition_list_is_one_clear_error(tmp_path):
     for text, message in cases.items():
         listed = tmp_path / "editions.toml"
         listed.write_text(text, encoding="utf-8")
-        paths._listed.cache_clear()
         with pytest.raises(paths.EditionsError, match=re.escape(message)):
             paths._listed(listed)
-    paths._listed.cache_clear()

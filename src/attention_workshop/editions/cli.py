@@ -21,7 +21,7 @@ from attention_workshop.command import OneLineParser
 from attention_workshop.editions import code
 from attention_workshop.editions.catalog import Status, Translation, TranslationFileError, status, update
 from attention_workshop.editions.sources import ConfigSource, NotebookSource, Source, sources
-from attention_workshop.paths import ENGLISH, ROOT, complete, translations
+from attention_workshop.paths import ENGLISH, ROOT, EditionsError, complete, translations
 
 PROG = "python -m attention_workshop.editions"
 LANGUAGE_CODE = re.compile(r"[A-Za-z]{2,3}(?:[_-][A-Za-z0-9]+)*(?:@[A-Za-z0-9]+)?")  # zh, zh_CN, pt-BR, sr@latin
@@ -39,7 +39,10 @@ def _parser() -> OneLineParser:
 def languages(parser: OneLineParser, given: list[str] | None) -> list[str]:
     """The editions to work on: each must be a translated edition (``locale/<lang>/LC_MESSAGES/``), never the
     English source; anything else is a usage error (one line, exit status 2) before any file is read."""
-    known = [lang for lang in translations() if lang != ENGLISH]
+    try:
+        known = [lang for lang in translations() if lang != ENGLISH]
+    except EditionsError as error:  # locale/editions.toml and the translation folders disagree
+        parser.error(str(error))
     choose = f"translated editions: {', '.join(known) or 'none'}"
     for lang in given if given is not None else translations():
         if lang == ENGLISH:
