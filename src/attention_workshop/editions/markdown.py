@@ -10,7 +10,10 @@ NOTES = {  # what a translator needs to know about a block of this kind ("#." in
     "heading": "one line",
     "title": "a box's title, one line",
     "cell": "a table cell, one line",
-    "term": "a glossary entry's terms, one per line: the term this edition uses first, the English last",
+    "term": (
+        "a glossary entry's terms, one per line: this edition's own terms plain, the one it uses first; a term in "
+        "another language marked with its code, {lang}`en: attention`, {lang}`zh: 注意力`"
+    ),
     "definition": "a glossary definition",
 }
 
