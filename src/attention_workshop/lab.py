@@ -10,11 +10,17 @@ its folder, with the access token it chose for this run; ``--no-browser`` starts
 8888 up is used. ``--root`` serves another copy of the repository (the tests serve one in a temporary folder).
 Runs as root only with JupyterLab's ``--allow-root``, which it adds when the user is root (containers).
 
-Nothing in the user's home is edited: every setting is a command-line option of this run.
+Nothing in the user's home is edited: every setting is a command-line option of this run. One of them is the
+server's contents manager, ``LessonContents`` (:func:`lesson_contents`). A lesson saved after its explorers ran
+keeps their widget views (JupyterLab does not save the widgets' state), which point at models only the kernel that
+ran them holds. Opened again while that kernel runs, the views draw from it; opened with no kernel running for it
+(the next day, after a restart), the views are left out as the lesson is read, so each explorer shows its stored
+note ("run this cell to start it") instead of "Error displaying widget: model not found".
 """
 
 from __future__ import annotations
 
+import functools
 import os
 import pathlib
 import secrets
@@ -73,6 +79,52 @@ def guide(root: pathlib.Path, port: int, token: str) -> str:
     return "\n".join(lines)
 
 
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+
+def without_explorer_views(notebook) -> int:
+    """Drop the widget view from every output that holds an explorer's note (its twin declaration beside it);
+    return how many were dropped."""
+    from attention_core.explorers.twin import TWIN_MIME
+
+    dropped = 0
+    for cell in notebook.get("cells", []):
+        for output in cell.get("outputs", []) if cell.get("cell_type") == "code" else []:
+            data = output.get("data", {})
+            if TWIN_MIME in data and WIDGET_VIEW in data:
+                del data[WIDGET_VIEW]
+                dropped += 1
+    return dropped
+
+
+@functools.cache
+def lesson_contents():
+    """The server's contents manager, :class:`LessonContents` (made on first use: Jupyter Server is installed with
+    JupyterLab, by ``make lab``, and this module's other commands work without it)."""
+    from jupyter_server.services.contents.largefilemanager import AsyncLargeFileManager
+
+    class LessonContents(AsyncLargeFileManager):
+        """JupyterLab's own contents manager, except that a notebook read while no kernel runs for it loses its
+        explorers' widget views (their models died with the kernel that made them): see the module's docstring."""
+
+        async def get(self, path, content=True, type=None, format=None, **kwargs):
+            model = await super().get(path, content=content, type=type, format=format, **kwargs)
+            if model.get("type") == "notebook" and model.get("content") is not None:
+                sessions = getattr(self.parent, "session_manager", None)
+                if sessions is None or not await sessions.session_exists(path=model["path"]):
+                    without_explorer_views(model["content"])
+            return model
+
+    LessonContents.__module__, LessonContents.__qualname__ = __name__, "LessonContents"
+    return LessonContents
+
+
+def __getattr__(name: str):
+    if name == "LessonContents":  # what --ServerApp.contents_manager_class names
+        return lesson_contents()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 def jupyter_arguments(root: pathlib.Path, port: int, token: str, browser: bool) -> list[str]:
     """The command line of ``jupyter lab`` for this run: every setting is an option here, none a file."""
     args = [
@@ -81,6 +133,7 @@ def jupyter_arguments(root: pathlib.Path, port: int, token: str, browser: bool) 
         "--ServerApp.port_retries=0",  # the printed addresses name this port
         f"--IdentityProvider.token={token}",
         f"--LabApp.default_url=/lab/tree/{lessons_folder(ENGLISH)}",
+        f"--ServerApp.contents_manager_class={__name__}.LessonContents",
     ]
     if not browser:
         args.append("--no-browser")

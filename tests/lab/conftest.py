@@ -80,6 +80,7 @@ class Lab:
     port: int
     token: str
     log: pathlib.Path  # the command's output: its guide, then JupyterLab's log
+    autosave: int = AUTOSAVE_SECONDS  # JupyterLab's autosave interval in this run, seconds
 
     def url(self, path: str) -> str:
         return f"http://localhost:{self.port}/lab/tree/{path}?token={self.token}"

@@ -28,7 +28,6 @@ from attention_core.explorers.state import TEXT as STATE_TEXT
 from attention_workshop.lab import lessons_folder
 from attention_workshop.paths import editions, name
 from tests.helpers import ROOT
-from tests.lab.conftest import AUTOSAVE_SECONDS
 
 pytestmark = pytest.mark.lab
 
@@ -95,6 +94,7 @@ class Visit:
     edition: str
     path: str  # the lesson, relative to the served root
     original: bytes  # its bytes before the visit
+    autosave: int  # JupyterLab's autosave interval in the visit, seconds
     markdown: list = dataclasses.field(default_factory=list)
     explorer_before_run: dict | None = None
     read_diff: list = dataclasses.field(default_factory=list)  # the file after reading vs. its original
@@ -102,6 +102,8 @@ class Visit:
     readouts: list = dataclasses.field(default_factory=list)  # (step, readout) after each action, first run
     reopened_output: dict | None = None
     reopened_readouts: list = dataclasses.field(default_factory=list)
+    new_kernel_output: dict | None = None  # the explorer cell reopened with no kernel left for the lesson
+    new_kernel_console: list = dataclasses.field(default_factory=list)
     console: list = dataclasses.field(default_factory=list)  # console errors
     seconds: dict = dataclasses.field(default_factory=dict)  # step -> seconds it took
     failed: dict = dataclasses.field(default_factory=dict)
@@ -252,16 +254,29 @@ def run_all(page) -> None:
     wait_idle(page)
 
 
-def save_close_reopen(page, path: str, cells: int) -> None:
+def save_close_reopen(page, path: str, cells: int, lab=None) -> None:
+    """Save the lesson, close its tab and open it again from the file browser; with ``lab``, shut its kernel
+    down in between (as a restart of JupyterLab does)."""
     page.keyboard.press("Control+S")
     page.wait_for_function(
         "() => !document.querySelector('.lm-DockPanel .lm-TabBar-tab.lm-mod-current.jp-mod-dirty')", timeout=30_000
     )
     page.locator(".lm-DockPanel .lm-TabBar-tab.lm-mod-current .lm-TabBar-tabCloseIcon").click()
     page.wait_for_function("() => !document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden)')", timeout=30_000)
+    if lab is not None:
+        shut_down(lab, path)
     name = path.rsplit("/", 1)[-1]
     page.locator(".jp-DirListing-item", has=page.locator(".jp-DirListing-itemText", has_text=name)).first.dblclick()
     wait_opened(page, cells)
+
+
+def shut_down(lab, path: str) -> None:
+    """End the lesson's kernel session through the server's API."""
+    with urllib.request.urlopen(f"http://localhost:{lab.port}/api/sessions?token={lab.token}", timeout=10) as r:
+        sessions = [s for s in json.load(r) if s.get("path") == path]
+    for session in sessions:
+        url = f"http://localhost:{lab.port}/api/sessions/{session['id']}?token={lab.token}"
+        urllib.request.urlopen(urllib.request.Request(url, method="DELETE"), timeout=30).close()
 
 
 @pytest.fixture(scope="module", params=editions())
@@ -271,7 +286,7 @@ def visit(request, lab, lab_browser) -> Visit:
     if path not in lab.originals:
         pytest.skip(f"the {edition} edition has no {path} yet")
     cells = len(json.loads(lab.originals[path])["cells"])
-    result = Visit(edition, path, lab.originals[path])
+    result = Visit(edition, path, lab.originals[path], lab.autosave)
     context = lab_browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     page.on("console", lambda m: result.console.append(m.text[:300]) if m.type == "error" else None)
@@ -283,7 +298,7 @@ def visit(request, lab, lab_browser) -> Visit:
 
         def autosave():
             started = time.monotonic()
-            page.wait_for_timeout((2 * AUTOSAVE_SECONDS + 2) * 1000)  # two autosave intervals and a margin
+            page.wait_for_timeout((2 * lab.autosave + 2) * 1000)  # two autosave intervals and a margin
             result.read_seconds = round(time.monotonic() - started, 1)
             after = (lab.root / path).read_bytes()
             result.read_diff = notebook_diff(lab.originals[path], after) if after != lab.originals[path] else []
@@ -298,6 +313,15 @@ def visit(request, lab, lab_browser) -> Visit:
         page.wait_for_timeout(1000)  # the widget views draw from the kernel's models
         result.reopened_output = page.evaluate(CODE_OUTPUT, "state_explorer(")
         step(result, page, "drive after reopening", lambda: drive(page, edition, result.reopened_readouts))
+        seen = len(result.console)
+
+        def new_kernel():
+            save_close_reopen(page, path, cells, lab)
+            page.wait_for_timeout(2000)  # what the explorer cell draws
+            result.new_kernel_output = page.evaluate(CODE_OUTPUT, "state_explorer(")
+            result.new_kernel_console = result.console[seen:]
+
+        step(result, page, "reopen with a new kernel", new_kernel)
         return result
     finally:
         context.close()
@@ -320,7 +344,7 @@ def test_reading_a_lesson_does_not_modify_it(visit):
     visit.need("open", "read")
     assert visit.read_diff == [], (
         f"{visit.path}: JupyterLab rewrote the lesson within {visit.read_seconds} s of reading it (autosave every "
-        f"{AUTOSAVE_SECONDS} s):\n" + "\n".join(visit.read_diff)
+        f"{visit.autosave} s):\n" + "\n".join(visit.read_diff)
     )
 
 
@@ -388,6 +412,18 @@ def check_readouts(edition: str, readouts: list) -> None:
 def test_after_run_all_the_explorer_follows_its_slider_and_switch(visit):
     visit.need("open", "run all", "drive")
     check_readouts(visit.edition, visit.readouts)
+
+
+def test_with_a_new_kernel_the_saved_explorer_shows_its_note(visit):
+    """Saved after Run All, closed, its kernel shut down (a restart), opened again: the explorer's cell shows its
+    note, not a widget whose model died with the old kernel."""
+    visit.need("open", "run all", "save, close, reopen", "reopen with a new kernel")
+    shown = visit.new_kernel_output
+    assert shown is not None and not shown["errors"] and shown["widgets"] == 0, shown
+    assert shown["text"].strip() and "\n" not in shown["text"].strip(), shown["text"]
+    assert not [line for line in visit.new_kernel_console if "model not found" in line.lower()], (
+        visit.new_kernel_console
+    )
 
 
 def test_after_save_and_reopen_the_explorer_still_works(visit):
