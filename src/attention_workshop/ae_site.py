@@ -311,25 +311,38 @@ LAB_SCRIPTS = ("ae-lab.js",)  # (defer) it loads the rest when the laboratory fi
 
 def _add_lab(app):
     """The lab's style and script; its numbers in ``_static/ae-lab-data.js``, written once per build from
-    :func:`attention_core.explorers.site.lab_data` (a file, not inline JSON: about 0.5 MB, cached by the browser).
-    The page loads neither that file nor the lab's mathematics (``ae-lab-math.js`` and its parts ``lab/*.js``)
-    nor ``ae-lab-worker.js``: ``ae-lab.js`` adds them when the laboratory first comes into view."""
+    :func:`attention_core.explorers.site.lab_data` without the models' parameters (a file, not inline JSON: about
+    0.14 MB, cached by the browser), and each committed model's parameters in a script of its own
+    (``ae-lab-model-<name>.js``, about 0.34 MB, fetched when the reader first chooses that model). The page loads
+    none of them, nor the lab's mathematics (``ae-lab-math.js`` and its parts ``lab/*.js``) nor
+    ``ae-lab-worker.js``: ``ae-lab.js`` adds them when the laboratory first comes into view."""
     data = pathlib.Path(app.outdir) / "_static" / "ae-lab-data.js"
     if not getattr(app.builder, "_ae_lab_data", False):
-        from attention_core.explorers.site import lab_data_script
+        from attention_core.explorers.site import lab_data_script, lab_model_scripts
 
         data.parent.mkdir(parents=True, exist_ok=True)
-        data.write_text(lab_data_script(), encoding="utf-8")
-        app.builder._ae_lab_data = _lab_version(data)
+        data.write_text(lab_data_script(models_apart=True), encoding="utf-8")
+        models = []
+        for name, text in lab_model_scripts().items():
+            models.append(data.parent / name)
+            models[-1].write_text(text, encoding="utf-8")
+        app.builder._ae_lab_data = _lab_version(data, models)
     app.add_css_file("ae-lab.css")
     for name in LAB_SCRIPTS:  # the version goes on what ae-lab.js loads (?v=): a new build is not read from a cache
         app.add_js_file(name, defer="defer", **{"data-lab-version": app.builder._ae_lab_data})
 
 
-def _lab_version(data: pathlib.Path) -> str:
-    """A short hash of what ``ae-lab.js`` loads later: the lab's data, its mathematics and the Worker's loop."""
+def _lab_version(data: pathlib.Path, models: list[pathlib.Path] | tuple = ()) -> str:
+    """A short hash of what ``ae-lab.js`` loads later: the lab's data and models, its mathematics and the Worker's
+    loop."""
     assets = ROOT / "book" / "_assets"
-    files = [data, assets / "ae-lab-math.js", assets / "ae-lab-worker.js", *sorted((assets / "lab").glob("*.js"))]
+    files = [
+        data,
+        *models,
+        assets / "ae-lab-math.js",
+        assets / "ae-lab-worker.js",
+        *sorted((assets / "lab").glob("*.js")),
+    ]
     digest = hashlib.sha256()
     for path in files:
         digest.update(path.read_bytes())

@@ -311,3 +311,36 @@ def test_a_closed_pipe_or_a_full_disk_on_the_output_is_one_line_at_most_and_ever
 def test_without_lang_every_translated_edition():
     assert "en" not in cli.translations()
     assert cli.languages(cli._parser(), None) == cli.translations() != []
+
+
+def test_an_edition_in_progress_reports_its_share_and_shows_english_where_untranslated(repo, capsys):
+    """Missing entries fail a complete edition; an edition in progress reports how much is translated, lands, and
+    shows the English block in place of each missing one."""
+    po_path = repo / "locale" / "zh" / "LC_MESSAGES" / "notebooks" / "05_additive_score.po"
+    po = polib.pofile(str(po_path), wrapwidth=0)
+    emptied = [e for e in po if not e.obsolete and e.comment.startswith("paragraph")][:3]
+    for entry in emptied:
+        entry.msgstr = ""
+    po.save(str(po_path))
+    status, out, _ = run(["status", "--lang", "zh"], capsys)
+    assert status == 1 and out.count(": missing: ") == 3
+    listed = repo / "locale" / "editions.toml"
+    listed.write_text(listed.read_text(encoding="utf-8").replace('status = "complete"', 'status = "in progress"', 1))
+    assert not paths.complete("zh")
+    status, out, _ = run(["status", "--lang", "zh"], capsys)
+    assert status == 0 and ": missing: " not in out, out
+    share = [line for line in out.splitlines() if line.startswith("zh (in progress): ")]
+    assert share and " entries translated (" in share[0], out
+    assert run(["generate", "--lang", "zh"], capsys)[0] == 0
+    generated = (repo / "zh" / "notebooks" / "05_additive_score.ipynb").read_text(encoding="utf-8")
+    assert all(e.msgid.split("\n")[0].replace('"', '\\"') in generated for e in emptied)
+
+
+def test_every_page_of_an_edition_in_progress_says_how_much_is_translated(monkeypatch):
+    from attention_workshop import ae_lang
+
+    monkeypatch.setattr(ae_lang, "complete", lambda code: code != "zh")
+    monkeypatch.setattr(ae_lang, "_completeness", lambda code: (1234, 1920))
+    bar = ae_lang._link("zh", "notebooks/05_additive_score")
+    assert 'class="ae-in-progress" role="note"' in bar and "1234" in bar and "1920" in bar
+    assert "ae-in-progress" not in ae_lang._link("en", "notebooks/05_additive_score")

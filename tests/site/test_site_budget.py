@@ -1,5 +1,6 @@
-"""The website's weight on disk: each edition of the built site (English in ``_build/html``, Chinese in
-``_build/html/zh``) stays under 12 MB, and no page loads the heavy scripts the site used to ship.
+"""The website's weight on disk: each edition of the built site (English in ``_build/html``, each other edition in
+``_build/html/<code>``: locale/editions.toml) stays under 12 MB, and no page loads the heavy scripts the site
+used to ship.
 
 What each page transfers in a browser with an empty cache (1.5 MiB, or 2 MiB with a live explorer) is measured
 by the sweep (tests/site/test_site_sweep.py). ``make bench`` prints the same figures with first paint and
@@ -10,9 +11,10 @@ from __future__ import annotations
 
 import pathlib
 
+from attention_workshop.paths import translations
 from tests.site.conftest import reader_pages
 
-SITE_BUDGET = 12_000_000  # bytes on disk of one edition: _build/html without zh/, and _build/html/zh
+SITE_BUDGET = 12_000_000  # bytes on disk of one edition: _build/html without the others' folders, each of those
 
 
 def test_built_site_is_small(site):
@@ -23,11 +25,15 @@ def test_built_site_is_small(site):
     copies = [p for p in root.rglob("*") if p.is_file() and p.suffix in (".gz", ".br")]
     assert all(p.stat().st_size < p.with_suffix("").stat().st_size for p in copies)
     files = [p for p in root.rglob("*") if p.is_file() and p.suffix not in (".gz", ".br")]
+    others = translations()
     editions = {
-        "English (_build/html without zh/)": [p for p in files if p.relative_to(root).parts[0] != "zh"],
-        "Chinese (_build/html/zh)": [p for p in files if p.relative_to(root).parts[0] == "zh"],
+        "English (_build/html without " + ", ".join(f"{c}/" for c in others) + ")": [
+            p for p in files if p.relative_to(root).parts[0] not in others
+        ]
     }
-    assert editions["Chinese (_build/html/zh)"], "the Chinese edition is missing from the site"
+    for code in others:
+        editions[f"{code} (_build/html/{code})"] = [p for p in files if p.relative_to(root).parts[0] == code]
+        assert editions[f"{code} (_build/html/{code})"], f"the {code} edition is missing from the site"
     for name, chosen in editions.items():
         total = sum(p.stat().st_size for p in chosen)
         largest = sorted(chosen, key=lambda p: -p.stat().st_size)[:5]
