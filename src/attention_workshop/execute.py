@@ -9,10 +9,11 @@ written in its stored form (:func:`normalise`, :func:`dumps`):
 
 - **No widget in the file.** ``metadata.widgets`` is absent and every output that carries an explorer's twin
   declaration (:data:`attention_core.explorers.twin.TWIN_MIME`) loses its widget view: what stays is the
-  declaration and the explorer's note, "not running: run this cell", in the notebook's language (the explorer
-  writes it, :func:`attention_core.explorers.twin.unrun_note`). A reopened lesson then shows that note until the
-  cell runs, never "model not found" nor a copy of the controls that cannot move. A widget view without a
-  declaration has nothing to stand in for it: the command stops, naming the notebook and the cell.
+  declaration and the explorer's note ("Explorer (not running): run this cell to start it." in English), in the
+  notebook's language (the explorer writes it, :func:`attention_core.explorers.twin.unrun_note`). A reopened
+  lesson then shows that note until the cell runs, never "model not found" nor a copy of the controls that cannot
+  move. A widget view without a declaration has nothing to stand in for it: the command stops, naming the notebook
+  and the cell.
 - **What JupyterLab would write.** Opening and saving a lesson in JupyterLab must change nothing, so the file is
   what JupyterLab's save writes. JupyterLab sends the notebook from the browser as JSON; jupyter_server parses it
   (``json.loads``, ``JupyterHandler.get_json_body``) and writes it with ``nbformat.write`` (``FileContentsManager.
@@ -22,7 +23,7 @@ written in its stored form (:func:`normalise`, :func:`dumps`):
   ``10000000000000000``; ``1e-07`` stays ``1e-07``, a float to Python either way). The front end also sets
   ``metadata.kernelspec`` to the running kernel's name, display name and language
   (:func:`installed_kernelspec`: ``Python 3 (ipykernel)`` for the kernel ipykernel installs). Nothing else
-  changes: opened in JupyterLab 4.6 and saved with Ctrl+S, stored lessons (05 in both editions, 07, 08) were
+  changes: opened in JupyterLab 4.6 and saved with Ctrl+S, stored lessons (05 in English and Chinese, 07, 08) were
   written back byte for byte, consecutive stream outputs kept apart as nbclient wrote them; the committed 05
   (Python 3, ``-1.0``, widget state) was marked modified on opening and rewritten by the save.
 
@@ -164,8 +165,10 @@ def stored_form(text: str, where: str = "notebook", kernelspec: dict | None = No
 
 
 def pre_save_hook(model: dict, **_) -> None:
-    """jupyter_server's ``ContentsManager.pre_save_hook`` for ``make lab``: a notebook a reader saves keeps no
-    widget state and no widget view of an explorer, as the committed lessons (its note and declaration stay).
+    """A ``ContentsManager.pre_save_hook`` for jupyter_server: a notebook a reader saves keeps no widget state and
+    no widget view of an explorer, as the committed lessons (its note and declaration stay). ``make lab`` does not
+    use it: its contents manager (:func:`attention_workshop.lab.lesson_contents`) leaves the views out when a
+    lesson is read with no kernel running for it instead; this hook is for a JupyterLab started by hand.
 
     Without it, a lesson saved after *Run All* stores each explorer's widget view but not its model (JupyterLab
     saves no widget state by default), and reopened with a new kernel it shows "Error displaying widget: model

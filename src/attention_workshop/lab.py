@@ -4,8 +4,8 @@
 
 Starts JupyterLab (``jupyterlab>=4,<5``, which ``make lab`` installs) on the repository's root, so that the
 lessons of every edition are reachable (``notebooks/``, ``zh/notebooks/``...), with the file browser opened on
-``notebooks/``. Before JupyterLab's own log it prints, for each edition, the address of its first lesson and of
-its folder, with the access token it chose for this run; ``--no-browser`` starts it without opening a browser
+``notebooks/``. Before JupyterLab's own log it prints, for each edition, its folder and the address of its first
+lesson, with the access token it chose for this run; ``--no-browser`` starts it without opening a browser
 (headless, as the browser tests do). ``--port`` takes that port or fails; without it the first free port from
 8888 up is used. ``--root`` serves another copy of the repository (the tests serve one in a temporary folder).
 Runs as root only with JupyterLab's ``--allow-root``, which it adds when the user is root (containers).

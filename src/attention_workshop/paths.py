@@ -64,7 +64,8 @@ def translations() -> list[str]:
 
 
 def complete(code: str) -> bool:
-    """Whether the edition is the source or a complete translation (the gate fails on any missing entry)."""
+    """Whether the edition is the source or a complete translation (the gate fails on any missing or stale
+    entry)."""
     return _listed()[code]["status"] != "in progress"
 
 

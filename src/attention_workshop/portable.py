@@ -1,9 +1,11 @@
-"""Lesson Markdown that reads cleanly in any notebook client, turned into the MyST the website is built from.
+"""Lesson Markdown written to read cleanly in a notebook client, turned into the MyST the website is built from.
 
 A lesson's Markdown cells are written for readers in JupyterLab, VS Code, Colab and GitHub, which render
-CommonMark and know nothing of MyST's roles, directives and labels. So the lessons hold only constructs those
-clients draw well, and the book's build (``nb_custom_formats`` in ``_config.yml`` names :func:`read`) turns each
-into the MyST construct the website always had:
+CommonMark and know nothing of MyST's roles, directives and labels. So the lessons hold only CommonMark and a
+few HTML blocks (``details``, a ``div``, an ``a id``); the tests render them with markdown-it-py's CommonMark
+renderer, and ``tests/lab`` reads lesson 05 in a real JupyterLab (the other clients are not tested). The book's
+build (``nb_custom_formats`` in ``_config.yml`` names :func:`read`) turns each into the MyST construct the website
+always had:
 
 ==========================================================  ===========================================
 In the lesson (portable)                                    On the website (MyST)
@@ -11,7 +13,7 @@ In the lesson (portable)                                    On the website (MyST
 ``<details>`` / ``<summary>Solution</summary>`` ...         ```` ```{dropdown} Solution ````: a solution
 ``</details>``                                              folded in every client
 ``<div class="admonition tip">`` /                          ```` ```{admonition} In brief ```` with
-``<p class="admonition-title">In brief</p>`` ... ``</div>``  ``:class: tip`` (no title: ```` ```{note} ````)
+``<p class="admonition-title">In brief</p>`` ... ``</div>``  ``:class: tip`` (no title: ```` ```{tip} ````)
 ``<a id="shared-scorer"></a>`` on a line of its own         ``(shared-scorer)=``, a label
 ``<a id="eq-score"></a>`` before ``$$ ... \\tag{3} $$``      ``$$ ... $$ (eq-score)``: numbered by Sphinx
 ``[(3)](#eq-score)`` or ``[(3)](04_....ipynb#eq-score)``    ``{eq}`eq-score```: Sphinx's number

@@ -10,12 +10,12 @@ never reads a cell's source. Adding an explorer is a class with ``twin_kind`` an
 that kind in the script, and their tests.
 
 **What a notebook stores.** The same bundle also replaces ipywidgets' ``text/plain`` (a long repr of the widget
-tree) by a one-line note in the reader's language, "not running: run this cell", as ``text/plain`` and as
-``text/html`` (:data:`UNRUN_MARKER` on its ``div`` names the kind). A live front end with the widget's model shows
-the widget instead (the widget view outranks both); the notebooks are committed without the widget view and without
-widget state (``python -m attention_workshop.execute``), so a lesson opened before it runs shows the note, never
-a copy of the controls that cannot move. The website's build finds that note where the explorer was and puts the
-twin there.
+tree) by a one-line note in the reader's language (:func:`unrun_note`; in English "Explorer (not running): run
+this cell to start it."), as ``text/plain`` and as ``text/html`` (:data:`UNRUN_MARKER` on its ``div`` names the
+kind). A live front end with the widget's model shows the widget instead (the widget view outranks both); the
+notebooks are committed without the widget view and without widget state (``python -m
+attention_workshop.execute``), so a lesson opened before it runs shows the note, never a copy of the controls that
+cannot move. The website's build finds that note where the explorer was and puts the twin there.
 """
 
 from __future__ import annotations
