@@ -248,9 +248,20 @@ def step(visit: Visit, page, name: str, action) -> bool:
 
 
 def run_all(page) -> None:
-    page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(r"^Run$")).click()
-    page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
-    page.wait_for_timeout(500)
+    """Run > Run All Cells, then wait until the kernel is idle again. A click that the menu missed (the page was
+    still settling) is made once more."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    started = "() => [...document.querySelectorAll('.jp-InputPrompt')].some(p => p.innerText.includes('*'))"
+    for attempt in range(2):
+        page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(r"^Run$")).click()
+        page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
+        try:
+            page.wait_for_function(started, timeout=15_000)
+            break
+        except PlaywrightTimeout:
+            if attempt:
+                raise
     wait_idle(page)
 
 
