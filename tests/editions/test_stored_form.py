@@ -43,7 +43,7 @@ NOTEBOOKS = committed_notebooks()
 FIX = "run: .venv/bin/python -m attention_workshop.execute {path}"
 
 
-def test_both_editions_are_checked():
+def test_every_edition_is_checked():
     assert {e for e, _ in NOTEBOOKS} == set(editions()) and len(NOTEBOOKS) >= 20
 
 
@@ -260,7 +260,7 @@ def test_bad_input_is_one_line_status_2_and_nothing_written(tmp_path):
         assert lesson.read_bytes() == before  # checked before anything runs
 
 
-def test_make_labs_save_hook_drops_explorers_widget_views_and_the_widget_state_only():
+def test_the_save_hook_drops_explorers_widget_views_and_the_widget_state_only():
     from attention_workshop.execute import pre_save_hook
 
     other = {"data": {WIDGET_VIEW: {"model_id": "ab"}, "text/plain": ["HBox()"]}, "output_type": "display_data"}

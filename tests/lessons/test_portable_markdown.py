@@ -1,8 +1,9 @@
-"""Every lesson reads cleanly in a notebook client that renders CommonMark (JupyterLab, VS Code, Colab, GitHub), in
-every edition, and still builds the website (``attention_workshop.portable``).
+"""Every lesson of every edition is portable Markdown, for notebook clients that render CommonMark (JupyterLab,
+VS Code, Colab, GitHub), and still builds the website (``attention_workshop.portable``).
 
-Each Markdown cell is rendered by markdown-it-py's CommonMark renderer, as those clients render it: no MyST role,
-label line, directive fence, directive option or equation label may be left in what a reader sees, and every
+Each Markdown cell is rendered by markdown-it-py's CommonMark renderer, standing in for those clients (each renders
+CommonMark, with extensions of its own; ``tests/lab`` reads lesson 05 in a real JupyterLab): no MyST role, label
+line, directive fence, directive option or equation label may be left in what a reader sees, and every
 solution is folded (inside a closed ``<details>``; a solution's code cell collapsed). The ``\\tag{n}`` a lesson
 writes on an equation is the number the book gives it (the labelled equations of the table of contents, counted
 in order), and each ``(n)`` a lesson links to an equation is that equation's tag.

@@ -112,8 +112,8 @@ def test_every_term_link_lands_on_an_entry_in_every_edition(site):
 
 
 def test_a_term_in_another_language_is_marked_with_its_language(site):
-    """``{lang}`zh: 注意力``` is ``<span lang="zh-CN">``; ``{aliases}`zh: ...``` is labelled in the page's
-    language."""
+    """``{lang}`zh: 注意力``` is ``<span lang="zh-CN">``; ``{aliases}`zh: ...``` is labelled (the English page's
+    label checked here); no role is left unrendered in any edition."""
     english = _page(site, ENGLISH, "book/glossary.html").read_text(encoding="utf-8")
     assert '<span class="ae-lang-term" lang="zh-CN">注意力</span>' in english
     assert 'Chinese aliases: <span class="ae-lang-term" lang="zh-CN">打分, 注意力分数</span>' in english
