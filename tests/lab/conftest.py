@@ -2,8 +2,8 @@
 
 The tests drive a real JupyterLab (the version ``make lab`` installs, ``jupyterlab>=4,<5``) as a reader does, so
 they are slow (a kernel per edition, Run All, a browser): they run only when asked for by marker,
-``.venv/bin/python -m pytest tests/lab -m lab`` (after ``make lab``, which installs JupyterLab), and are skipped
-otherwise; they are marked ``site`` too, so that ``make check`` leaves them out.
+``.venv/bin/python -m pytest tests/lab -m lab`` (``make lab-test``, which installs JupyterLab first), and are
+skipped otherwise; they are marked ``site`` too, so that ``make check`` leaves them out.
 
 JupyterLab serves a copy of the repository's lessons in a temporary folder (``notebooks/`` and each edition's, such
 as ``zh/notebooks/``, the pages they link to), so nothing a test saves reaches the checkout; the copy's original
@@ -50,7 +50,9 @@ SETTINGS = {  # JupyterLab settings of the test run: plugin id -> values
 
 
 def pytest_configure(config):
-    config.addinivalue_line("markers", "lab: drives a real JupyterLab in a browser (pytest tests/lab -m lab)")
+    config.addinivalue_line(
+        "markers", "lab: drives a real JupyterLab in a browser (make lab-test: pytest tests/lab -m lab)"
+    )
 
 
 def asked_for(config) -> bool:
@@ -60,7 +62,7 @@ def asked_for(config) -> bool:
 
 @pytest.hookimpl(tryfirst=True)  # before -m deselects by marker
 def pytest_collection_modifyitems(config, items):
-    skip = pytest.mark.skip(reason="drives JupyterLab: run `pytest tests/lab -m lab`")
+    skip = pytest.mark.skip(reason="drives JupyterLab: run `pytest tests/lab -m lab` (make lab-test)")
     for item in items:
         if HERE in item.path.parents:
             item.add_marker(pytest.mark.lab)
@@ -125,7 +127,7 @@ def answers(url: str) -> bool:
 def lab(tmp_path_factory):
     """``python -m attention_workshop.lab --no-browser`` on a free port, serving a copy of the lessons; stopped
     (with its kernels) at the end of the run."""
-    pytest.importorskip("jupyterlab", reason="JupyterLab is not installed: make lab installs it")
+    pytest.importorskip("jupyterlab", reason="JupyterLab is not installed: make lab-test installs it")
     base = tmp_path_factory.mktemp("lab")
     root, settings = base / "repository", base / "settings"
     root.mkdir()
