@@ -7,6 +7,7 @@
 # make test     run every check: lint, unit and property tests, strict nbval, the -W build, browser tests
 # make check    the inner loop (a few minutes): lint, unit and property tests; no notebooks, build or browser
 # make lab      open the lessons of every edition in JupyterLab with working widgets
+# make lab-test drive those lessons in that JupyterLab from a headless browser (CI runs it after make test)
 # make execute  re-run every notebook of every edition in place and store it as JupyterLab saves it (no widget
 #               state: an explorer's stored output is a note to run its cell)
 # make bench    print the benchmark figures (Lighthouse included)
@@ -20,7 +21,7 @@ BIN := $(VENV)/bin
 FOLDERS = $$($(BIN)/python -m attention_workshop.paths folders)
 ALL_NOTEBOOKS = $$($(BIN)/python -m attention_workshop.paths notebooks)
 
-.PHONY: book test check lab execute bench assets clean editions serve
+.PHONY: book test check lab lab-test execute bench assets clean editions serve
 
 # Installed: the packages, then the package's message catalogues compiled (PO -> .mo, read by attention_core.lang;
 # the .mo files are build products, not committed). A PO file newer than its .mo is compiled again; pip runs again
@@ -77,6 +78,12 @@ execute: $(BIN)/.installed
 lab: $(BIN)/.installed
 	$(BIN)/pip install --quiet 'jupyterlab>=4,<5'
 	$(BIN)/python -m attention_workshop.lab
+
+# The lessons in the JupyterLab `make lab` installs, driven by a headless browser (tests/lab): every edition read
+# without running, Run All, the explorer against the package, save, reopen, a new kernel. Run by CI after make test.
+lab-test: $(BIN)/.installed
+	$(BIN)/pip install --quiet 'jupyterlab>=4,<5'
+	$(BIN)/python -m pytest tests/lab -m lab -p no:randomly
 
 bench: $(BIN)/.installed
 	$(BIN)/python -m attention_workshop.bench
