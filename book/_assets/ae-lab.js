@@ -1747,8 +1747,9 @@
   // ---------------------------------------------------------------------------------------------------------
   // Loading. The page shows the lab's title at first; the rest is fetched when the lab first comes near the
   // screen (an IntersectionObserver), so a reader who never scrolls to it never downloads it: ae-lab-math.js and
-  // the parts it names (lab/*.js), ae-lab-worker.js and the numbers, ae-lab-data.js (about 0.5 MB, which sets
-  // self.AELabData; its schema must be the one this script reads). They are scripts beside this one, added as
+  // the parts it names (lab/*.js), ae-lab-worker.js and the numbers, ae-lab-data.js (about 0.14 MB; it sets
+  // self.AELabData; its schema must be the one this script reads), and each committed model's parameters,
+  // ae-lab-model-<name>.js, the first time the reader chooses that model. They are scripts beside this one, added as
   // <script> elements in order (not fetch(): it works from file:// too).
 
   var LAB_SCHEMA = 3; // the layout of attention_core.explorers.site.lab_data() this script reads (LAB_SCHEMA there)

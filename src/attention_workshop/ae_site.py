@@ -12,7 +12,7 @@
   our explorer script (after ``ae-ui.js``, the helpers it shares with the laboratory), its styles
   (``ae-controls.css``, the controls they share, then ``ae-explorers.css``) and, as an inline JSON script, the
   parameters exported by :func:`attention_core.explorers.site.site_parameters` (one source for the numbers; works
-  from ``file://`` too). Lesson 07's laboratory (``data-explorer="lab"``) also gets
+  from ``file://`` too). The laboratory of lessons 07 and 08 (``data-explorer="lab"``) also gets
   ``ae-lab.js`` and ``ae-lab.css``; its mathematics (``ae-lab-math.js``, ``lab/*.js``), Worker and numbers
   (:func:`attention_core.explorers.site.lab_data`, written as ``_static/ae-lab-data.js``) load when it comes into
   view. The served ``ae-explorers.js`` gets the parameters' schema version stamped in (``SCHEMA``, one home in
@@ -302,7 +302,7 @@ def _add_explorers(app, pagename, templatename, context, doctree):
     app.add_js_file(None, body=site_parameters_json(parts, edition), type="application/json", id="ae-params")
     app.add_js_file("ae-ui.js", defer="defer")  # the helpers ae-explorers.js and ae-lab.js share
     app.add_js_file("ae-explorers.js", defer="defer")
-    if "lab" in kinds:  # lesson 07's laboratory: its own scripts, on its page only
+    if "lab" in kinds:  # the laboratory (lessons 07 and 08): its own scripts, on its pages only
         _add_lab(app)
 
 
@@ -313,7 +313,7 @@ def _add_lab(app):
     """The lab's style and script; its numbers in ``_static/ae-lab-data.js``, written once per build from
     :func:`attention_core.explorers.site.lab_data` without the models' parameters (a file, not inline JSON: about
     0.14 MB, cached by the browser), and each committed model's parameters in a script of its own
-    (``ae-lab-model-<name>.js``, about 0.34 MB, fetched when the reader first chooses that model). The page loads
+    (``ae-lab-model-<name>.js``, 0.30 to 0.35 MB, fetched when the reader first chooses that model). The page loads
     none of them, nor the lab's mathematics (``ae-lab-math.js`` and its parts ``lab/*.js``) nor
     ``ae-lab-worker.js``: ``ae-lab.js`` adds them when the laboratory first comes into view."""
     data = pathlib.Path(app.outdir) / "_static" / "ae-lab-data.js"

@@ -128,7 +128,11 @@ def _print_status(lang: str) -> int:
     if in_progress:
         share = f"{100 * translated / total:.0f} %" if total else "0 %"
         print(f"{lang} (in progress): {translated} of {total} entries translated ({share}); the rest show the English")
-    kinds_said = "unused, refused or unreadable" if in_progress else "missing, stale, unused, refused or unreadable"
+    kinds_said = (
+        "unused, duplicate, invalid, refused or unreadable"
+        if in_progress
+        else "missing, stale, unused, refused or unreadable"
+    )
     print(f"{lang}: {problems} {kinds_said} entr{'y' if problems == 1 else 'ies'}")
     return problems
 
