@@ -33,6 +33,7 @@ from typing import NamedTuple
 
 from attention_workshop.paths import ENGLISH, ROOT, complete, editions
 from attention_workshop.paths import name as edition_name
+from attention_workshop.theme import THEME_STRINGS  # the theme's words each edition translates
 
 
 def html_lang(edition: str) -> str:
@@ -305,7 +306,7 @@ def _link(edition: str, pagename: str) -> str:
         f"{html.escape(PAGE.text('pdf_link', edition))}</a>"
     )
     bar = f'<p class="ae-lang-switch-bar">{" ".join(links)}</p>'
-    if edition != ENGLISH and not complete(edition):
+    if edition in editions()[1:] and not complete(edition):  # (a pseudo edition is no listed edition)
         done, total = _completeness(edition)
         note = PAGE.text("in_progress", edition).format(done=done, total=total)
         bar += f'<p class="ae-in-progress" role="note">{html.escape(note)}</p>'
@@ -318,7 +319,7 @@ _SHARES: dict[str, tuple[int, int]] = {}
 def _completeness(edition: str) -> tuple[int, int]:
     """(entries translated, entries in all) of an edition, counted once per build from its translation files."""
     if edition not in _SHARES:
-        from attention_workshop.editions.catalog import completeness
+        from attention_workshop.editions.sources import completeness
 
         _SHARES[edition] = completeness(edition)
     return _SHARES[edition]
@@ -423,36 +424,6 @@ def _english_anchors(app, doctree):
             section["ids"].insert(0, anchor)
             doctree.ids[anchor] = section
 
-
-# The words the theme (sphinx-book-theme, pydata-sphinx-theme) and Sphinx write on every page that their own
-# translations leave English or write in another variety (the book theme's zh_CN says 列印 where mainland readers
-# expect 打印). Each edition translates them in locale/<language>/LC_MESSAGES/theme.po (``editions`` keeps that file in
-# step with this list); the build puts the translation into every page of the edition.
-THEME_STRINGS = (
-    "Search this book...",
-    "Color mode",
-    "System Settings",
-    "Light",
-    "Dark",
-    "Main",
-    "Page",
-    "Toggle primary sidebar",
-    "Toggle secondary sidebar",
-    "Toggle hidden content",
-    "Link to this heading",
-    "Link to this equation",
-    "Print to PDF",
-    "Download this page",
-    "Back to top",
-    "Contents",
-    "© Copyright 2026.",
-    # the pydata theme's own words, which it has no Chinese catalog for (its search page's sentence differs from
-    # Sphinx's by a line break, so Sphinx's translation does not reach it either)
-    "Skip to main content",
-    "Site navigation",
-    "Version warning",
-    "Please activate JavaScript to enable the search functionality.",
-)
 
 
 def _theme_translation(lang: str) -> dict[str, str]:

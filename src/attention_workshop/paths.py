@@ -7,6 +7,7 @@ The editions are listed once, in ``locale/editions.toml``: each with its name in
 
 from __future__ import annotations
 
+import argparse
 import pathlib
 import sys
 import tomllib
@@ -74,12 +75,18 @@ def name(code: str) -> str:
     return _listed()[code]["name"]
 
 
+class _Parser(argparse.ArgumentParser):
+    """Argument errors in one line and status 2, as every workshop command (``attention_workshop.command``, which
+    itself imports this module: so not imported here)."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Print the editions' folders (``folders``: ``book notebooks zh/book zh/notebooks ...``), their notebooks
     (``notebooks``) or the complete translations (``complete``), for the Makefile."""
-    from attention_workshop.command import OneLineParser
-
-    parser = OneLineParser(prog="python -m attention_workshop.paths", description=main.__doc__)
+    parser = _Parser(prog="python -m attention_workshop.paths", description=main.__doc__)
     parser.add_argument("what", nargs="?", default="folders", choices=("folders", "notebooks", "complete"))
     what = parser.parse_args(argv).what
     try:
@@ -99,6 +106,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    from attention_workshop.command import run
-
-    sys.exit(run(main, "python -m attention_workshop.paths"))
+    try:
+        sys.exit(main())
+    except BrokenPipeError:  # a closed pipe: the reader stopped reading
+        sys.exit(1)

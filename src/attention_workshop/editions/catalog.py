@@ -259,14 +259,6 @@ def status(source, lang: str) -> Status:
     return found
 
 
-def completeness(lang: str) -> tuple[int, int]:
-    """How much of the edition is translated: (entries with a current translation, entries the English asks for)."""
-    from attention_workshop.editions.sources import sources
-
-    found = [status(source, lang) for source in sources()]
-    return sum(st.translated for st in found if not st.errors), sum(st.total for st in found)
-
-
 def check_entry(unit, msgstr: str) -> str | None:
     """What is wrong with ``msgstr`` as the translation of ``unit``, or ``None``: fields other than the English's
     in a text the code fills (``python-brace-format``, a package message), line breaks at its ends unlike the

@@ -280,13 +280,13 @@ class PackageSource(Source):
 
 
 class ThemeSource(Source):
-    """The theme's fixed words (``ae_lang.THEME_STRINGS``), put into every page by the build."""
+    """The theme's fixed words (``attention_workshop.theme.THEME_STRINGS``), put into every page by the build."""
 
     name = "src/attention_workshop/ae_lang.py (theme strings)"
     generates = False
 
     def units(self) -> list[Unit]:
-        from attention_workshop.ae_lang import THEME_STRINGS
+        from attention_workshop.theme import THEME_STRINGS
 
         note = "a word of the website's frame (the book theme's), which Sphinx's catalogs do not translate"
         return [Unit("theme", text, "theme", note) for text in THEME_STRINGS]
@@ -335,3 +335,11 @@ def same_sources(a: dict, b: dict) -> bool:
         ]
 
     return shape(a) == shape(b)
+
+
+def completeness(lang: str) -> tuple[int, int]:
+    """How much of the edition is translated: (entries with a current translation, entries the English asks for)."""
+    from attention_workshop.editions.catalog import status
+
+    found = [status(source, lang) for source in sources()]
+    return sum(st.translated for st in found if not st.errors), sum(st.total for st in found)
