@@ -30,6 +30,7 @@ import pytest
 
 from attention_workshop import build_book
 from attention_workshop import chromium as browsers
+from attention_workshop.paths import ENGLISH, editions, translations
 from tests.helpers import ROOT
 
 SHOTS = pathlib.Path(os.environ.get("AE_SCREENSHOTS", ROOT / "_build" / "screenshots"))
@@ -422,24 +423,48 @@ def _bytes_on_disk(site, server: str, urls: list[str]) -> list[tuple[str, int]]:
     return [(url, path.stat().st_size) for url, path in files if path.is_file()]
 
 
+def edition_of(path: str) -> str:
+    """The edition a page of the built site belongs to: its first folder if that is a translation's, else English."""
+    first = path.split("/", 1)[0]
+    return first if "/" in path and first in translations() else ENGLISH
+
+
+def counterpart(path: str, other: str) -> str:
+    """The same page of the built site in the ``other`` edition (``zh/notebooks/05_x.html`` -> ``fr/...``)."""
+    edition = edition_of(path)
+    name = path if edition == ENGLISH else path.removeprefix(f"{edition}/")
+    return name if other == ENGLISH else f"{other}/{name}"
+
+
 async def _switch(page, site, path: str) -> list[str]:
-    """The language switch: one link, named in the other language, reached by the keyboard, to the same page."""
-    zh = path.startswith("zh/")
-    name = "Read this page in English" if zh else "阅读本页的中文版"
-    link = page.get_by_role("link", name=name, exact=True)
-    if await link.count() != 1:
-        return [f"{await link.count()} links named {name!r}"]
+    """The language switch: one link per other edition (``locale/editions.toml``), each named in that edition's
+    language, marked with it, reached by the keyboard, to the same page in that edition."""
+    from attention_core.explorers.site import PAGE
+    from attention_workshop.ae_lang import html_lang
+
     problems = []
-    await link.focus()  # an <a href> in the tab order: the keyboard reaches it
-    focused, tab_index, href = await link.evaluate(LANGUAGE_SWITCH)
-    if not focused or tab_index < 0 or not await link.is_visible():
-        problems.append("the switch is not keyboard-focusable and visible")
-    if await link.get_attribute("lang") != ("en" if zh else "zh-CN"):
-        problems.append("the switch is not marked with the other language")
-    rel = urllib.parse.unquote(urllib.parse.urlparse(href).path).lstrip("/")
-    other = path.removeprefix("zh/") if zh else f"zh/{path}"
-    if rel != other or not (pathlib.Path(site) / rel).is_file():
-        problems.append(f"the switch goes to {rel}, expected the existing page {other}")
+    here = edition_of(path)
+    for other in editions():
+        if other == here:
+            continue
+        name = PAGE.text("read_in", other)
+        link = page.get_by_role("link", name=name, exact=True)
+        if await link.count() != 1:
+            problems.append(f"{await link.count()} links named {name!r}")
+            continue
+        await link.focus()  # an <a href> in the tab order: the keyboard reaches it
+        focused, tab_index, href = await link.evaluate(LANGUAGE_SWITCH)
+        if not focused or tab_index < 0 or not await link.is_visible():
+            problems.append(f"the switch to {other} is not keyboard-focusable and visible")
+        if await link.get_attribute("lang") != html_lang(other):
+            problems.append(f"the switch to {other} is not marked with its language ({html_lang(other)})")
+        rel = urllib.parse.unquote(urllib.parse.urlparse(href).path).lstrip("/")
+        expected = counterpart(path, other)
+        if rel != expected or not (pathlib.Path(site) / rel).is_file():
+            problems.append(f"the switch to {other} goes to {rel}, expected the existing page {expected}")
+    switches = await page.locator("a.ae-lang-switch").count()
+    if switches != len(editions()) - 1:
+        problems.append(f"{switches} switch links, expected one per other edition ({len(editions()) - 1})")
     return problems
 
 

@@ -22,8 +22,9 @@ import attention_core as ac
 from attention_core.example import H_TRIANGLE
 from attention_core.lang import language
 from attention_core.toy_sentences import FELIX_NEGATED_ZH, FELIX_ZH, QUERIES, read_with_query
+from attention_workshop.ae_lang import html_lang
 from tests.helpers import ROOT
-from tests.site.conftest import SEARCH_FINISHED, reader_pages, settle
+from tests.site.conftest import SEARCH_FINISHED, edition_of, reader_pages, settle
 
 SHOTS = pathlib.Path(os.environ.get("AE_SCREENSHOTS", ROOT / "_build" / "screenshots"))
 ZH_01 = "zh/notebooks/01_reading_on_demand.html"
@@ -60,7 +61,7 @@ def test_every_page_declares_its_language(site):
     for path in pages:
         head = (pathlib.Path(site) / path).read_text(encoding="utf-8")[:2000]
         lang = re.search(r'<html[^>]*\blang="([^"]+)"', head)
-        want = "zh-CN" if path.startswith("zh/") else "en"
+        want = html_lang(edition_of(path))  # each edition's own: en, zh-CN, fr, ... (its _config.yml)
         if not lang or lang.group(1) != want:
             wrong.append(f"{path}: <html lang={lang.group(1) if lang else None!r}>, expected {want!r}")
     assert not wrong, "\n".join(wrong)
@@ -76,7 +77,8 @@ def test_every_page_declares_its_language(site):
 )
 def test_switch_lands_on_the_same_section(visit, server, start, anchor):
     page = visit.open(f"{start}#{anchor}")
-    switch = page.locator("a.ae-lang-switch")
+    other = "en" if start.startswith("zh/") else "zh"  # one switch per other edition: the counterpart's
+    switch = page.locator(f'a.ae-lang-switch[hreflang="{html_lang(other)}"]')
     switch.focus()
     with page.expect_navigation(wait_until="load"):
         page.keyboard.press("Enter")  # the keyboard follows the link

@@ -28,6 +28,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from attention_core.models import data
 from attention_core.models.trained import load_snapshots, load_trained
+from attention_workshop.paths import ENGLISH, editions
 from tests.helpers import ROOT
 from tests.site.conftest import axe_in, eventually, settle
 
@@ -107,10 +108,11 @@ LESSON_08 = "notebooks/08_toward_the_next_structure.html"
 
 def test_lab_scripts_load_on_the_lab_lessons_only(site):
     """Lesson 07's pages hold the laboratory, and lesson 08's once its notebook holds a lab explorer (issue 31:
-    its cells are prepared in the brief); no other page loads the lab's scripts or styles."""
-    lab_pages = set(EDITIONS)
+    its cells are prepared in the brief), in every edition; no other page loads the lab's scripts or styles."""
+    lessons = [LESSON_07]
     if 'data-explorer="lab"' in (pathlib.Path(site) / LESSON_08).read_text(encoding="utf-8"):
-        lab_pages |= {LESSON_08, f"zh/{LESSON_08}"}
+        lessons.append(LESSON_08)
+    lab_pages = {lesson if e == ENGLISH else f"{e}/{lesson}" for e in editions() for lesson in lessons}
     for page in sorted(pathlib.Path(site).rglob("*.html")):
         if {"_static", "_sources"} & set(page.relative_to(site).parts):
             continue
