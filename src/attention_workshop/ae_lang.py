@@ -425,7 +425,6 @@ def _english_anchors(app, doctree):
             doctree.ids[anchor] = section
 
 
-
 def _theme_translation(lang: str) -> dict[str, str]:
     import polib
 

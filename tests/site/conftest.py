@@ -313,10 +313,13 @@ def live():
 
 
 def reader_pages(site) -> list[str]:
-    """Every reader-facing page of both editions: not the theme's fragments under ``_static/``, the sources, or
-    an edition's ``index.html`` (it only redirects to the intro)."""
+    """Every reader-facing page of every edition: not the theme's fragments under ``_static/``, the sources, the
+    PDF printer's working page (``_pdf/print.html``, written when a test prints the PDFs into the site), or an
+    edition's ``index.html`` (it only redirects to the intro)."""
     pages = (p.relative_to(site) for p in pathlib.Path(site).rglob("*.html"))
-    return sorted(str(p) for p in pages if not {"_static", "_sources"} & set(p.parts) and p.name != "index.html")
+    return sorted(
+        str(p) for p in pages if not {"_static", "_sources", "_pdf"} & set(p.parts) and p.name != "index.html"
+    )
 
 
 OVERFLOW = js("overflow")  # what reaches past the right edge, outside a box that scrolls or clips
