@@ -5,15 +5,18 @@
 // overhang the formula's box by a few pixels anyway, which the theme clips and which must not bring a scroll bar.
 (function () {
   "use strict";
+  function scrolls(box) {
+    if (box.tagName !== "SPAN") return box.scrollWidth > box.clientWidth + 1;
+    var formula = box.querySelector("mjx-math");
+    return !!formula && formula.getBoundingClientRect().width > box.clientWidth + 1;
+  }
+  // Every width is read before any box is marked: a read after a mark would lay the page out again, once per box.
   function mark() {
-    document.querySelectorAll('div.math > mjx-container[display="true"], span.math').forEach(function (box) {
-      var scrolls = box.scrollWidth > box.clientWidth + 1;
-      if (box.tagName === "SPAN") {
-        var formula = box.querySelector("mjx-math");
-        scrolls = !!formula && formula.getBoundingClientRect().width > box.clientWidth + 1;
-        box.classList.toggle("ae-scrolls", scrolls);
-      }
-      if (scrolls) box.setAttribute("tabindex", "0");
+    var boxes = Array.from(document.querySelectorAll('div.math > mjx-container[display="true"], span.math'));
+    boxes.map(scrolls).forEach(function (wide, i) {
+      var box = boxes[i];
+      if (box.tagName === "SPAN") box.classList.toggle("ae-scrolls", wide);
+      if (wide) box.setAttribute("tabindex", "0");
       else box.removeAttribute("tabindex");
     });
   }

@@ -112,3 +112,33 @@ def test_a_settled_page_has_its_transitions_at_their_end(visit):
     assert page.evaluate(fading) != "rgb(255, 0, 0)", "the colour should still be fading"
     settle(page)
     assert page.evaluate(fading) == "rgb(255, 0, 0)"
+
+
+# Every value the page's <html data-theme> is given while it loads, in order.
+THEME_WRITES = """
+window.__aeThemes = [];
+new MutationObserver((records) => records.forEach((r) => {
+  if (r.attributeName === 'data-theme') window.__aeThemes.push(document.documentElement.dataset.theme);
+})).observe(document.documentElement, {attributes: true});
+"""
+
+
+@pytest.mark.parametrize(
+    "scheme,stored,theme",
+    [("light", None, "light"), ("dark", None, "dark"), ("light", "dark", "dark"), ("dark", "auto", "dark")],
+)
+def test_the_colour_theme_is_resolved_once_in_the_head(chromium_browser, server, scheme, stored, theme):
+    """The head's first script gives the page the theme the theme's main script resolves (ae_site._resolved_theme),
+    so the main script writes the same value again: no page is styled twice as it loads (a first visit used to get
+    the theme "auto" first, then the resolved one, and a phone computed every element's style a second time)."""
+    context = chromium_browser.new_context(viewport={"width": 390, "height": 844}, color_scheme=scheme)
+    page = context.new_page()
+    page.goto(f"{server}/book/notation.html", wait_until="load")
+    # None: a first visit
+    page.evaluate("(m) => { localStorage.clear(); if (m) localStorage.setItem('mode', m); }", stored)
+    page.add_init_script(THEME_WRITES)
+    page.goto(f"{server}/{LESSON_06}", wait_until="load")
+    writes = page.evaluate("window.__aeThemes")
+    assert writes and set(writes) == {theme}, writes
+    assert page.evaluate("document.documentElement.dataset.theme") == theme
+    context.close()
