@@ -7,8 +7,14 @@
 //   {type: "pause"} / {type: "resume"}                                                   stop and go on
 //   {type: "watch", words}                                                               another sentence to show
 // and to the page: "ready" (the data are made), "progress" (losses, the watched sentence's weights and greedy
-// translation), "valid" (a validation check), "evaluating", "done" (test accuracy by source length and the trained
-// parameters). The grammar's language (G.language) sets the target order of the sentences it samples.
+// translation), "evaluating", "done" (test accuracy by source length and the trained parameters). The grammar's
+// language (G.language) sets the target order of the sentences it samples.
+//
+// The validation checks run in a second Worker (the checker: the same code, started with {type: "checker", port}),
+// on the machine's other core: every eval_every steps the trainer sends the checker a copy of the parameters over a
+// MessageChannel ({checks: port} in "start") and trains on; the checker measures greedy token accuracy on the
+// validation set and tells the page ("valid": the step, the accuracy, and the run's seconds when it was known).
+// Without a checker's port the trainer checks in its own loop and the "progress" of that step carries the accuracy.
 function aeLabWorker(M, scope) {
   "use strict";
   var run = null;
@@ -21,6 +27,25 @@ function aeLabWorker(M, scope) {
 
   function post(msg) {
     scope.postMessage(msg);
+  }
+
+  // Milliseconds on a clock every Worker of the page shares (performance.now() counts from each one's start).
+  function clock() {
+    return performance.timeOrigin + now();
+  }
+
+  // The checker: validation checks of the parameters the trainer sends, one after another, off its thread.
+  function checker(port) {
+    var setup = null;
+    port.onmessage = function (event) {
+      var m = event.data;
+      if (m.type === "setup") setup = m;
+      else if (m.type === "check" && setup) {
+        var ev = M.evaluate(m.params, setup.cfg, setup.G, setup.valid, false, 256);
+        // the run's seconds when the accuracy is known: when the trainer sent it, plus the wait and the check
+        post({ type: "valid", step: m.step, valid: M.shares(ev).token, seconds: m.seconds + (clock() - m.at) / 1000 });
+      }
+    };
   }
 
   // Seconds of wall time since the run started (making the data included), pauses excluded.
@@ -66,8 +91,10 @@ function aeLabWorker(M, scope) {
       sinceLast: [],
       lastPost: 0,
       watch: null,
+      checks: msg.checks || null,
     };
     run.watch = watchPair(msg.watch);
+    if (run.checks) run.checks.postMessage({ type: "setup", G: G, cfg: msg.config, valid: splits.valid });
     post({ type: "ready", seconds: seconds(), n_train: splits.train.length, n_valid: splits.valid.length, n_test: splits.test.length, watched: watched() });
     scope.setTimeout(schedule, 0);
   }
@@ -87,7 +114,10 @@ function aeLabWorker(M, scope) {
       rc = run.recipe;
     var check = step % rc.eval_every === 0 || step === rc.steps;
     var valid = null;
-    if (check) {
+    if (check && run.checks) {
+      // a copy of the parameters (structured clone) to the checker; training goes on meanwhile
+      run.checks.postMessage({ type: "check", step: step, seconds: seconds(), at: clock(), params: run.trainer.params });
+    } else if (check) {
       var ev = M.evaluate(run.trainer.params, run.cfg, run.G, run.splits.valid, false, 256);
       valid = M.shares(ev).token;
     }
@@ -129,6 +159,7 @@ function aeLabWorker(M, scope) {
   scope.onmessage = function (event) {
     var msg = event.data;
     if (msg.type === "start") start(msg);
+    else if (msg.type === "checker") checker(msg.port);
     else if (!run) return;
     else if (msg.type === "pause") {
       if (!run.paused && !run.done) {

@@ -2,7 +2,8 @@
 //
 // Loaded only on the pages of a notebook with a lab explorer (src/attention_workshop/ae_site.py). When the lab first comes into view (see
 // "Loading" below) it loads ae-lab-math.js and its parts (the model's mathematics, a second implementation of
-// attention_core.models, part by part, tested against it), ae-lab-worker.js (the training loop of a Web Worker)
+// attention_core.models, part by part, tested against it), ae-lab-worker.js (the training loop of a Web Worker;
+// a second Worker of the same code runs the validation checks, on another core)
 // and ae-lab-data.js (self.AELabData: every committed model of lessons 07 and 08, the grammar, the training
 // snapshots, the recipe and the seed study, exported by attention_core.explorers.site.lab_data when the site was
 // built). Every word shown comes from the page's edition (#ae-params "labels", from
@@ -12,7 +13,7 @@
 //   Compose        a sentence of the toy language, its greedy translation, the alignment grid, the reference
 //   Step through   one decoder step at a time, in the order of lesson 07's equations
 //   Watch it learn the committed run's snapshots: the grid, the losses and the validation curves, step by step
-//   Train          the chosen design on the chosen language, trained in a Worker with its own seed, beside the
+//   Train          the chosen design on the chosen language, trained in Workers with its own seed, beside the
 //                  seed study's runs of the same design and language
 (function () {
   "use strict";
@@ -1514,9 +1515,16 @@
     return AELabMath.source() + "(" + aeLabWorker.toString() + ")(M, self);\n";
   };
 
+  // The run's Workers end: the trainer and its checker.
+  Lab.prototype.endWorkers = function () {
+    if (this.worker) this.worker.terminate();
+    if (this.checker) this.checker.terminate();
+    this.worker = this.checker = null;
+  };
+
   Lab.prototype.startTraining = function () {
     var R = this.D.recipe;
-    if (this.worker) this.worker.terminate();
+    this.endWorkers();
     var seed = Math.max(0, Math.min(99999, parseInt(this.seedInput.value, 10) || 0));
     var steps = Math.max(20, Math.min(3000, parseInt(this.stepsInput.value, 10) || R.steps));
     this.seedInput.value = String(seed);
@@ -1531,14 +1539,18 @@
     var cfg = this.designConfig(this.design);
     this.run = { design: this.design, language: this.language, cfg: cfg, seed: seed, steps: steps, losses: [], valid: [], reached: null, state: "running" };
     var url = URL.createObjectURL(new Blob([this.workerSource()], { type: "text/javascript" }));
-    this.worker = new Worker(url);
+    // two Workers of the same code: the trainer, and the checker its validation checks go to (ae-lab-worker.js)
+    var trainer = (this.worker = new Worker(url));
+    var checker = (this.checker = new Worker(url));
     URL.revokeObjectURL(url);
     var self = this;
-    this.worker.onmessage = function (e) {
-      self.onWorker(e.data);
+    trainer.onmessage = checker.onmessage = function (e) {
+      if (self.worker === trainer) self.onWorker(e.data); // not a message of a run replaced since
     };
+    var checks = new MessageChannel();
+    checker.postMessage({ type: "checker", port: checks.port2 }, [checks.port2]);
     this.runG = this.grammars[this.language];
-    this.worker.postMessage({ type: "start", grammar: this.runG, config: cfg, recipe: recipe, dataSeed: 0, nTest: R.n_test, watch: this.trainWatch.value.split(" ") });
+    trainer.postMessage({ type: "start", grammar: this.runG, config: cfg, recipe: recipe, dataSeed: 0, nTest: R.n_test, watch: this.trainWatch.value.split(" "), checks: checks.port1 }, [checks.port1]);
     this.trainStatus.textContent = t("lab_train_making", { n: R.n_train });
     this.trainButton.textContent = t("lab_train_again");
     this.trainButtons();
@@ -1571,8 +1583,7 @@
   Lab.prototype.stopTraining = function () {
     var run = this.run;
     if (!this.worker || !run || ["running", "paused", "evaluating"].indexOf(run.state) < 0) return;
-    this.worker.terminate();
-    this.worker = null;
+    this.endWorkers();
     run.state = "stopped";
     this.trainStatus.textContent = t("lab_train_stopped", { step: run.step || 0, steps: run.steps });
     this.trainLive.textContent = this.trainStatus.textContent;
@@ -1602,16 +1613,19 @@
       run.step = msg.step;
       run.seconds = msg.seconds;
       run.msPerStep = msg.msPerStep;
-      if (msg.valid !== null) {
-        run.valid.push([msg.step, msg.valid]);
-        if (run.reached === null && msg.valid >= 0.95) run.reached = { step: msg.step, seconds: msg.seconds };
-        this.trainLive.textContent = t("lab_train_check", { step: msg.step, acc: fmt(msg.valid) });
-      }
-      var last = run.valid.length ? run.valid[run.valid.length - 1] : null;
-      this.trainStatus.textContent = t("lab_train_status", { step: run.step, steps: run.steps, s: fmt(run.seconds, 1), ms: fmt(run.msPerStep, 0), acc: last ? fmt(last[1]) : "–", at: last ? last[0] : "–" }) + (run.reached ? " " + t("lab_train_reached", { step: run.reached.step, s: fmt(run.reached.seconds, 1) }) : "");
+      if (msg.valid !== null) this.validCheck(msg);
+      this.trainStatus.textContent = this.statusText();
       if (this.current === 3) this.redrawTrain();
       this.setTrainGrid(msg.watched);
       if (this.current === 3) this.hold([this.trainStatus, this.trainOut]);
+      return;
+    }
+    if (msg.type === "valid") {
+      // the checker's answer, which may come after the last step's progress, during the final evaluation or after it
+      this.validCheck(msg);
+      if (run.state === "running") this.trainStatus.textContent = this.statusText();
+      else if (run.state === "done") this.trainStatus.textContent = this.doneText();
+      if (this.current === 3) this.redrawTrain();
       return;
     }
     if (msg.type === "evaluating") {
@@ -1623,8 +1637,9 @@
     }
     if (msg.type === "done") {
       run.state = "done";
+      run.done = msg;
       this.trainButtons();
-      this.trainStatus.textContent = t("lab_train_done", { steps: msg.step, s: fmt(msg.seconds, 1), ms: fmt(run.msPerStep, 0), token: fmt(msg.all.token), exact: fmt(msg.all.exact) }) + (run.reached ? " " + t("lab_train_reached", { step: run.reached.step, s: fmt(run.reached.seconds, 1) }) : "");
+      this.trainStatus.textContent = this.doneText();
       this.trainLive.textContent = this.trainStatus.textContent;
       var key = run.design + "|" + run.language;
       this.finished[key] = { design: run.design, language: run.language, buckets: msg.buckets, seed: run.seed, steps: msg.step };
@@ -1640,6 +1655,34 @@
       this.showResults();
       this.root.setAttribute("data-ae-trained", run.design + "|" + run.language);
     }
+  };
+
+  // A validation check's accuracy: recorded, announced, and the first at or above 0.95 remembered.
+  Lab.prototype.validCheck = function (msg) {
+    var run = this.run;
+    run.valid.push([msg.step, msg.valid]);
+    run.valid.sort(function (a, b) {
+      return a[0] - b[0];
+    });
+    if (msg.valid >= 0.95 && (run.reached === null || msg.step < run.reached.step)) run.reached = { step: msg.step, seconds: msg.seconds };
+    this.trainLive.textContent = t("lab_train_check", { step: msg.step, acc: fmt(msg.valid) });
+  };
+
+  Lab.prototype.reachedText = function () {
+    var r = this.run.reached;
+    return r ? " " + t("lab_train_reached", { step: r.step, s: fmt(r.seconds, 1) }) : "";
+  };
+
+  Lab.prototype.statusText = function () {
+    var run = this.run;
+    var last = run.valid.length ? run.valid[run.valid.length - 1] : null;
+    return t("lab_train_status", { step: run.step, steps: run.steps, s: fmt(run.seconds, 1), ms: fmt(run.msPerStep, 0), acc: last ? fmt(last[1]) : "–", at: last ? last[0] : "–" }) + this.reachedText();
+  };
+
+  Lab.prototype.doneText = function () {
+    var run = this.run,
+      msg = run.done;
+    return t("lab_train_done", { steps: msg.step, s: fmt(msg.seconds, 1), ms: fmt(run.msPerStep, 0), token: fmt(msg.all.token), exact: fmt(msg.all.exact) }) + this.reachedText();
   };
 
   Lab.prototype.redrawTrain = function () {

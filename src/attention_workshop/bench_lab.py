@@ -16,8 +16,9 @@
    ``Trainer``'s steps, a validation check of greedy token accuracy on the validation set every ``eval_every``
    steps, the watched sentence decoded every 200 ms): the seconds from the start to the first check at or above
    0.95, with what went to making the data, to the steps and to the checks, for each design and each target
-   language (lesson 07's and verb-final), in the engine of 1; and that time less the checks before the last
-   (what the run would take with its checks off the training thread, e.g. in a second Worker on a second core).
+   language (lesson 07's and verb-final), in the engine of 1, with every check in the training loop; and that
+   time less the checks before the last: what the page's run takes with a second core free, since the page runs
+   its checks in a second Worker (the checker) while the trainer trains on. Section 3 measures that in the page.
    ``--baseline ASSETS`` (another copy of ``book/_assets``, e.g. ``git archive`` of an earlier commit) times that
    copy's parts too, in the same blocks and runs in turn with today's: before and after side by side.
 3. With a built site (``make book``; skipped when there is none, or with ``--no-site``), in headless Chromium
@@ -385,7 +386,7 @@ def run_line(runs: list[dict]) -> str:
         if len(runs) > 1:
             head += f" (runs {min(reached):.1f}-{max(reached):.1f})"
         before = sum(c[3] for c in r["checks"][:-1]) / 1000  # the checks before the one that reached the target
-        head += f" ({r['reached']['seconds'] - before:.1f} s with those checks off the training thread)"
+        head += f" ({r['reached']['seconds'] - before:.1f} s with those checks in the checker, as the page runs them)"
     else:
         best = max(r["checks"], key=lambda c: c[1]) if r["checks"] else (0, float("nan"))
         head = f"not in {r['steps']} steps ({r['seconds']:.1f} s; best {best[1]:.3f} at step {best[0]})"
@@ -507,7 +508,8 @@ def open_lab(browser, base: str, path: str = LESSON_07, width: int = 1280, schem
     context = browser.new_context(viewport={"width": width, "height": 900}, color_scheme=scheme)
     page = context.new_page()
     page.goto(f"{base}/{path}", wait_until="load")
-    page.locator('.ae-explorer[data-explorer="lab"]').scroll_into_view_if_needed()  # as a reader reaches it
+    # as a reader reaches it (the page's scrollIntoView: the sections around it are laid out as they come near)
+    page.locator('.ae-explorer[data-explorer="lab"]').evaluate("(e) => e.scrollIntoView({block: 'start'})")
     root = page.locator(LAB)
     root.wait_for(timeout=20000)
     return context, page, root
