@@ -7,14 +7,15 @@
 //   {type: "pause"} / {type: "resume"}                                                   stop and go on
 //   {type: "watch", words}                                                               another sentence to show
 // and to the page: "ready" (the data are made), "progress" (losses, the watched sentence's weights and greedy
-// translation), "evaluating", "done" (test accuracy by source length and the trained parameters). The grammar's
-// language (G.language) sets the target order of the sentences it samples.
+// translation), "paused", "evaluating", "done" (test accuracy by source length and the trained parameters). The
+// grammar's language (G.language) sets the target order of the sentences it samples.
 //
 // The validation checks run in a second Worker (the checker: the same code, started with {type: "checker", port}),
-// on the machine's other core: every eval_every steps the trainer sends the checker a copy of the parameters over a
-// MessageChannel ({checks: port} in "start") and trains on; the checker measures greedy token accuracy on the
-// validation set and tells the page ("valid": the step, the accuracy, and the run's seconds when it was known).
-// Without a checker's port the trainer checks in its own loop and the "progress" of that step carries the accuracy.
+// which can run on another core: every eval_every steps and at the last the trainer sends the checker a copy of the
+// parameters over a MessageChannel ({checks: port} in "start") and trains on; the checker measures greedy token
+// accuracy on the validation set and tells the page ("valid": the step, the accuracy, and the run's seconds when it
+// was known). Without a checker's port the trainer checks in its own loop and the "progress" of that step carries
+// the accuracy.
 function aeLabWorker(M, scope) {
   "use strict";
   var run = null;
@@ -34,7 +35,7 @@ function aeLabWorker(M, scope) {
     return performance.timeOrigin + now();
   }
 
-  // The checker: validation checks of the parameters the trainer sends, one after another, off its thread.
+  // The checker: validation checks of the parameters the trainer sends, one after another, off the trainer's thread.
   function checker(port) {
     var setup = null;
     port.onmessage = function (event) {

@@ -3,7 +3,7 @@
 // Loaded only on the pages of a notebook with a lab explorer (src/attention_workshop/ae_site.py). When the lab first comes into view (see
 // "Loading" below) it loads ae-lab-math.js and its parts (the model's mathematics, a second implementation of
 // attention_core.models, part by part, tested against it), ae-lab-worker.js (the training loop of a Web Worker;
-// a second Worker of the same code runs the validation checks, on another core)
+// a second Worker of the same code runs the validation checks, which can run on another core)
 // and ae-lab-data.js (self.AELabData: every committed model of lessons 07 and 08, the grammar, the training
 // snapshots, the recipe and the seed study, exported by attention_core.explorers.site.lab_data when the site was
 // built). Every word shown comes from the page's edition (#ae-params "labels", from
@@ -13,8 +13,8 @@
 //   Compose        a sentence of the toy language, its greedy translation, the alignment grid, the reference
 //   Step through   one decoder step at a time, in the order of lesson 07's equations
 //   Watch it learn the committed run's snapshots: the grid, the losses and the validation curves, step by step
-//   Train          the chosen design on the chosen language, trained in Workers with its own seed, beside the
-//                  seed study's runs of the same design and language
+//   Train          the chosen design on the chosen language, trained in a Worker with its own seed (checked in a
+//                  second one), beside the seed study's runs of the same design and language
 (function () {
   "use strict";
 
@@ -1545,7 +1545,7 @@
     URL.revokeObjectURL(url);
     var self = this;
     trainer.onmessage = checker.onmessage = function (e) {
-      if (self.worker === trainer) self.onWorker(e.data); // not a message of a run replaced since
+      if (self.worker === trainer) self.onWorker(e.data); // not a message of a run stopped or replaced since
     };
     var checks = new MessageChannel();
     checker.postMessage({ type: "checker", port: checks.port2 }, [checks.port2]);

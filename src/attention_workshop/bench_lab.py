@@ -17,8 +17,8 @@
    steps, the watched sentence decoded every 200 ms): the seconds from the start to the first check at or above
    0.95, with what went to making the data, to the steps and to the checks, for each design and each target
    language (lesson 07's and verb-final), in the engine of 1, with every check in the training loop; and that
-   time less the checks before the last: what the page's run takes with a second core free, since the page runs
-   its checks in a second Worker (the checker) while the trainer trains on. Section 3 measures that in the page.
+   time less the checks before the last: about what the page's run takes with a second core free, since the page
+   runs its checks in a second Worker (the checker) while the trainer trains on. Section 3 measures that in the page.
    ``--baseline ASSETS`` (another copy of ``book/_assets``, e.g. ``git archive`` of an earlier commit) times that
    copy's parts too, in the same blocks and runs in turn with today's: before and after side by side.
 3. With a built site (``make book``; skipped when there is none, or with ``--no-site``), in headless Chromium
@@ -508,7 +508,7 @@ def open_lab(browser, base: str, path: str = LESSON_07, width: int = 1280, schem
     context = browser.new_context(viewport={"width": width, "height": 900}, color_scheme=scheme)
     page = context.new_page()
     page.goto(f"{base}/{path}", wait_until="load")
-    # as a reader reaches it (the page's scrollIntoView: the sections around it are laid out as they come near)
+    # as a reader reaches it (the DOM's own scrollIntoView: the lab's top just under the theme's header)
     page.locator('.ae-explorer[data-explorer="lab"]').evaluate("(e) => e.scrollIntoView({block: 'start'})")
     root = page.locator(LAB)
     root.wait_for(timeout=20000)

@@ -114,7 +114,8 @@ def test_a_settled_page_has_its_transitions_at_their_end(visit):
     assert page.evaluate(fading) == "rgb(255, 0, 0)"
 
 
-# Every value the page's <html data-theme> is given while it loads, in order.
+# Every value the page's <html data-theme> is given while it loads, in order, as read when the observer is called
+# (after the script that wrote it: two writes in one script would show as the second twice).
 THEME_WRITES = """
 window.__aeThemes = [];
 new MutationObserver((records) => records.forEach((r) => {
