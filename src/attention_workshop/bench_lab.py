@@ -108,8 +108,9 @@ function aeLabBench(M) {
     m.steps += 1;
     return r.loss;
   }
-  // A run as ae-lab-worker.js drives it: the splits, the Trainer, a validation check every eval_every steps,
-  // the watched sentence decoded when 200 ms have passed since the last post; stops at the first check >= target.
+  // A run as ae-lab-worker.js drives it without a checker (every check in its own loop): the splits, the Trainer,
+  // a validation check every eval_every steps, the watched sentence decoded when 200 ms have passed since the last
+  // post; stops at the first check >= target.
   function train(c) {
     var G = c.grammar,
       R = c.recipe,
@@ -386,7 +387,7 @@ def run_line(runs: list[dict]) -> str:
         if len(runs) > 1:
             head += f" (runs {min(reached):.1f}-{max(reached):.1f})"
         before = sum(c[3] for c in r["checks"][:-1]) / 1000  # the checks before the one that reached the target
-        head += f" ({r['reached']['seconds'] - before:.1f} s with those checks in the checker, as the page runs them)"
+        head += f" (about {r['reached']['seconds'] - before:.1f} s with those checks in a second Worker, as the page)"
     else:
         best = max(r["checks"], key=lambda c: c[1]) if r["checks"] else (0, float("nan"))
         head = f"not in {r['steps']} steps ({r['seconds']:.1f} s; best {best[1]:.3f} at step {best[0]})"

@@ -34,7 +34,7 @@ def runs() -> dict:
             pytest.fail("CI=true but no node found; .ci/run installs nodejs")
         pytest.skip("Node.js is not installed (it is needed for the book build too)")
     data = site.lab_data()
-    recipe = dict(data["recipe"], steps=STEPS, eval_every=EVERY, n_train=400, n_valid=100, n_test=50)
+    recipe = dict(data["recipe"], seed=0, steps=STEPS, eval_every=EVERY, n_train=400, n_valid=100, n_test=50)
     config = dataclasses.asdict(ModelConfig())
     del config["dtype"]
     job = {
