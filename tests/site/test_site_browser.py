@@ -119,8 +119,8 @@ def test_a_settled_page_has_its_transitions_at_their_end(visit):
 THEME_WRITES = """
 window.__aeThemes = [];
 new MutationObserver((records) => records.forEach((r) => {
-  if (r.attributeName === 'data-theme') window.__aeThemes.push(document.documentElement.dataset.theme);
-})).observe(document.documentElement, {attributes: true});
+  if (r.target === document.documentElement) window.__aeThemes.push(document.documentElement.dataset.theme);
+})).observe(document, {attributes: true, attributeFilter: ['data-theme'], subtree: true});
 """
 
 
