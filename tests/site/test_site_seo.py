@@ -81,6 +81,72 @@ def test_the_pdfs_and_the_pages_read_one_address():
         ae_seo.site_address("a.example/b")
 
 
+def test_the_stylesheets_are_joined_into_one_with_their_addresses_rebased(tmp_path):
+    """ae_site._bundle_styles on a small site: two pages link three stylesheets (one in a subfolder, with an
+    @import and url()s), one of them a subset in the same order; each page then links one file holding every
+    rule in that order, each url() naming the same file from _static/. Pages that link the same stylesheets in
+    another order stop the build with one line."""
+    from attention_workshop import ae_site
+
+    static = tmp_path / "_static"
+    (static / "styles").mkdir(parents=True)
+    (static / "basic.css").write_text("p { margin: 0; }", encoding="utf-8")
+    (static / "styles" / "theme.css").write_text(
+        '@import "../basic.css";\n.x { background: url("../img/a.png"); } .y { src: url(data:font/woff2;base64,AA); }',
+        encoding="utf-8",
+    )
+    (static / "a.css").write_text(".a { background: url(img/b.png); }", encoding="utf-8")
+    (static / "b.css").write_text(".ae-b { color: red; }", encoding="utf-8")
+    (tmp_path / "book").mkdir()
+    links = {
+        "theme": '<link href="../_static/styles/theme.css?digest=1" rel="stylesheet" />',
+        "a": '<link rel="stylesheet" type="text/css" href="../_static/a.css?v=2" />',
+        "b": '<link rel="stylesheet" type="text/css" href="../_static/b.css?v=3" />',
+    }
+    full = tmp_path / "book" / "full.html"
+    full.write_text(f"<head>{links['theme']}\n{links['a']}\n{links['b']}\n</head><p>x</p>", encoding="utf-8")
+    part = tmp_path / "book" / "part.html"
+    part.write_text(f"<head>{links['theme']}\n{links['b']}\n</head><p>y</p>", encoding="utf-8")
+    name = ae_site._bundle_styles(tmp_path)
+    assert name and re.fullmatch(r"ae-styles\.[0-9a-f]{8}\.css", name)
+    for page in (full, part):
+        text = page.read_text(encoding="utf-8")
+        assert re.findall(r"<link[^>]*>", text) == [f'<link rel="stylesheet" href="../_static/{name}" />'], text
+    bundle = (static / name).read_text(encoding="utf-8")
+    assert bundle.index("p { margin: 0; }") < bundle.index(".x {") < bundle.index(".a {") < bundle.index(".ae-b {")
+    assert "@import" not in bundle
+    assert 'url("img/a.png")' in bundle and "url(img/b.png)" in bundle and "url(data:font/woff2;base64,AA)" in bundle
+    part.write_text(f"<head>{links['b']}\n{links['a']}\n</head>", encoding="utf-8")
+    full.write_text(f"<head>{links['a']}\n{links['b']}\n</head>", encoding="utf-8")
+    with pytest.raises(RuntimeError, match="in another order"):
+        ae_site._bundle_styles(tmp_path)
+
+
+def test_every_page_links_one_stylesheet_the_same_in_every_edition(site):
+    """Every page of every edition links one stylesheet, _static/ae-styles.<hash>.css, the English edition's (the
+    translations load it from the English folders), and every file its url()s name that the theme's stylesheet
+    also named from styles/ exists (the icon fonts the build removes as unused aside)."""
+    names = set()
+    for edition in editions():
+        root = ae_seo.edition_root(site, edition)
+        for page in ae_seo.pages(site, edition):
+            text = (root / page).read_text(encoding="utf-8")
+            if "<head>" not in text or 'http-equiv="Refresh"' in text:
+                continue
+            found = re.findall(r'<link[^>]*rel="stylesheet"[^>]*>', text)
+            assert len(found) == 1, f"{edition}/{page}: {found}"
+            href = re.search(r'href="([^"]+)"', found[0]).group(1)
+            target = ((root / page).parent / href).resolve()
+            assert target.is_file() and target.parent == (site / "_static").resolve(), f"{edition}/{page}: {href}"
+            names.add(target.name)
+    assert len(names) == 1, names
+    bundle = (site / "_static" / names.pop()).read_text(encoding="utf-8")
+    for url in re.findall(r"url\([\"']?([^\"')]+)", bundle):
+        if url.startswith(("data:", "http", "#", "/")) or re.search(r"fa-(regular|brands)-400", url):
+            continue
+        assert (site / "_static" / url.split("?")[0].split("#")[0]).is_file(), url
+
+
 def test_accept_encoding_is_read_with_its_weights():
     assert serve.accepted("gzip, deflate, br, zstd") == {"gzip", "deflate", "br", "zstd"}
     assert serve.accepted("br;q=0, gzip;q=0.5") == {"gzip"}
@@ -193,7 +259,7 @@ def test_the_editions_share_their_identical_assets(site):
                 target = ((root / page).parent / match.group(0)).resolve()
                 assert target.is_file(), f"{lang}/{page} names {match.group(0)}, which is missing"
         pages_text = (root / "notebooks" / "05_additive_score.html").read_text(encoding="utf-8")
-        assert '"../../_static/styles/theme.css' in pages_text
+        assert '"../../_static/ae-styles.' in pages_text  # the one stylesheet (ae_site._bundle_styles), shared
 
 
 def test_every_text_file_has_compressed_copies(site):
