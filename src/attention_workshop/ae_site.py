@@ -574,7 +574,7 @@ def _summary_css(static: pathlib.Path) -> None:
 # each a request that must finish before the page is first drawn. A slow phone's network waits for them in turns.
 # The build joins them, in the order the fullest page links them, into one file named by its content,
 # _static/ae-styles.<hash>.css: the theme's @import is inlined and every relative url(...) rebased to _static/. Each
-# page links that file instead; the separate files stay for anything else that names them. Our stylesheets scope
+# page links that file instead, and the separate files are deleted (nothing else names them). Our stylesheets scope
 # every rule to the ae- classes, so a page without explorers is styled as before. Measured with Lighthouse (mobile,
 # simulated slow 4G, median of 3, interleaved): first contentful paint 3.1 -> 2.6 s on lesson 05, 3.2 -> 2.6 s on 07.
 STYLESHEET = re.compile(
@@ -585,10 +585,12 @@ CSS_URL = re.compile(r"""url\((["']?)([^"')]+)\1\)""")
 CSS_IMPORT = re.compile(r'@import "([^"]+)";')
 
 
-def _css_for_static(static: pathlib.Path, rel: str) -> str:
+def _css_for_static(static: pathlib.Path, rel: str, joined: set[str]) -> str:
     """The stylesheet ``rel`` (relative to ``static``) as if it sat in ``static`` itself: its relative url(...)s
-    rebased, its ``@import "..."``s replaced by the imported files (each rebased the same way)."""
+    rebased, its ``@import "..."``s replaced by the imported files (each rebased the same way). Adds to ``joined``
+    every file it read."""
     rel = posixpath.normpath(rel)
+    joined.add(rel)
     folder = posixpath.dirname(rel)
     css = (static / rel).read_text(encoding="utf-8")
 
@@ -599,9 +601,7 @@ def _css_for_static(static: pathlib.Path, rel: str) -> str:
         return f"url({match.group(1)}{posixpath.normpath(posixpath.join(folder, url))}{match.group(1)})"
 
     css = CSS_URL.sub(rebased, css)
-    return CSS_IMPORT.sub(
-        lambda m: _css_for_static(static, posixpath.normpath(posixpath.join(folder, m.group(1)))), css
-    )
+    return CSS_IMPORT.sub(lambda m: _css_for_static(static, posixpath.join(folder, m.group(1)), joined), css)
 
 
 def _bundle_styles(out: pathlib.Path) -> str | None:
@@ -633,10 +633,13 @@ def _bundle_styles(out: pathlib.Path) -> str | None:
                 f"ae_site: {page.relative_to(out)} links stylesheets the fullest page does not, or in "
                 f"another order ({', '.join(rels)}); update ae_site._bundle_styles"
             )
-    parts = [f"/* {rel} */\n{_css_for_static(static, rel)}" for rel in order]
+    joined: set[str] = set()
+    parts = [f"/* {rel} */\n{_css_for_static(static, rel, joined)}" for rel in order]
     text = f"/* ae-styles: {', '.join(order)} (joined by ae_site._bundle_styles) */\n" + "\n".join(parts)
     name = f"ae-styles.{hashlib.sha256(text.encode('utf-8')).hexdigest()[:8]}.css"
     (static / name).write_text(text, encoding="utf-8")
+    for rel in joined:  # no page names them now: each page's stylesheet is the joined one
+        (static / rel).unlink()
     for page, found in pages.items():
         href = found[0][0]
         link = f'<link rel="stylesheet" href="{href[: href.index("_static/")]}_static/{name}" />\n'
@@ -682,7 +685,12 @@ def _finish(app, exception):
             shutil.rmtree(target)
         elif target.exists():
             target.unlink()
-    _bundle_styles(out)  # last: from the stylesheets as served
+
+
+def _finish_styles(app, exception):
+    """After every other build-finished handler (the theme writes its pygments.css in one): the one stylesheet."""
+    if exception is None and app.builder.format == "html":
+        _bundle_styles(pathlib.Path(app.outdir))
 
 
 def _init(app):
@@ -701,6 +709,7 @@ def setup(app):
     app.connect("html-page-context", _extract_images)
     app.connect("html-page-context", _tidy_scripts, priority=900)
     app.connect("build-finished", _finish)
+    app.connect("build-finished", _finish_styles, priority=900)  # after the theme's (500), from the files as served
     app.add_css_file("ae-theme-fixes.css")  # dark mode and phones, on every page
     app.add_js_file("ae-site.js", defer="defer")  # keyboard access to equations that scroll, on every page
     return {"parallel_read_safe": True, "parallel_write_safe": False}

@@ -84,8 +84,8 @@ def test_the_pdfs_and_the_pages_read_one_address():
 def test_the_stylesheets_are_joined_into_one_with_their_addresses_rebased(tmp_path):
     """ae_site._bundle_styles on a small site: two pages link three stylesheets (one in a subfolder, with an
     @import and url()s), one of them a subset in the same order; each page then links one file holding every
-    rule in that order, each url() naming the same file from _static/. Pages that link the same stylesheets in
-    another order stop the build with one line."""
+    rule in that order, each url() naming the same file from _static/, and the joined files are gone. Pages that
+    link the same stylesheets in another order stop the build with one line."""
     from attention_workshop import ae_site
 
     static = tmp_path / "_static"
@@ -116,6 +116,7 @@ def test_the_stylesheets_are_joined_into_one_with_their_addresses_rebased(tmp_pa
     assert bundle.index("p { margin: 0; }") < bundle.index(".x {") < bundle.index(".a {") < bundle.index(".ae-b {")
     assert "@import" not in bundle
     assert 'url("img/a.png")' in bundle and "url(img/b.png)" in bundle and "url(data:font/woff2;base64,AA)" in bundle
+    assert sorted(p.name for p in static.rglob("*.css")) == [name], "the joined files are left beside the bundle"
     part.write_text(f"<head>{links['b']}\n{links['a']}\n</head>", encoding="utf-8")
     full.write_text(f"<head>{links['a']}\n{links['b']}\n</head>", encoding="utf-8")
     with pytest.raises(RuntimeError, match="in another order"):
