@@ -48,6 +48,16 @@ def _book_pages(site: pathlib.Path, edition: str) -> dict[str, str]:
     return found
 
 
+def _html_pages(site: pathlib.Path):
+    """(edition, page, its folder's root, its text) for every page of every edition with a head (no redirect)."""
+    for edition in editions():
+        root = ae_seo.edition_root(site, edition)
+        for page in ae_seo.pages(site, edition):
+            text = (root / page).read_text(encoding="utf-8")
+            if "<head>" in text and 'http-equiv="Refresh"' not in text:
+                yield edition, page, root, text
+
+
 # ---------------------------------------------------------------------------------------------------------
 # Without a build
 
@@ -125,21 +135,16 @@ def test_the_stylesheets_are_joined_into_one_with_their_addresses_rebased(tmp_pa
 
 def test_every_page_links_one_stylesheet_the_same_in_every_edition(site):
     """Every page of every edition links one stylesheet, _static/ae-styles.<hash>.css, the English edition's (the
-    translations load it from the English folders), and every file its url()s name that the theme's stylesheet
-    also named from styles/ exists (the icon fonts the build removes as unused aside)."""
+    translations load it from the English folders), and every file its url()s name exists (the icon fonts the
+    build removes as unused aside)."""
     names = set()
-    for edition in editions():
-        root = ae_seo.edition_root(site, edition)
-        for page in ae_seo.pages(site, edition):
-            text = (root / page).read_text(encoding="utf-8")
-            if "<head>" not in text or 'http-equiv="Refresh"' in text:
-                continue
-            found = re.findall(r'<link[^>]*rel="stylesheet"[^>]*>', text)
-            assert len(found) == 1, f"{edition}/{page}: {found}"
-            href = re.search(r'href="([^"]+)"', found[0]).group(1)
-            target = ((root / page).parent / href).resolve()
-            assert target.is_file() and target.parent == (site / "_static").resolve(), f"{edition}/{page}: {href}"
-            names.add(target.name)
+    for edition, page, root, text in _html_pages(site):
+        found = re.findall(r'<link[^>]*rel="stylesheet"[^>]*>', text)
+        assert len(found) == 1, f"{edition}/{page}: {found}"
+        href = re.search(r'href="([^"]+)"', found[0]).group(1)
+        target = ((root / page).parent / href).resolve()
+        assert target.is_file() and target.parent == (site / "_static").resolve(), f"{edition}/{page}: {href}"
+        names.add(target.name)
     assert len(names) == 1, names
     bundle = (site / "_static" / names.pop()).read_text(encoding="utf-8")
     for url in re.findall(r"url\([\"']?([^\"')]+)", bundle):
@@ -232,15 +237,10 @@ def test_without_an_address_the_absolute_links_are_left_out_in_one_line(book_bui
 
 
 def test_one_viewport_tag_and_no_paragraph_in_a_summary(site):
-    for edition in editions():
-        root = ae_seo.edition_root(site, edition)
-        for page in ae_seo.pages(site, edition):
-            text = (root / page).read_text(encoding="utf-8")
-            if "<head>" not in text or 'http-equiv="Refresh"' in text:
-                continue
-            assert text.count('name="viewport"') == 1, f"{edition}/{page}"
-            for summary in re.findall(r"<summary\b.*?</summary>", text, re.S):
-                assert not re.search(r"<p\b", summary), f"{edition}/{page}: {summary[:200]}"
+    for edition, page, _, text in _html_pages(site):
+        assert text.count('name="viewport"') == 1, f"{edition}/{page}"
+        for summary in re.findall(r"<summary\b.*?</summary>", text, re.S):
+            assert not re.search(r"<p\b", summary), f"{edition}/{page}: {summary[:200]}"
 
 
 def test_the_editions_share_their_identical_assets(site):
