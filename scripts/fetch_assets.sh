@@ -2,10 +2,9 @@
 # Fetch the site's third-party files from the npm registry at pinned versions into _vendor/ (not committed).
 # The book serves them itself, so pages work offline and make no request to a CDN.
 #   _vendor/node/mathjax/   the MathJax package, run by Node at build time (src/attention_workshop/ae_math.js) to typeset
-#                           every equation into the page; never served
+#                           every equation into the page as SVG; never served (pages load no MathJax file or font)
 #   _vendor/node/esbuild/   esbuild's executable (for this machine), run at build time (src/attention_workshop/ae_site.py)
 #                           to minify the site's own scripts; never served
-#   _vendor/static/         what pages load (html_static_path): MathJax's CommonHTML fonts, nothing else
 #
 #   bash scripts/fetch_assets.sh lighthouse   (run by `make bench`, src/attention_workshop/bench_lighthouse.py)
 #   _vendor/lighthouse/     Lighthouse and its dependencies (npm install, pinned), run by Node against the
@@ -28,11 +27,11 @@ if [ "${1:-}" = lighthouse ]; then
   exit 0
 fi
 
-MATHJAX=mathjax@3.2.2   # typesets the lessons' LaTeX at build time (TeX input, CommonHTML output)
+MATHJAX=mathjax@3.2.2   # typesets the lessons' LaTeX at build time (TeX input, SVG output)
 ESBUILD=esbuild@0.25.0  # minifies our scripts at build time (one file at a time, no bundling)
 
 stamp="_vendor/.versions"
-want="$MATHJAX $ESBUILD (build-time)"
+want="$MATHJAX $ESBUILD (build-time, SVG)"
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
   exit 0
 fi
@@ -42,11 +41,9 @@ command -v node >/dev/null || { echo "fetch_assets: node is needed to typeset th
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 (cd "$tmp" && npm pack --silent "$MATHJAX" >/dev/null)
-rm -rf _vendor/node _vendor/static && mkdir -p _vendor/node/mathjax _vendor/node/esbuild _vendor/static/mathjax-fonts "$tmp/x"
+rm -rf _vendor/node _vendor/static && mkdir -p _vendor/node/mathjax _vendor/node/esbuild "$tmp/x"
 tar xzf "$tmp"/mathjax-*.tgz -C "$tmp/x"
 cp -r "$tmp/x/package/es5" "$tmp/x/package/package.json" "$tmp/x/package/LICENSE" _vendor/node/mathjax/
-cp "$tmp/x/package/es5/output/chtml/fonts/woff-v2/"*.woff _vendor/static/mathjax-fonts/
-cp "$tmp/x/package/LICENSE" _vendor/static/mathjax-fonts/LICENSE-MathJax.txt
 # esbuild: npm installs the executable of this machine's platform (@esbuild/<os>-<cpu>); only it and the licence
 # are kept (no README.md under _vendor/ for the book build to find)
 npm install --silent --no-audit --no-fund --no-save --prefix "$tmp/esbuild" "$ESBUILD" >/dev/null
@@ -54,4 +51,4 @@ cp "$tmp"/esbuild/node_modules/@esbuild/*/bin/esbuild _vendor/node/esbuild/esbui
 cp "$tmp/esbuild/node_modules/esbuild/LICENSE.md" _vendor/node/esbuild/LICENSE.txt
 _vendor/node/esbuild/esbuild --version >/dev/null
 echo "$want" > "$stamp"
-echo "fetch_assets: $want -> _vendor/ ($(du -sh _vendor/static | cut -f1) served)"
+echo "fetch_assets: $want -> _vendor/node/ (used at build time, not served)"

@@ -7,7 +7,7 @@
   "use strict";
   function scrolls(box) {
     if (box.tagName !== "SPAN") return box.scrollWidth > box.clientWidth + 1;
-    var formula = box.querySelector("mjx-math");
+    var formula = box.querySelector("mjx-container > svg");
     return !!formula && formula.getBoundingClientRect().width > box.clientWidth + 1;
   }
   // Every width is read before any box is marked: a read after a mark would lay the page out again, once per box.

@@ -1,8 +1,8 @@
 """Local Sphinx extension for the book's website: light pages, live explorers, no dead controls.
 
 - **Math at build time.** Every equation is typeset by MathJax under Node while the page is written
-  (``ae_math.js``; MathJax is fetched by ``scripts/fetch_assets.sh``), so a page ships CommonHTML markup, a
-  small stylesheet for the glyphs it uses and the font files it needs, but no MathJax script (1.1 MiB).
+  (``ae_math.js``; MathJax is fetched by ``scripts/fetch_assets.sh``), so a page ships each formula as an inline
+  SVG (its size in em, ``_em_sizes``) with its MathML for screen readers, and no MathJax script (1.1 MiB) or font.
 - **Live twins where the notebook's explorers were.** A notebook stores no widget: an explorer's output holds its
   twin's declaration and a note, "not running: run this cell" (:mod:`attention_core.explorers.twin`; stored by
   ``attention_workshop.execute``). At build time each such note becomes a note saying that the notebook version
@@ -42,6 +42,7 @@ import re
 import shutil
 import struct
 import subprocess
+import xml.etree.ElementTree as ET
 
 from docutils import nodes
 from sphinx.util import logging
@@ -63,7 +64,6 @@ SCRIPTS = (
     "ae-lab-worker.js",
     "ae-lab.js",
 )
-FONT_DIR = "mathjax-fonts"  # under _static/: the CommonHTML woff fonts (from _vendor/static/)
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 
@@ -97,11 +97,26 @@ def _display_tex(node) -> str:
     return parts[0] if parts else ""
 
 
-def _typeset(items: list[tuple[str, bool]], font_url: str) -> tuple[list[str], str]:
-    """Typeset ``(tex, display)`` items with MathJax under Node; return their markup and the stylesheet."""
+def _typeset(items: list[tuple[str, bool]]) -> tuple[list[str], str]:
+    """Typeset ``(tex, display)`` items with MathJax under Node; return their markup (sized in em, its paths out
+    of their groups) and the stylesheet."""
+    markup, css = _mathjax(items)
+    return [_em_sizes(_flat_svg(m)) for m in markup], css
+
+
+def _mathjax(items: list[tuple[str, bool]], output: str = "svg", font_url: str = "") -> tuple[list[str], str]:
+    """MathJax's own markup of ``(tex, display)`` items (``output="svg"``), or of ``(mathml, display)`` items as
+    CommonHTML with its fonts at ``font_url`` (``output="chtml"``, for the PDFs), typeset under Node, and its
+    stylesheet."""
     if not (MATHJAX / "es5" / "node-main.js").exists():
         raise RuntimeError(f"MathJax for the build is missing at {MATHJAX}: run `make assets`")
-    job = {"mathjax": str(MATHJAX), "fontURL": font_url, "items": [{"tex": t, "display": d} for t, d in items]}
+    source = "tex" if output == "svg" else "mml"
+    job = {
+        "mathjax": str(MATHJAX),
+        "output": output,
+        "fontURL": font_url,
+        "items": [{source: text, "display": display} for text, display in items],
+    }
     run = subprocess.run(
         ["node", str(HERE / "ae_math.js")], input=json.dumps(job), capture_output=True, text=True, check=False
     )
@@ -111,8 +126,148 @@ def _typeset(items: list[tuple[str, bool]], font_url: str) -> tuple[list[str], s
     return out["html"], out["css"]
 
 
-def _font_url(docname: str) -> str:
-    return "../" * docname.count("/") + "_static/" + FONT_DIR
+PRINT_FONTS = MATHJAX / "es5" / "output" / "chtml" / "fonts" / "woff-v2"  # MathJax's fonts, for the PDFs only
+
+
+def print_math(items: list[tuple[str, bool]]) -> tuple[list[str], str]:
+    """The website's formulas, given by their MathML, typeset again for print (``_mathjax``'s ``chtml``): the
+    markup of each and the stylesheet, which loads MathJax's fonts from ``PRINT_FONTS``."""
+    return _mathjax(items, "chtml", str(PRINT_FONTS))
+
+
+# MathJax nests a glyph's path in one <g> per MathML node (a subscript's path sits four or five groups deep), each
+# with a transform. A browser lays out and styles every group: about 900 elements on lesson 05's page, for nothing
+# the reader sees. ``_flat_svg`` gives each path and rectangle the product of the transforms above it and drops the
+# groups that only move. A group that does more (a colour, a table's node, whose lines MathJax's stylesheet selects
+# as its children) stays, with its children flattened inside it; an error's node is kept whole, and so is a nested
+# <svg> (moved by a group of its own: it takes no transform).
+SVG_NS = "http://www.w3.org/2000/svg"
+ET.register_namespace("", SVG_NS)  # written back as <svg xmlns="...">, not <ns0:svg>
+_SVG = re.compile(r"<svg\b.*</svg>", re.S)
+_MOVE = re.compile(r"(translate|scale|matrix)\(([^)]*)\)")
+_PLAIN_GROUP = {"transform", "data-mml-node", "data-mjx-texclass", "data-c"}  # data-c: a glyph drawn in parts
+_WHOLE_NODES = {"merror"}  # MathJax's stylesheet selects this group's child groups: kept whole
+_KEPT_NODES = {"mtable"}  # and this group's lines and frame: kept, its content flattened inside it
+IDENTITY = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+_SHAPES = {"path", "rect", "line", "text"}  # what MathJax draws with; each takes a transform of its own
+
+
+def _matrix(transform: str) -> tuple[float, ...]:
+    """An SVG ``transform`` list as (a, b, c, d, e, f); only the translate, scale and matrix that MathJax writes."""
+    total = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+    rest = _MOVE.sub("", transform).strip(" ,")
+    if rest:
+        raise ValueError(f"a transform MathJax does not write: {transform!r}")
+    for kind, args in _MOVE.findall(transform):
+        v = [float(x) for x in re.split(r"[\s,]+", args.strip())]
+        if kind == "translate":
+            m = (1.0, 0.0, 0.0, 1.0, v[0], v[1] if len(v) > 1 else 0.0)
+        elif kind == "scale":
+            m = (v[0], 0.0, 0.0, v[1] if len(v) > 1 else v[0], 0.0, 0.0)
+        else:
+            m = tuple(v)
+        total = _times(total, m)
+    return total
+
+
+def _times(p: tuple[float, ...], q: tuple[float, ...]) -> tuple[float, ...]:
+    """The transform that applies ``q`` first, then ``p``."""
+    a, b, c, d, e, f = p
+    A, B, C, D, E, F = q
+    return (a * A + c * B, b * A + d * B, a * C + c * D, b * C + d * D, a * E + c * F + e, b * E + d * F + f)
+
+
+def _as_attribute(m: tuple[float, ...]) -> str | None:
+    if max(abs(x - y) for x, y in zip(m, IDENTITY, strict=True)) < 1e-9:
+        return None
+    return "matrix(" + " ".join(f"{round(x, 4):g}" for x in m) + ")"
+
+
+def _flatten(group: ET.Element, above: tuple[float, ...], out: ET.Element) -> None:
+    """Append ``group``'s content to ``out``, each element moved by ``above`` and the group's own transform."""
+    here = _times(above, _matrix(group.get("transform", "")))
+    for child in list(group):
+        tag = child.tag.rsplit("}", 1)[-1]
+        if tag == "g" and child.get("data-mml-node") not in _WHOLE_NODES:
+            if set(child.attrib) <= _PLAIN_GROUP and child.get("data-mml-node") not in _KEPT_NODES:
+                _flatten(child, here, out)
+                continue
+            own = _times(here, _matrix(child.attrib.pop("transform", "")))
+            moved = ET.SubElement(out, child.tag, child.attrib)
+            _flatten(child, IDENTITY, moved)
+        elif tag in _SHAPES:
+            moved, own = child, _times(here, _matrix(child.attrib.pop("transform", "")))
+            out.append(moved)
+        elif _as_attribute(here) is None:
+            moved, own = child, here
+            out.append(moved)
+        else:  # a nested <svg> (a stretched glyph), which takes no transform of its own
+            moved, own = ET.SubElement(out, f"{{{SVG_NS}}}g"), here
+            moved.append(child)
+        matrix = _as_attribute(own)
+        if matrix:
+            moved.set("transform", matrix)
+
+
+def _flat_svg(markup: str) -> str:
+    """MathJax's markup of one formula with its <svg>'s paths out of their groups (see above); the outer group's
+    colours move to the <svg>. Everything else, the MathML beside it included, is left as it is."""
+    found = _SVG.search(markup)
+    if not found:
+        return markup
+    svg = ET.fromstring(found.group(0))
+    (top,) = list(svg)  # <g stroke="currentColor" fill="currentColor" stroke-width="0" transform="scale(1,-1)">
+    paints = {k: v for k, v in top.attrib.items() if k != "transform"}
+    svg.remove(top)
+    svg.attrib.update(paints)
+    _flatten(top, IDENTITY, svg)
+    flat = ET.tostring(svg, encoding="unicode", short_empty_elements=False)
+    return markup[: found.start()] + flat + markup[found.end() :]
+
+
+# A page draws the same glyphs again and again (lesson 05: 570 paths, 64 different ones): each glyph's outline is
+# written once per page, in a hidden <svg> at the top of the article (``GLYPHS``), and every formula draws it with
+# <use>. Written inline, the outlines made the English edition's pages 1.7 MB heavier; drawn with <use>, a page
+# lays out as fast (measured in Chromium on lesson 05).
+GLYPHS = '<svg class="ae-glyphs" aria-hidden="true" style="display:none"><defs>{}</defs></svg>'
+_PATH = re.compile(r'<path data-c="([^"]*)" d="([^"]*)"([^>]*)></path>')
+
+
+def _shared_glyphs(markup: list[str]) -> tuple[list[str], str]:
+    """A page's formulas with each glyph's path drawn by ``<use>`` of one definition, and the definitions
+    (``GLYPHS``; "" without any). A glyph's id is ``ae-g`` and its character code, with a number for a second
+    outline of the same character (a larger size of a bracket). A glyph with no outline (U+2061, the invisible
+    function application MathJax puts after "exp") is left out: it draws nothing."""
+    ids: dict[str, str] = {}
+
+    def use(found: re.Match) -> str:
+        code, outline = found.group(1), found.group(2)
+        if not outline:
+            return ""
+        if outline not in ids:
+            taken = sum(1 for name in ids.values() if name.split("-")[2] == code)
+            ids[outline] = f"ae-g-{code}" + (f"-{taken}" if taken else "")
+        return f'<use data-c="{code}" href="#{ids[outline]}"{found.group(3)}></use>'
+
+    shared = [_PATH.sub(use, m) for m in markup]
+    if not ids:
+        return shared, ""
+    defs = "".join(f'<path id="{name}" d="{outline}"></path>' for outline, name in ids.items())
+    return shared, GLYPHS.format(defs)
+
+
+# MathJax's SVG output states a formula's width, height and baseline in ex, taking an ex to be the x-height of its
+# own font: 0.442 em. A browser's ex is the x-height of the text around the formula (larger in the theme's sans-serif
+# and different again in a fallback font), so the same formula would be drawn at another size in each; in em, it is
+# drawn at the size MathJax computed, in every font.
+MATHJAX_EX = 0.442  # em per ex (MathJax's TeX font: x_height)
+_EX = re.compile(r'((?:width|height)="|vertical-align: |min-width: )(-?[0-9.]+)ex\b')
+
+
+def _em_sizes(markup: str) -> str:
+    """MathJax's SVG markup with every ex length of the formula's box (``width``, ``height``, ``vertical-align``,
+    ``min-width``) given in em."""
+    return _EX.sub(lambda m: f"{m.group(1)}{float(m.group(2)) * MATHJAX_EX:.4g}em", markup)
 
 
 def _typeset_page(app, doctree, docname):
@@ -123,16 +278,18 @@ def _typeset_page(app, doctree, docname):
     if not found:
         return
     items = [(_display_tex(n), True) if isinstance(n, nodes.math_block) else (n.astext(), False) for n in found]
-    markup, css = _typeset(items, _font_url(docname))
+    markup, css = _typeset(items)
+    markup, glyphs = _shared_glyphs(markup)
     for n, m in zip(found, markup, strict=True):
         n["ae_html"] = m
     app.builder._ae_math_css[docname] = css
+    app.builder._ae_glyphs[docname] = glyphs
 
 
 def _markup(self, node, display: bool) -> str:
     if "ae_html" not in node:  # math outside the page's own doctree (e.g. a title in the navigation)
         tex = _display_tex(node) if display else node.astext()
-        markup, css = _typeset([(tex, display)], _font_url(self.builder.current_docname))
+        markup, css = _typeset([(tex, display)])
         self.builder._ae_math_css_extra.setdefault(self.builder.current_docname, []).append(css)
         return markup[0]
     return node["ae_html"]
@@ -158,6 +315,9 @@ def visit_displaymath(self, node):
 
 
 def _math_css(app, pagename, templatename, context, doctree):
+    glyphs = app.builder._ae_glyphs.pop(pagename, "")
+    if glyphs and "body" in context:
+        context["body"] = glyphs + context["body"]
     css = [app.builder._ae_math_css.pop(pagename, "")] + app.builder._ae_math_css_extra.pop(pagename, [])
     css = "\n".join(c for c in css if c)
     if css:
@@ -696,6 +856,7 @@ def _finish_styles(app, exception):
 def _init(app):
     app.builder._ae_math_css = {}
     app.builder._ae_math_css_extra = {}
+    app.builder._ae_glyphs = {}
 
 
 def setup(app):

@@ -17,12 +17,13 @@ the build says so once and the notes give the page's path in the site
 (``notebooks/06_same_content_different_state.html``).
 The document's title, author (``_config.yml``'s ``author``) and language are set in the PDF.
 
-How: one HTML file per edition (``_pdf/print.html`` inside the edition's folder, so the site's stylesheets,
-MathJax fonts and figures resolve; deleted afterwards) printed by Chromium (Playwright's ``page.pdf``, with
-``outline`` and ``tagged``), twice: the first print tells on which page each chapter and section starts
-(``pypdf`` reads the PDF's link destinations), the second writes those numbers into the contents. A section's
-anchor is its heading (not the ``<section>``, whose top can stay at the foot of a page when the heading moves on to
-the next one with what follows it), so a contents number and a link land on the page that shows the heading.
+How: one HTML file per edition (``_pdf/print.html`` inside the edition's folder, so the site's stylesheets and
+figures resolve; deleted afterwards), its formulas typeset again in MathJax's fonts (:func:`print_formulas`),
+printed by Chromium (Playwright's ``page.pdf``, with ``outline`` and ``tagged``), twice: the first print tells on
+which page each chapter and section starts (``pypdf`` reads the PDF's link destinations), the second writes those
+numbers into the contents. A section's anchor is its heading (not the ``<section>``, whose top can stay at the foot
+of a page when the heading moves on to the next one with what follows it), so a contents number and a link land on
+the page that shows the heading.
 """
 
 from __future__ import annotations
@@ -169,10 +170,10 @@ def chapter(site: pathlib.Path, docname: str, part: str | None, docnames: set[st
     article = page.find("article", class_="bd-article")
     if article is None:
         raise RuntimeError(f"{docname}.html has no <article class='bd-article'>: was the site built?")
-    style = page.find("style", id="ae-math-css")
     key, folder = key_of(docname), posixpath.dirname(docname)
+    math_css = print_formulas(article)
 
-    for gone in article.select("p.ae-lang-switch-bar, a.headerlink, script"):
+    for gone in article.select("p.ae-lang-switch-bar, a.headerlink, script, svg.ae-glyphs"):
         gone.decompose()
     # explorers: a notebook widget's note names the website page; the live twin the build put just after that note
     # goes with it; any other live explorer (written in a lesson, or added after a cell with its introduction)
@@ -221,9 +222,31 @@ def chapter(site: pathlib.Path, docname: str, part: str | None, docnames: set[st
         for h in article.find_all(["h1", "h2", "h3", "h4", "h5", "h6"])
         if h.find("mjx-container")
     }
-    return Chapter(
-        docname, key, part, title, sections, math_titles, article.decode_contents(), style.string if style else ""
-    )
+    return Chapter(docname, key, part, title, sections, math_titles, article.decode_contents(), math_css)
+
+
+def print_formulas(article) -> str:
+    """Every formula of ``article`` typeset again from its MathML for print (``ae_site.print_math``): the website
+    draws a formula as an SVG, which Chromium prints as outlines, each glyph stored again wherever it occurs and
+    none of it text; in MathJax's fonts a formula is text, and each glyph is stored once. Returns the stylesheet
+    (its fonts made TrueType by :func:`math_fonts`)."""
+    from bs4 import BeautifulSoup
+
+    from attention_workshop import ae_site
+
+    containers = article.find_all("mjx-container")
+    if not containers:
+        return ""
+    items = []
+    for container in containers:
+        mathml = container.find("math")
+        if mathml is None:
+            raise RuntimeError(f"a formula without its MathML: {str(container)[:120]}")
+        items.append((str(mathml), container.get("display") == "true"))
+    markup, css = ae_site.print_math(items)
+    for container, typeset in zip(containers, markup, strict=True):
+        container.replace_with(BeautifulSoup(typeset, "html.parser"))
+    return css
 
 
 def _link(href: str, key: str, folder: str, docnames: set[str], edition: str, site_url: str) -> str:
@@ -361,8 +384,8 @@ def truetype(font):
 
 
 def math_fonts(math_css: str, folder: pathlib.Path) -> str:
-    """``math_css`` with each MathJax font it loads (``../_static/mathjax-fonts/*.woff``, relative to the print
-    file) replaced by a TrueType copy in ``folder``."""
+    """``math_css`` with each MathJax font it loads (``ae_site.PRINT_FONTS``, from the npm package fetched for the
+    build) replaced by a TrueType copy in ``folder``."""
     from fontTools.ttLib import TTFont
 
     def convert(match):

@@ -523,10 +523,9 @@ class Sweep:
     first setting measures: the browser's resource timing lists every file a page uses, those read from the cache
     included (``USED``), and a first visit transfers each of them whole, as the plain server sends the file on
     disk. Switching the cache off for that setting instead cost about 18 CPU-seconds of loading and compiling the
-    same scripts again, and listed no file the cached pages did not (compared on every page of both editions; the
-    cached pages list a few more of MathJax's fonts, which only makes the budget stricter). One context per
-    setting rather than one per page: a new context starts a new renderer and costs about three times the
-    processor time of the page itself."""
+    same scripts again, and listed no file the cached pages did not (compared on every page of both editions).
+    One context per setting rather than one per page: a new context starts a new renderer and costs about three
+    times the processor time of the page itself."""
 
     PARALLEL = 2
 

@@ -21,6 +21,21 @@ def test_lesson_06_math_is_typeset_in_the_page(visit):
     assert page.locator("script[src*='mathjax'], script[src*='tex-chtml']").count() == 0, "math is typeset at build"
     numbered = page.locator("div.math:has(span.eqno) mjx-container[display='true']")
     assert numbered.count() >= 2
+    glyphs = page.evaluate(
+        """() => {
+          const uses = [...document.querySelectorAll('mjx-container svg use')];
+          const ids = [...document.querySelectorAll('svg.ae-glyphs [id]')].map((e) => e.id);
+          const missing = uses.map((u) => u.getAttribute('href'))
+            .filter((h) => !document.getElementById(h.slice(1))?.closest('svg.ae-glyphs'));
+          return {uses: uses.length, ids: ids.length, unique: new Set(ids).size, missing,
+                  drawn: uses.filter((u) => u.getBBox().width > 0).length,
+                  fonts: performance.getEntriesByType('resource').map((r) => r.name).filter((n) => /mathjax/i.test(n))};
+        }"""
+    )
+    assert glyphs["uses"] > 100 and glyphs["missing"] == [], f"glyphs drawn from no outline: {glyphs['missing'][:5]}"
+    assert glyphs["unique"] == glyphs["ids"], "an outline's id is given twice"
+    assert glyphs["drawn"] == glyphs["uses"], "a glyph drawn from its outline has no size"
+    assert glyphs["fonts"] == [], f"math loads MathJax files: {glyphs['fonts']}"
     assert visit.outside_requests() == []
     assert visit.console_errors() == []
 

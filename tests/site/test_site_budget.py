@@ -48,5 +48,5 @@ def test_no_page_loads_a_heavy_script(site):
     """The scripts that made pages heavy stay out: Font Awesome's, MathJax's and the widget manager's."""
     for path in reader_pages(site):
         html = (pathlib.Path(site) / path).read_text()
-        for name in ("fontawesome.js", "tex-chtml.js", "embed-amd.js", "require.min.js"):
+        for name in ("fontawesome.js", "tex-chtml.js", "tex-svg.js", "embed-amd.js", "require.min.js"):
             assert name not in html, f"{path} loads {name}"

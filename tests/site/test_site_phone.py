@@ -48,7 +48,7 @@ def _open(visit, path: str, width: int = PHONE):
 # The inline formulas of a page: [text, box width, formula width, overflow-x, tabindex, class ae-scrolls].
 FORMULAS = """
 (root) => [...(root || document).querySelectorAll('span.math')].map((box) => [
-  box.textContent, box.clientWidth, box.querySelector('mjx-math').getBoundingClientRect().width,
+  box.textContent, box.clientWidth, box.querySelector('mjx-container > svg').getBoundingClientRect().width,
   getComputedStyle(box).overflowX, box.getAttribute('tabindex'), box.classList.contains('ae-scrolls'),
 ])
 """
@@ -57,7 +57,7 @@ FORMULAS = """
 # Display formulas of a page: [text, box width, formula width].
 DISPLAYS = """
 () => [...document.querySelectorAll('div.math > mjx-container[display="true"]')].map((box) => [
-  box.textContent, box.clientWidth, box.querySelector('mjx-math').getBoundingClientRect().width,
+  box.textContent, box.clientWidth, box.querySelector(':scope > svg').getBoundingClientRect().width,
 ])
 """
 
@@ -93,7 +93,7 @@ def test_a_long_inline_formula_scrolls_to_its_end(visit, edition):
     800 px) must scroll inside its box, by keyboard too, to its end (ae-site.js)."""
     v, page = _open(visit, edition + "notebooks/04_from_scores_to_weights.html")
     box = page.locator("span.math").first
-    box.evaluate("(e) => { e.querySelector('mjx-math').style.width = '800px'; }")
+    box.evaluate("(e) => { e.querySelector('mjx-container > svg').style.width = '800px'; }")
     page.evaluate("window.dispatchEvent(new Event('resize'))")
     assert eventually(box, "(e) => e.classList.contains('ae-scrolls')"), "a too-wide formula is not marked to scroll"
     text, width, formula, overflow, tabindex, scrolls = page.evaluate(FORMULAS, None)[0]
@@ -104,10 +104,10 @@ def test_a_long_inline_formula_scrolls_to_its_end(visit, edition):
     assert eventually(box, "(e) => e.scrollLeft > 0"), f"{text!r} does not scroll with the keyboard"
     box.evaluate("(e) => { e.scrollLeft = e.scrollWidth; }")
     right = box.evaluate(
-        "(e) => e.querySelector('mjx-math').getBoundingClientRect().right - e.getBoundingClientRect().right"
+        "(e) => e.querySelector('mjx-container > svg').getBoundingClientRect().right - e.getBoundingClientRect().right"
     )
     assert right <= 1.5, f"{text!r}: its end stays {right:.0f} px out of view"
-    box.evaluate("(e) => { e.querySelector('mjx-math').style.width = ''; }")
+    box.evaluate("(e) => { e.querySelector('mjx-container > svg').style.width = ''; }")
     page.evaluate("window.dispatchEvent(new Event('resize'))")
     assert eventually(box, "(e) => !e.classList.contains('ae-scrolls') && !e.hasAttribute('tabindex')")
     v.close()
