@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Fetch the site's third-party files from the npm registry at pinned versions into _vendor/ (not committed).
-# The book serves them itself, so pages work offline and make no request to a CDN.
+# They are used at build time and never served: pages work offline and make no request to a CDN.
 #   _vendor/node/mathjax/   the MathJax package, run by Node at build time (src/attention_workshop/ae_math.js) to typeset
-#                           every equation into the page as SVG; never served (pages load no MathJax file or font)
+#                           every equation into the page as SVG, and again as CommonHTML in its fonts for the PDFs;
+#                           never served (pages load no MathJax file or font)
 #   _vendor/node/esbuild/   esbuild's executable (for this machine), run at build time (src/attention_workshop/ae_site.py)
 #                           to minify the site's own scripts; never served
 #
@@ -27,7 +28,8 @@ if [ "${1:-}" = lighthouse ]; then
   exit 0
 fi
 
-MATHJAX=mathjax@3.2.2   # typesets the lessons' LaTeX at build time (TeX input, SVG output)
+MATHJAX=mathjax@3.2.2   # typesets the lessons' LaTeX at build time (TeX input, SVG output; MathML input and
+                        # CommonHTML output for the PDFs)
 ESBUILD=esbuild@0.25.0  # minifies our scripts at build time (one file at a time, no bundling)
 
 stamp="_vendor/.versions"

@@ -2,9 +2,9 @@
 // Called by ae_site.py: reads {"mathjax": dir, "output": "svg" | "chtml", "fontURL": url (chtml only),
 // "items": [{"tex" or "mml", "display"}]} as JSON on stdin and writes {"html": [...], "css": "..."} (the markup of
 // each item and MathJax's stylesheet for them) as JSON on stdout. MathJax is fetched by scripts/fetch_assets.sh.
-// - "svg", for the website: each formula an inline SVG with each glyph a path of its own (fontCache "none": no
-//   <use> element, whose shadow copy a browser lays out again), and no font to load; the MathML beside it is what
-//   a screen reader reads.
+// - "svg", for the website: each formula an inline SVG with each glyph a path of its own (fontCache "none": ae_site.py
+//   then writes each outline once per page and draws the glyphs with <use>, _shared_glyphs), and no font to load;
+//   the MathML beside it is what a screen reader reads.
 // - "chtml", for the PDFs (from the website's MathML): glyphs as text in MathJax's fonts, which the PDF embeds, so
 //   a formula stays text a reader can search and copy, and each glyph is stored once.
 "use strict";

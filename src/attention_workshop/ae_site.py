@@ -135,7 +135,7 @@ def print_math(items: list[tuple[str, bool]]) -> tuple[list[str], str]:
     return _mathjax(items, "chtml", str(PRINT_FONTS))
 
 
-# MathJax nests a glyph's path in one <g> per MathML node (a subscript's path sits four or five groups deep), each
+# MathJax nests a glyph's path in one <g> per MathML node (a subscript's path sits four or five groups deep), most
 # with a transform. A browser lays out and styles every group: about 900 elements on lesson 05's page, for nothing
 # the reader sees. ``_flat_svg`` gives each path and rectangle the product of the transforms above it and drops the
 # groups that only move. A group that does more (a colour, a table's node, whose lines MathJax's stylesheet selects
@@ -227,7 +227,7 @@ def _flat_svg(markup: str) -> str:
 
 # A page draws the same glyphs again and again (lesson 05: 570 paths, 64 different ones): each glyph's outline is
 # written once per page, in a hidden <svg> at the top of the article (``GLYPHS``), and every formula draws it with
-# <use>. Written inline, the outlines made the English edition's pages 1.7 MB heavier; drawn with <use>, a page
+# <use>. Written inline, the outlines came to 1.7 MB of the English edition's HTML; drawn with <use>, a page
 # lays out as fast (measured in Chromium on lesson 05).
 GLYPHS = '<svg class="ae-glyphs" aria-hidden="true" style="display:none"><defs>{}</defs></svg>'
 _PATH = re.compile(r'<path data-c="([^"]*)" d="([^"]*)"([^>]*)></path>')

@@ -229,7 +229,7 @@ def print_formulas(article) -> str:
     """Every formula of ``article`` typeset again from its MathML for print (``ae_site.print_math``): the website
     draws a formula as an SVG, which Chromium prints as outlines, each glyph stored again wherever it occurs and
     none of it text; in MathJax's fonts a formula is text, and each glyph is stored once. Returns the stylesheet
-    (its fonts made TrueType by :func:`math_fonts`)."""
+    (its fonts made TrueType later, by :func:`math_fonts`)."""
     from bs4 import BeautifulSoup
 
     from attention_workshop import ae_site

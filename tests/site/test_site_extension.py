@@ -70,9 +70,9 @@ def test_flattened_formulas_draw_the_same_pixels(ae_site, chromium_browser):
     each path from one outline per page: every formula above, drawn
     by Chromium at four times the size, has the same pixels as MathJax's own markup, within anti-aliasing: at most
     0.05 % of the pixels differ by more than 2 grey levels of 255, and none by more than 128 (today: 13 pixels of
-    444,768 by up to 8 in the fraction, 7 by up to 40 where the parts of the brace meet; a stretched bracket's seams
-    differed by up to 65). A flattening that loses one transform (the scripts' scale) is caught by the same
-    comparison: thousands of pixels, by 255."""
+    444,768 by up to 8 in the fraction, 7 by up to 40 where the parts of the brace meet; a three-row stretched bracket,
+    tried earlier, differed in 129 pixels by up to 65). A flattening that loses one transform (the scripts' scale) is
+    caught by the same comparison: thousands of pixels, by 255."""
     import io
 
     from PIL import Image, ImageChops
