@@ -579,6 +579,7 @@ UNUSED = (
     "ae-mathjax2-shim.js",
     "ae-require-config.js",
     "mathjax",  # an earlier build's MathJax scripts
+    "mathjax-fonts",  # an earlier build's MathJax fonts (formulas are SVG now)
     "locales",  # the theme's translations: used while building, never by a page
     "images",  # the launch-button logos (the book has no launch buttons)
 )
