@@ -154,7 +154,7 @@ _SHAPES = {"path", "rect", "line", "text"}  # what MathJax draws with; each take
 
 def _matrix(transform: str) -> tuple[float, ...]:
     """An SVG ``transform`` list as (a, b, c, d, e, f); only the translate, scale and matrix that MathJax writes."""
-    total = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+    total = IDENTITY
     rest = _MOVE.sub("", transform).strip(" ,")
     if rest:
         raise ValueError(f"a transform MathJax does not write: {transform!r}")
