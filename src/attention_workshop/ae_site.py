@@ -201,7 +201,7 @@ def _flatten(group: ET.Element, above: tuple[float, ...], out: ET.Element) -> No
         elif _as_attribute(here) is None:
             moved, own = child, here
             out.append(moved)
-        else:  # a nested <svg> (a stretched glyph), which takes no transform of its own
+        else:  # an error's group, or a nested <svg> (a stretched glyph), which takes no transform: moved as a unit
             moved, own = ET.SubElement(out, f"{{{SVG_NS}}}g"), here
             moved.append(child)
         matrix = _as_attribute(own)
