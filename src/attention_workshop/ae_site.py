@@ -25,6 +25,8 @@
 - **Theme weight**: one viewport tag per page, valid ``<summary>`` markup in the code folds, the theme's head
   scripts that wait for the page deferred (``DEFERRED``), the colour theme resolved in the head
   (``_resolved_theme``), and one stylesheet per page in place of the ten to thirteen it linked (``_bundle_styles``).
+- **Highlighted code with fewer elements** (``plain_formatter``): no span for a token the theme colours as plain
+  text, one span for neighbouring tokens coloured alike.
 - ``ae-theme-fixes.css`` on every page: dark mode, phones (scroll cues for wide equations and tables); and
   ``ae-site.js``, which gives an equation that scrolls keyboard focus. On the search page, ``ae-search.js``: result
   summaries without the website's controls, and glossary hits titled with their term.
@@ -719,6 +721,41 @@ def _defer_scripts(text: str) -> str:
     return DEFERRED.sub(lambda m: m.group(0) if "defer" in m.group(1) else f"<script defer{m.group(1)}>", text)
 
 
+# The theme's tab stops, read before they are written (issue 33). pydata-sphinx-theme gives every code block and
+# output that scrolls a tab stop (tabindex 0, else -1) when the page has loaded and again after any change under
+# #main-content. It wrote each element's tab index before reading the next one's width, and each write made the next
+# read lay the page out again: on lesson 07 as a phone loads it, that handler took about 140 ms of the main thread
+# after the first paint. The build rewrites that one loop in the theme's served script to read every width first,
+# then write; the tab stops come out the same. A theme whose script no longer has the loop is a build warning (an
+# error in the book's builds), so an upgrade is looked at again.
+THEME_SCRIPT = "scripts/pydata-sphinx-theme.js"
+TAB_STOPS = re.compile(
+    r"document\.querySelectorAll\((\[[^\]]*\]\.join\(\", \"\))\)\.forEach\(e=>\{e\.tabIndex="
+    r"e\.scrollWidth>e\.clientWidth\|\|e\.scrollHeight>e\.clientHeight\?0:-1\}\)"
+)
+TAB_STOPS_BATCHED = (
+    "(a=>a.map(e=>e.scrollWidth>e.clientWidth||e.scrollHeight>e.clientHeight)"
+    ".forEach((w,i)=>{a[i].tabIndex=w?0:-1}))(Array.from(document.querySelectorAll({})))"
+)
+
+
+def _theme_tab_stops(static: pathlib.Path) -> None:
+    path = static / THEME_SCRIPT
+    if not path.exists():
+        return
+    text = path.read_text(encoding="utf-8")
+    if TAB_STOPS_BATCHED.split("{")[0] in text:
+        return  # done by this build already (an edition sharing these files)
+    new, count = TAB_STOPS.subn(lambda m: TAB_STOPS_BATCHED.replace("{}", m.group(1), 1), text)
+    if count != 1:
+        logger.warning(
+            f"ae_site: {THEME_SCRIPT} has {count} copies of the theme's tab-stop loop (expected 1); "
+            "the theme changed: update ae_site.TAB_STOPS"
+        )
+        return
+    path.write_text(new, encoding="utf-8")
+
+
 def _summary_css(static: pathlib.Path) -> None:
     for path in static.rglob("*.css"):
         text = path.read_text(encoding="utf-8")
@@ -832,6 +869,7 @@ def _finish(app, exception):
         used.update(re.findall(r"\bfa-[a-z0-9-]+", slim))
     static = out / "_static"
     _summary_css(static)
+    _theme_tab_stops(static)
     _slim_icons(static, used)
     _slim_scripts(static)
     for family in ("brands-400", "regular-400"):
@@ -854,10 +892,65 @@ def _finish_styles(app, exception):
         _bundle_styles(pathlib.Path(app.outdir))
 
 
+# Highlighted code with fewer elements (issue 33). Pygments wraps every token in a span named by its type, even where
+# the colour scheme gives that type the code's own colour, and gives neighbouring tokens of one colour a span each: in
+# both of the theme's schemes (pydata-sphinx-theme's a11y-high-contrast light and dark) names (.n), punctuation (.p)
+# and whitespace (.w) look exactly like unstyled text, and an f-string's prefix, quotes and braces (.sa, .s2, .si)
+# share the operators' colour. Those spans were most of a long lesson's elements, and each is laid out and styled on a
+# phone. The formatter below writes no span for a token styled as plain text in both schemes, and gives tokens styled
+# alike in both schemes one class (the shortest of theirs), so Pygments joins neighbours into one span. Every
+# character keeps its colour in both schemes (tests/site/test_site_extension.py). The schemes are read from the
+# theme's options as pydata_sphinx_theme.pygments.overwrite_pygments_css reads them; a scheme Pygments does not know
+# leaves every span as it was. The prompt (.gp) keeps its own class: stylesheets select it (not copied with the code);
+# so do the classes of a lexer's own token types (myst-nb's ANSI colours in printed output, which myst-nb styles).
+KEEP_CLASSES = {"gp"}
+
+
+def _code_styles(app) -> list[str]:
+    options = dict(getattr(app.builder, "theme_options", None) or app.config.html_theme_options or {})
+    defaults = app.builder.theme.get_options() if getattr(app.builder, "theme", None) else {}
+    return [options.get(key) or defaults.get(key) for key in ("pygments_light_style", "pygments_dark_style")]
+
+
+def plain_formatter(styles: list[str]):
+    """An HtmlFormatter class that writes no span for a token styled like plain text in each of ``styles`` and one
+    class for the token types styled alike in each of them."""
+    from pygments.formatters import HtmlFormatter
+    from pygments.token import STANDARD_TYPES, Text
+
+    try:
+        schemes = [HtmlFormatter(style=name) for name in styles]
+    except Exception:  # a style Pygments does not have (pydata's fallback then applies): keep every span
+        return HtmlFormatter
+
+    def looks(css_class: str) -> tuple[str, ...]:
+        """The class's style in each scheme, "" where it is styled as plain text."""
+        plain = [scheme.class2style[scheme.ttype2class[Text]][0] for scheme in schemes]
+        found = [scheme.class2style.get(css_class, ("",))[0] for scheme in schemes]
+        return tuple("" if f == p else f for f, p in zip(found, plain, strict=True))
+
+    standard = set(STANDARD_TYPES.values()) - KEEP_CLASSES - {""}
+    shared: dict[tuple[str, ...], str] = {}  # a look -> the shortest class that has it
+    for css_class in sorted(standard, key=lambda c: (len(c), c)):
+        shared.setdefault(looks(css_class), css_class)
+
+    class PlainTextFormatter(HtmlFormatter):
+        def _get_css_classes(self, ttype):
+            classes = super()._get_css_classes(ttype)
+            if classes not in standard:  # a lexer's own type (myst-nb's ANSI colours, styled by myst-nb): as written
+                return classes
+            look = looks(classes)
+            return "" if look == ("",) * len(schemes) else shared.get(look, classes)
+
+    return PlainTextFormatter
+
+
 def _init(app):
     app.builder._ae_math_css = {}
     app.builder._ae_math_css_extra = {}
     app.builder._ae_glyphs = {}
+    if getattr(app.builder, "highlighter", None) is not None and app.builder.format == "html":
+        app.builder.highlighter.formatter = plain_formatter(_code_styles(app))
 
 
 def setup(app):

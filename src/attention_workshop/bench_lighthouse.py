@@ -7,6 +7,13 @@ the build wrote compressed copies). For each: the four category scores (performa
 practices, SEO) and first contentful paint, largest contentful paint, total blocking time and cumulative layout
 shift, and the KiB transferred. Targets (issue 33): performance >= 90 on a phone, the other three 100.
 
+A phone's CPU is simulated as this machine's slowed down. Lighthouse's default slowdown (4x) turns a high-end desktop
+into its mid-tier phone; on a slower host the same 4x models a slower phone. Lighthouse measures the host (its
+"benchmark index", printed per run) and its documentation (docs/throttling.md, "Calibrating the CPU slowdown") says
+to lower the slowdown on a weaker machine, pointing to a calculator from the index to the slowdown
+(:func:`calibrated_slowdown`). ``--calibrated`` adds a phone row per page with that slowdown, the index measured
+by a first run. ``--runs N`` audits each page N times in turn and prints each figure's median.
+
 Lighthouse (npm, pinned in scripts/fetch_assets.sh) is fetched into ``_vendor/lighthouse`` on first use and
 drives the headless Chromium the tests use (:func:`attention_workshop.chromium.find_chromium`).
 
@@ -39,7 +46,9 @@ METRICS = (  # (audit, label, unit divisor, format)
     ("total-blocking-time", "TBT ms", 1, "{:.0f}"),
     ("cumulative-layout-shift", "CLS", 1, "{:.3f}"),
     ("total-byte-weight", "KiB", 1024, "{:.0f}"),  # transferred, as served
+    ("benchmark-index", "host index", 1, "{:.0f}"),  # Lighthouse's measure of this machine's CPU (not an audit)
 )
+DEFAULT_SLOWDOWN = 4.0  # Lighthouse's mobile CPU slowdown
 CHROME_FLAGS = "--headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage --no-first-run"
 
 
@@ -67,8 +76,22 @@ def serve(site: pathlib.Path, plain: bool) -> tuple[subprocess.Popen, str]:
     return process, base
 
 
-def audit(url: str, chromium: str, desktop: bool) -> dict:
-    """One Lighthouse run: {category: score 0-100, metric label: value}."""
+def calibrated_slowdown(index: float) -> float | None:
+    """The CPU slowdown that makes a host with Lighthouse's benchmark ``index`` into Lighthouse's mid-tier phone, as
+    the calculator Lighthouse's docs/throttling.md names (lighthouse-cpu-throttling-calculator) maps them: straight
+    lines through index 150 at 1x, 800 at 2x and 1300 at 3x, then one more x per 233 (so 1533 gives the default
+    4x); None below 150, a host too slow to stand in for the phone."""
+    if index < 150:
+        return None
+    if index < 800:
+        return 1 + (index - 150) / 650
+    if index < 1300:
+        return 2 + (index - 800) / 500
+    return 3 + (index - 1300) / 233
+
+
+def audit(url: str, chromium: str, desktop: bool, slowdown: float | None = None) -> dict:
+    """One Lighthouse run: {category: score 0-100, metric label: value}; ``slowdown`` replaces the phone's 4x."""
     with tempfile.TemporaryDirectory() as tmp:
         out = pathlib.Path(tmp) / "report.json"
         command = [
@@ -81,6 +104,7 @@ def audit(url: str, chromium: str, desktop: bool) -> dict:
             f"--only-categories={','.join(CATEGORIES)}",
             f"--chrome-flags={CHROME_FLAGS}",
             *(["--preset=desktop"] if desktop else []),
+            *([f"--throttling.cpuSlowdownMultiplier={slowdown:.2f}"] if slowdown else []),
         ]
         done = subprocess.run(command, capture_output=True, text=True, env={"CHROME_PATH": chromium, **_env()})
         if done.returncode != 0 or not out.exists():
@@ -90,7 +114,33 @@ def audit(url: str, chromium: str, desktop: bool) -> dict:
     for key, label, divisor, _ in METRICS:
         value = report["audits"].get(key, {}).get("numericValue")
         row[label] = None if value is None else value / divisor
+    row["host index"] = report.get("environment", {}).get("benchmarkIndex")
     return row
+
+
+def median_row(rows: list[dict]) -> dict:
+    """Each score and figure's median over runs of one page (a failed run is left out; all failed: the last)."""
+    import statistics
+
+    good = [r for r in rows if "error" not in r]
+    if not good:
+        return rows[-1]
+    return {
+        key: (statistics.median(vals) if (vals := [r[key] for r in good if r[key] is not None]) else None)
+        for key in good[0]
+    }
+
+
+def _runs(text: str) -> int:
+    import argparse
+
+    try:
+        runs = int(text)
+    except ValueError:
+        runs = 0
+    if not 1 <= runs <= 20:
+        raise argparse.ArgumentTypeError(f"--runs must be a whole number from 1 to 20, not {text!r}")
+    return runs
 
 
 def _env() -> dict:
@@ -106,7 +156,7 @@ def table(rows: list[tuple[str, str, dict]]) -> str:
         if "error" in row:
             lines.append(f"{page} | {form} | error: {row['error']}")
             continue
-        cells = [page, form, *(str(row[c]) for c in CATEGORIES)]
+        cells = [page, form, *(f"{row[c]:g}" for c in CATEGORIES)]
         cells += [fmt.format(row[label]) if row[label] is not None else "-" for _, label, _, fmt in METRICS]
         lines.append(" | ".join(cells))
     return "\n".join(lines)
@@ -117,6 +167,8 @@ def main(argv: list[str] | None = None) -> int:
     add_site_argument(parser)
     parser.add_argument("--plain", action="store_true", help="serve uncompressed (python -m http.server)")
     parser.add_argument("--only", choices=("mobile", "desktop"), help="one form factor")
+    parser.add_argument("--calibrated", action="store_true", help="add phone rows, CPU slowdown set for this host")
+    parser.add_argument("--runs", type=_runs, default=1, help="audits of each page, medians printed (default 1)")
     args = parser.parse_args(argv)
     print("Lighthouse (scores 0-100; targets: performance >= 90 on mobile, the others 100)")
     if not (args.site / "index.html").exists():
@@ -132,19 +184,31 @@ def main(argv: list[str] | None = None) -> int:
             print("  skipped: Lighthouse could not be fetched (npm)")
             return 0
     pages = [*PAGES, *(f"{lang}/{p}" for lang in translations() for p in PAGES)]
-    forms = [args.only] if args.only else ["mobile", "desktop"]
+    forms = {"mobile": (False, None), "desktop": (True, None)}
+    forms = {name: how for name, how in forms.items() if args.only in (None, name)}
     process, base = serve(args.site.resolve(), args.plain)
     rows = []
     try:
-        for form in forms:
+        if args.calibrated and args.only != "desktop":
+            index = audit(base + pages[0], chromium, False).get("host index")
+            slowdown = calibrated_slowdown(index) if index else None
+            if slowdown is None:
+                print(f"  --calibrated: no slowdown for a host benchmark index of {index} (too slow or not measured)")
+            else:
+                print(f"  this host's benchmark index: {index:.0f}; phone CPU slowdown {slowdown:.2f}x instead of 4x")
+                forms[f"mobile {slowdown:.1f}x"] = (False, slowdown)
+        for form, (desktop, slowdown) in forms.items():
             for page in pages:
-                row = audit(base + page, chromium, form == "desktop")
-                rows.append((page, form, row))
-                print("  " + table([(page, form, row)]).splitlines()[-1], flush=True)
+                runs = []
+                for _ in range(args.runs):
+                    runs.append(audit(base + page, chromium, desktop, slowdown))
+                    print("  " + table([(page, form, runs[-1])]).splitlines()[-1], flush=True)
+                rows.append((page, form, median_row(runs)))
     finally:
         process.terminate()
         process.wait()
-    print(f"\nServed {'uncompressed' if args.plain else 'compressed (attention_workshop.serve)'}:")
+    medians = f", median of {args.runs} runs each" if args.runs > 1 else ""
+    print(f"\nServed {'uncompressed' if args.plain else 'compressed (attention_workshop.serve)'}{medians}:")
     print(table(rows))
     return 0
 

@@ -1,5 +1,7 @@
 """The built website in a real browser: typeset math, no dead controls, no outside request, no console error."""
 
+import collections
+
 import pytest
 
 from tests.site.conftest import SEARCH_FINISHED, eventually, reader_pages, settle
@@ -38,6 +40,47 @@ def test_lesson_06_math_is_typeset_in_the_page(visit):
     assert glyphs["fonts"] == [], f"math loads MathJax files: {glyphs['fonts']}"
     assert visit.outside_requests() == []
     assert visit.console_errors() == []
+
+
+def test_every_formula_gives_screen_readers_its_mathml(visit):
+    """Each formula's hidden MathML is laid out as plain inline boxes (ae-theme-fixes.css, to cost less), and
+    Chromium's accessibility tree still exposes it as MathML: one math node per formula outside a closed fold, and
+    as many identifiers, operators, subscripts and fractions as that MathML holds."""
+    page = visit.open("notebooks/07_learning_without_labels.html")
+    counts = page.evaluate(
+        """() => {
+          const shown = [...document.querySelectorAll('mjx-assistive-mml > math')]
+            .filter((m) => !m.closest('details:not([open])'));
+          const count = (tag) => shown.reduce((n, m) => n + m.querySelectorAll(tag).length, 0);
+          return {math: shown.length, mi: count('mi'), mo: count('mo'), msub: count('msub'), mfrac: count('mfrac'),
+                  display: getComputedStyle(shown[0].querySelector('mi')).display};
+        }"""
+    )
+    tree = page.context.new_cdp_session(page).send("Accessibility.getFullAXTree")["nodes"]
+    roles = collections.Counter(n.get("role", {}).get("value") for n in tree if not n.get("ignored"))
+    exposed = {"math": "MathMLMath", "mi": "MathMLIdentifier", "mo": "MathMLOperator", "msub": "MathMLSub",
+               "mfrac": "MathMLFraction"}  # fmt: skip
+    assert counts.pop("display") == "inline", "the hidden MathML is laid out as MathML again"
+    assert counts["math"] > 50 and counts["mfrac"] > 0
+    assert {tag: roles[role] for tag, role in exposed.items()} == counts
+
+
+def test_code_that_scrolls_takes_a_tab_stop(visit):
+    """The theme gives a code block or output that scrolls a tab stop and takes it from the others; the build makes
+    its loop read every width before writing (ae_site._theme_tab_stops), with the same result."""
+    v = visit.make(width=390)
+    page = v.open("notebooks/07_learning_without_labels.html")
+    page.wait_for_function("document.querySelector('pre')?.hasAttribute('tabindex')")
+    stops = page.evaluate(
+        """() => [...document.querySelectorAll('pre, .cell_output > .output')].map((e) =>
+          [e.scrollWidth > e.clientWidth || e.scrollHeight > e.clientHeight, e.tabIndex])"""
+    )
+    assert any(wide for wide, _ in stops) and not all(wide for wide, _ in stops)
+    assert all(tab == (0 if wide else -1) for wide, tab in stops), stops
+    served = page.evaluate("() => fetch(document.querySelector('script[src*=\"pydata-sphinx-theme.js\"]').src)"
+                           ".then((r) => r.text())")  # fmt: skip
+    assert "(a=>a.map(e=>e.scrollWidth>e.clientWidth" in served and "{e.tabIndex=e.scrollWidth" not in served
+    assert v.console_errors() == []
 
 
 @pytest.mark.parametrize("path,kind", sorted(NOTEBOOK_EXPLORERS.items()))

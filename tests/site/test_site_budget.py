@@ -50,3 +50,17 @@ def test_no_page_loads_a_heavy_script(site):
         html = (pathlib.Path(site) / path).read_text()
         for name in ("fontawesome.js", "tex-chtml.js", "tex-svg.js", "embed-amd.js", "require.min.js"):
             assert name not in html, f"{path} loads {name}"
+
+
+def test_code_blocks_wrap_only_the_tokens_that_are_coloured(site):
+    """Names, punctuation and whitespace are written as plain text in the highlighted code (ae_site.plain_formatter:
+    both of the theme's schemes colour them as plain text), so a long lesson lays out fewer elements."""
+    import re
+
+    plain = re.compile(r'<span class="(?:n|p|w)">')
+    for path in reader_pages(site):
+        html = (pathlib.Path(site) / path).read_text()
+        found = plain.findall(html)
+        assert not found, f"{path} wraps {len(found)} plain tokens in spans (ae_site.plain_formatter not used?)"
+    lesson = (pathlib.Path(site) / "notebooks" / "07_learning_without_labels.html").read_text()
+    assert '<div class="highlight' in lesson and '<span class="o">' in lesson, "lesson 07's code is highlighted"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pathlib
 import re
 
 import pytest
@@ -200,3 +201,100 @@ def test_a_note_without_its_declaration_or_a_stored_widget_view_is_a_build_warni
     assert "a stored 'state' explorer note where a 'lab' twin was declared" in warned
     assert "a stored widget view" in warned
     assert ae_site.WIDGET_VIEW not in "".join(n.astext() for n in doc.children)
+
+
+THEME_CODE_STYLES = ["a11y-high-contrast-light", "a11y-high-contrast-dark"]  # pydata-sphinx-theme's two schemes
+
+
+def _styled_characters(markup: str, schemes) -> list[tuple[str, tuple[str, ...]]]:
+    """Each character of highlighted code with the style each scheme gives it: its span's class's style, or the
+    code's own (plain text's) style outside a span or for a class the scheme does not style."""
+    from html.parser import HTMLParser
+
+    from pygments.token import Text
+
+    out: list[tuple[str, tuple[str, ...]]] = []
+
+    def style_of(classes: str) -> tuple[str, ...]:
+        styles = []
+        for scheme in schemes:
+            plain = scheme.class2style[scheme.ttype2class[Text]][0]
+            found = [scheme.class2style[c][0] for c in classes.split() if c in scheme.class2style]
+            styles.append(found[-1] if found else plain)
+        return tuple(styles)
+
+    class Walk(HTMLParser):
+        stack = [""]
+
+        def handle_starttag(self, tag, attrs):
+            if tag == "span":
+                self.stack.append(dict(attrs).get("class", ""))
+
+        def handle_endtag(self, tag):
+            if tag == "span":
+                self.stack.pop()
+
+        def handle_data(self, data):
+            out.extend((ch, style_of(self.stack[-1])) for ch in data)
+
+    Walk(convert_charrefs=True).feed(markup)
+    return out
+
+
+def _lesson_code() -> str:
+    import json
+
+    from attention_workshop.paths import ROOT
+
+    cells = []
+    for notebook in sorted((ROOT / "notebooks").glob("*.ipynb")):
+        for cell in json.loads(notebook.read_text(encoding="utf-8"))["cells"]:
+            if cell["cell_type"] == "code":
+                cells.append("".join(cell["source"]))
+    return "\n\n".join(cells)
+
+
+def test_code_without_spans_for_plain_tokens_looks_the_same(ae_site):
+    """The website's code blocks leave names, punctuation and whitespace unwrapped where both of the theme's colour
+    schemes style them as plain text, and join neighbouring tokens both schemes colour alike: every character of
+    every lesson's code keeps its colour in both schemes, with fewer elements to lay out."""
+    from pygments import highlight
+    from pygments.formatters import HtmlFormatter
+    from pygments.lexers import get_lexer_by_name
+    from pygments.token import Name
+
+    code, lexer = _lesson_code(), get_lexer_by_name("ipython3")
+    schemes = [HtmlFormatter(style=name) for name in THEME_CODE_STYLES]
+    theirs = highlight(code, lexer, HtmlFormatter())
+    plain = ae_site.plain_formatter(THEME_CODE_STYLES)
+    ours = highlight(code, lexer, plain())
+    assert _styled_characters(ours, schemes) == _styled_characters(theirs, schemes)
+    assert ours.count("<span") < 0.6 * theirs.count("<span"), (ours.count("<span"), theirs.count("<span"))
+
+    class DropsBuiltins(plain):  # negative control: a formatter that also unwraps print, len, ... (coloured)
+        def _get_css_classes(self, ttype):
+            return "" if ttype is Name.Builtin else super()._get_css_classes(ttype)
+
+    wrong = highlight(code, lexer, DropsBuiltins())
+    assert _styled_characters(wrong, schemes) != _styled_characters(theirs, schemes)
+    assert ae_site.plain_formatter(["no-such-style", THEME_CODE_STYLES[1]]) is HtmlFormatter, "unknown: keep all"
+    coloured = highlight("\x1b[31mred\x1b[0m and plain\n", get_lexer_by_name("myst-ansi"), plain())
+    assert '<span class=" -Color -Color-Red">red</span>' in coloured, "printed ANSI colours keep myst-nb's classes"
+    prompt = highlight(">>> x = 1\n", get_lexer_by_name("pycon"), plain())
+    assert '<span class="gp">&gt;&gt;&gt; </span>' in prompt, "a prompt keeps the class that stops it being copied"
+
+
+def test_the_theme_gives_its_code_the_schemes_the_test_checks():
+    """The schemes above are the theme's (pydata-sphinx-theme's theme.conf) and the book does not override them."""
+    import configparser
+
+    import pydata_sphinx_theme
+    import yaml
+
+    from attention_workshop.paths import ROOT
+
+    conf = configparser.ConfigParser()
+    conf.read(pathlib.Path(pydata_sphinx_theme.__file__).parent / "theme" / "pydata_sphinx_theme" / "theme.conf")
+    assert [conf["options"][f"pygments_{s}_style"] for s in ("light", "dark")] == THEME_CODE_STYLES
+    options = (yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8")).get("sphinx") or {}).get("config")
+    assert not {"pygments_light_style", "pygments_dark_style"} & set(((options or {}).get("html_theme_options")) or {})
