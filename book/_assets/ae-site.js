@@ -7,7 +7,8 @@
 // The widths are read when the browser has laid the formulas out anyway: a ResizeObserver reports each box and its
 // formula when first laid out and whenever their size changes (a narrower window, a solution opened, a formula
 // drawn wider), so this script never lays the page out on its own. Reading the widths as the page loaded had laid a
-// long lesson out once more (lesson 07 on a phone: a task of about 100 ms after the first paint).
+// long lesson out once more (lesson 07, CPU slowed 4x as for a phone: a task of about 100 ms, most of it layout and
+// style).
 (function () {
   "use strict";
   var BOXES = 'div.math > mjx-container[display="true"], span.math';

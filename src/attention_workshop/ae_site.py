@@ -721,13 +721,14 @@ def _defer_scripts(text: str) -> str:
     return DEFERRED.sub(lambda m: m.group(0) if "defer" in m.group(1) else f"<script defer{m.group(1)}>", text)
 
 
-# The theme's tab stops, read before they are written (issue 33). pydata-sphinx-theme gives every code block and
-# output that scrolls a tab stop (tabindex 0, else -1) when the page has loaded and again after any change under
-# #main-content. It wrote each element's tab index before reading the next one's width, and each write made the next
-# read lay the page out again: on lesson 07 as a phone loads it, that handler took about 140 ms of the main thread
-# after the first paint. The build rewrites that one loop in the theme's served script to read every width first,
-# then write; the tab stops come out the same. A theme whose script no longer has the loop is a build warning (an
-# error in the book's builds), so an upgrade is looked at again.
+# The theme's tab stops, read before they are written (issue 33). pydata-sphinx-theme gives every code block, output
+# or table that scrolls a tab stop (tabindex 0, else -1) when the page has loaded, and again after a resize or after
+# elements are added or removed under #main-content (300 ms after the last). It wrote each element's tab index before
+# reading the next one's width, and each write made the next read lay the page out again: on lesson 07 with the CPU
+# slowed 4x (as for a phone), that handler took 113-136 ms of the main thread once the page had loaded. The build
+# rewrites that one loop in the theme's served script to read every width first, then write; the tab stops come out
+# the same. A theme whose script no longer has the loop is a build warning (an error in the book's builds), so an
+# upgrade is looked at again.
 THEME_SCRIPT = "scripts/pydata-sphinx-theme.js"
 TAB_STOPS = re.compile(
     r"document\.querySelectorAll\((\[[^\]]*\]\.join\(\", \"\))\)\.forEach\(e=>\{e\.tabIndex="

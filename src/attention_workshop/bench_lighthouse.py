@@ -17,7 +17,8 @@ by a first run. ``--runs N`` audits each page N times in turn and prints each fi
 Lighthouse (npm, pinned in scripts/fetch_assets.sh) is fetched into ``_vendor/lighthouse`` on first use and
 drives the headless Chromium the tests use (:func:`attention_workshop.chromium.find_chromium`).
 
-    .venv/bin/python -m attention_workshop.bench_lighthouse [SITE] [--plain] [--only mobile|desktop]
+    .venv/bin/python -m attention_workshop.bench_lighthouse [SITE] [--plain] [--only mobile|desktop] [--calibrated]
+                                                            [--runs N]
 
 SITE defaults to ``_build/html`` (build it first: ``make book``).
 """

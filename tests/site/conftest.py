@@ -349,7 +349,7 @@ class Load:
 # The one axe rule whose verdict depends on the colour scheme; the others judge names, roles and structure.
 COLOURS = "color-contrast"
 # Colour contrast judges every element that holds text, one by one: thousands per page (highlighted code alone is
-# thousands of spans in a dozen colours), most of them the same few colours on the same few backgrounds, page
+# some 1,500 spans on lesson 07, in 6-8 colours), most of them the same few colours on the same few backgrounds, page
 # after page. It was about three quarters of axe's time. So it judges each kind of text once per setting instead:
 # on the first page that shows it, one element of each kind is marked (CONTRAST_SAMPLES) and colour contrast runs
 # on the marked elements. A kind is everything axe's verdict reads from the element and its ancestors: the
