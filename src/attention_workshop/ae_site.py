@@ -24,7 +24,8 @@
   lazily (``loading="lazy"``, with their size reserved), so the HTML is small and paints sooner.
 - **Theme weight**: one viewport tag per page, valid ``<summary>`` markup in the code folds, the theme's head
   scripts that wait for the page deferred (``DEFERRED``), the colour theme resolved in the head
-  (``_resolved_theme``), and one stylesheet per page in place of the ten to thirteen it linked (``_bundle_styles``).
+  (``_resolved_theme``), one stylesheet per page in place of the ten to thirteen it linked (``_bundle_styles``),
+  and the theme's tab-stop loop reading every width before it writes (``_theme_tab_stops``).
 - **Highlighted code with fewer elements** (``plain_formatter``): no span for a token the theme colours as plain
   text, one span for neighbouring tokens coloured alike.
 - ``ae-theme-fixes.css`` on every page: dark mode, phones (scroll cues for wide equations and tables); and
@@ -742,17 +743,13 @@ TAB_STOPS_BATCHED = (
 
 def _theme_tab_stops(static: pathlib.Path) -> None:
     path = static / THEME_SCRIPT
-    if not path.exists():
-        return
-    text = path.read_text(encoding="utf-8")
+    text = path.read_text(encoding="utf-8") if path.exists() else ""
     if TAB_STOPS_BATCHED.split("{")[0] in text:
         return  # done by this build already (an edition sharing these files)
     new, count = TAB_STOPS.subn(lambda m: TAB_STOPS_BATCHED.replace("{}", m.group(1), 1), text)
     if count != 1:
-        logger.warning(
-            f"ae_site: {THEME_SCRIPT} has {count} copies of the theme's tab-stop loop (expected 1); "
-            "the theme changed: update ae_site.TAB_STOPS"
-        )
+        found = f"has {count} copies of the theme's tab-stop loop (expected 1)" if text else "is missing"
+        logger.warning(f"ae_site: _static/{THEME_SCRIPT} {found}; the theme changed: update ae_site.TAB_STOPS")
         return
     path.write_text(new, encoding="utf-8")
 

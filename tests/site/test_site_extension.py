@@ -298,3 +298,26 @@ def test_the_theme_gives_its_code_the_schemes_the_test_checks():
     assert [conf["options"][f"pygments_{s}_style"] for s in ("light", "dark")] == THEME_CODE_STYLES
     options = (yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8")).get("sphinx") or {}).get("config")
     assert not {"pygments_light_style", "pygments_dark_style"} & set(((options or {}).get("html_theme_options")) or {})
+
+
+def test_the_themes_tab_stop_loop_reads_before_it_writes(ae_site, tmp_path, caplog):
+    """_theme_tab_stops rewrites the installed theme's one loop (once, however many editions run it), and a theme
+    whose script no longer has that loop, or has none, is a build warning naming what to update."""
+    import pydata_sphinx_theme
+
+    theme = pathlib.Path(pydata_sphinx_theme.__file__).parent / "theme" / "pydata_sphinx_theme" / "static"
+    served = tmp_path / ae_site.THEME_SCRIPT
+    served.parent.mkdir(parents=True)
+    served.write_text((theme / ae_site.THEME_SCRIPT).read_text(encoding="utf-8"), encoding="utf-8")
+    ae_site._theme_tab_stops(tmp_path)
+    once = served.read_text(encoding="utf-8")
+    assert "{e.tabIndex=e.scrollWidth" not in once and once.count("(a=>a.map(e=>e.scrollWidth>e.clientWidth") == 1
+    ae_site._theme_tab_stops(tmp_path)
+    assert served.read_text(encoding="utf-8") == once and not caplog.records
+    served.write_text("document.querySelectorAll('pre').forEach(e=>{e.tabIndex=0})", encoding="utf-8")
+    ae_site._theme_tab_stops(tmp_path)
+    served.unlink()
+    ae_site._theme_tab_stops(tmp_path)
+    warned = [r.getMessage() for r in caplog.records]
+    assert len(warned) == 2 and all("update ae_site.TAB_STOPS" in w for w in warned), warned
+    assert "0 copies" in warned[0] and "is missing" in warned[1]
