@@ -64,3 +64,20 @@ def test_code_blocks_wrap_only_the_tokens_that_are_coloured(site):
         assert not found, f"{path} wraps {len(found)} plain tokens in spans (ae_site.plain_formatter not used?)"
     lesson = (pathlib.Path(site) / "notebooks" / "07_learning_without_labels.html").read_text()
     assert '<div class="highlight' in lesson and '<span class="o">' in lesson, "lesson 07's code is highlighted"
+
+
+def test_each_page_carries_its_editions_documentation_options(site):
+    """Sphinx's documentation_options.js is written into each page (ae_site._inline_options: one request fewer
+    before the first paint), with its own edition's language, ahead of the inline scripts that extend it."""
+    import re
+
+    languages = {"": "en", **{code: code for code in translations()}}
+    languages["zh"] = "zh-CN"  # Sphinx writes the language tag (zh_CN in zh/_config.yml)
+    for path in reader_pages(site):
+        html = (pathlib.Path(site) / path).read_text()
+        edition = path.split("/")[0] if path.split("/")[0] in languages else ""
+        assert "documentation_options.js" not in html, f"{path} still loads documentation_options.js"
+        found = re.search(r"<script>const DOCUMENTATION_OPTIONS = \{(.*?)\};</script>", html, re.S)
+        assert found, f"{path} does not define DOCUMENTATION_OPTIONS"
+        assert f"LANGUAGE: '{languages[edition]}'" in found.group(1), (path, found.group(1))
+        assert html.index(found.group(0)) < html.index("DOCUMENTATION_OPTIONS.pagename"), path
