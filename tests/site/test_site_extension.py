@@ -302,7 +302,8 @@ def test_the_theme_gives_its_code_the_schemes_the_test_checks():
 
 def test_the_themes_tab_stop_loop_reads_before_it_writes(ae_site, tmp_path, caplog):
     """_theme_tab_stops rewrites the installed theme's one loop (once, however many editions run it), and a theme
-    whose script no longer has that loop, or has none, is a build warning naming what to update."""
+    whose script no longer has that loop, or that no longer has that script, is a build warning naming what to
+    update."""
     import pydata_sphinx_theme
 
     theme = pathlib.Path(pydata_sphinx_theme.__file__).parent / "theme" / "pydata_sphinx_theme" / "static"

@@ -91,7 +91,7 @@ FAINT = {  # a rule that makes one kind of text too faint to read, on lesson 02'
     "prose": "article p",
     "link": "article a.reference",
     "code keyword": ".highlight .k",  # keywords share one class (ae_site.plain_formatter)
-    "code name": ".highlight pre",  # names are the code's plain text, styled by its block
+    "code name": ".highlight pre",  # a name (Pygments' .n) has no span now: it is the <pre>'s plain text
 }
 
 
