@@ -416,7 +416,8 @@ def sitemap(site_url: str, html_root: pathlib.Path, book: dict[str, list[str]]) 
 
 def compress(html_root: pathlib.Path) -> tuple[int, bool]:
     """Write ``.gz`` (gzip, level 9, no time stamp) and ``.br`` (Brotli, quality 10) beside every text file whose
-    copies are missing or older, where the copy is smaller than the file. Returns (text files found, whether
+    copies are missing or older, where the copy is smaller than the file, and remove the copies of a file an
+    earlier build wrote and this one did not (a host would still serve them). Returns (text files found, whether
     Brotli was available).
 
     Brotli's quality 10 rather than its highest, 11: on the built site (6.6 MB of text) 11 took 36 s on a busy
@@ -427,6 +428,9 @@ def compress(html_root: pathlib.Path) -> tuple[int, bool]:
         brotli = None
     count = 0
     for path in sorted(html_root.rglob("*")):
+        if path.suffix in (".gz", ".br") and path.with_suffix("").suffix in TEXT and not path.with_suffix("").exists():
+            path.unlink()
+            continue
         if not path.is_file() or path.suffix not in TEXT:
             continue
         data = None

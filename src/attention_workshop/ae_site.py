@@ -25,7 +25,8 @@
 - **Theme weight**: one viewport tag per page, valid ``<summary>`` markup in the code folds, the theme's head
   scripts that wait for the page deferred (``DEFERRED``), the colour theme resolved in the head
   (``_resolved_theme``), one stylesheet per page in place of the ten to thirteen it linked (``_bundle_styles``),
-  and the theme's tab-stop loop reading every width before it writes (``_theme_tab_stops``).
+  the theme's tab-stop loop reading every width before it writes (``_theme_tab_stops``), and Sphinx's
+  documentation_options.js written into each page (``_inline_options``).
 - **Highlighted code with fewer elements** (``plain_formatter``): no span for a token the theme colours as plain
   text, one span for neighbouring tokens coloured alike.
 - ``ae-theme-fixes.css`` on every page: dark mode, phones (scroll cues for wide equations and tables); and
@@ -585,6 +586,7 @@ UNUSED = (
     "mathjax-fonts",  # an earlier build's MathJax fonts (formulas are SVG now)
     "locales",  # the theme's translations: used while building, never by a page
     "images",  # the launch-button logos (the book has no launch buttons)
+    "documentation_options.js",  # written into each page (_inline_options)
 )
 
 

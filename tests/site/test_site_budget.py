@@ -81,3 +81,6 @@ def test_each_page_carries_its_editions_documentation_options(site):
         assert found, f"{path} does not define DOCUMENTATION_OPTIONS"
         assert f"LANGUAGE: '{languages[edition]}'" in found.group(1), (path, found.group(1))
         assert html.index(found.group(0)) < html.index("DOCUMENTATION_OPTIONS.pagename"), path
+    for edition in languages:
+        left = pathlib.Path(site) / edition / "_static" / "documentation_options.js"
+        assert not left.exists(), f"{left.relative_to(site)} is left behind: no page loads it"

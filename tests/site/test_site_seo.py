@@ -334,3 +334,17 @@ def test_a_file_that_would_grow_gets_no_compressed_copy(tmp_path):
     ae_seo.compress(tmp_path)
     assert not (tmp_path / "tiny.css.gz").exists() and not (tmp_path / "tiny.css.br").exists()
     assert (tmp_path / "big.css.gz").stat().st_size < (tmp_path / "big.css").stat().st_size
+
+
+def test_a_file_the_build_no_longer_writes_loses_its_compressed_copies(tmp_path):
+    """A rebuild into the same folder: the copies of a file the new build removed are removed too (a host would
+    still serve them); a file's own copies, and a .gz that is not one of ours, stay."""
+    (tmp_path / "gone.js").write_text("var x = 1;\n" * 200)
+    (tmp_path / "kept.js").write_text("var y = 2;\n" * 200)
+    (tmp_path / "data.tar.gz").write_bytes(b"not ours")
+    ae_seo.compress(tmp_path)
+    (tmp_path / "gone.js").unlink()
+    ae_seo.compress(tmp_path)
+    assert not list(tmp_path.glob("gone.js*"))
+    assert (tmp_path / "kept.js.gz").exists() and (tmp_path / "kept.js.br").exists()
+    assert (tmp_path / "data.tar.gz").read_bytes() == b"not ours"
