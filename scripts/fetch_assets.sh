@@ -6,6 +6,9 @@
 #                           never served (pages load no MathJax file or font)
 #   _vendor/node/esbuild/   esbuild's executable (for this machine), run at build time (src/attention_workshop/ae_site.py)
 #                           to minify the site's own scripts; never served
+#   _vendor/node/wabt/      wabt's wat2wasm (JavaScript and WebAssembly, no dependencies), run by Node at build time
+#                           (ae_site.compile_wat) to compile the laboratory's matrix product, book/_assets/lab/gemm.wat,
+#                           and by the tests that compare it with the JavaScript product; never served
 #
 #   bash scripts/fetch_assets.sh lighthouse   (run by `make bench`, src/attention_workshop/bench_lighthouse.py)
 #   _vendor/lighthouse/     Lighthouse and its dependencies (npm install, pinned), run by Node against the
@@ -31,9 +34,10 @@ fi
 MATHJAX=mathjax@3.2.2   # typesets the lessons' LaTeX at build time (TeX input, SVG output; MathML input and
                         # CommonHTML output for the PDFs)
 ESBUILD=esbuild@0.25.0  # minifies our scripts at build time (one file at a time, no bundling)
+WABT=wabt@1.0.37        # compiles the laboratory's WebAssembly text (lab/gemm.wat) at build time
 
 stamp="_vendor/.versions"
-want="$MATHJAX $ESBUILD (build-time, SVG)"
+want="$MATHJAX $ESBUILD $WABT (build-time, SVG)"
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
   exit 0
 fi
@@ -42,10 +46,12 @@ command -v node >/dev/null || { echo "fetch_assets: node is needed to typeset th
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-(cd "$tmp" && npm pack --silent "$MATHJAX" >/dev/null)
-rm -rf _vendor/node _vendor/static && mkdir -p _vendor/node/mathjax _vendor/node/esbuild "$tmp/x"
+(cd "$tmp" && npm pack --silent "$MATHJAX" "$WABT" >/dev/null)
+rm -rf _vendor/node _vendor/static && mkdir -p _vendor/node/mathjax _vendor/node/esbuild _vendor/node/wabt "$tmp/x" "$tmp/w"
 tar xzf "$tmp"/mathjax-*.tgz -C "$tmp/x"
 cp -r "$tmp/x/package/es5" "$tmp/x/package/package.json" "$tmp/x/package/LICENSE" _vendor/node/mathjax/
+tar xzf "$tmp"/wabt-*.tgz -C "$tmp/w"
+cp "$tmp/w/package/index.js" "$tmp/w/package/package.json" "$tmp/w/package/LICENSE" _vendor/node/wabt/
 # esbuild: npm installs the executable of this machine's platform (@esbuild/<os>-<cpu>); only it and the licence
 # are kept (no README.md under _vendor/ for the book build to find)
 npm install --silent --no-audit --no-fund --no-save --prefix "$tmp/esbuild" "$ESBUILD" >/dev/null

@@ -3,6 +3,8 @@ One place, so the copies cannot drift."""
 
 from __future__ import annotations
 
+import base64
+import functools
 import pathlib
 import re
 
@@ -23,3 +25,12 @@ def has_cjk(text: str) -> bool:
 def reading_minutes(words: int) -> int:
     """A reading time in minutes for ``words`` words: 200 words a minute, in steps of 5 minutes, at least 5."""
     return max(5, 5 * round(words / 1000))
+
+
+@functools.cache
+def gemm_wasm() -> str:
+    """The laboratory's matrix product, ``book/_assets/lab/gemm.wat``, compiled as the build compiles it into the
+    served ``lab/kernels.js`` (base64): the Node drivers give it to the parts, so they run the page's products."""
+    from attention_workshop.ae_site import GEMM_WAT, compile_wat
+
+    return base64.b64encode(compile_wat(GEMM_WAT.read_text(encoding="utf-8"))).decode("ascii")

@@ -59,6 +59,9 @@ from attention_workshop.paths import ROOT  # noqa: E402
 
 MATHJAX = ROOT / "_vendor" / "node" / "mathjax"  # the npm package, used by Node at build time only
 ESBUILD = ROOT / "_vendor" / "node" / "esbuild" / "esbuild"  # minifies our scripts at build time (make assets)
+WABT = ROOT / "_vendor" / "node" / "wabt"  # wat2wasm, run by Node at build time (make assets): compile_wat
+GEMM_WAT = ROOT / "book" / "_assets" / "lab" / "gemm.wat"  # the lab's matrix product in WebAssembly (not served)
+GEMM_MARK = '"__AE_GEMM_WASM__"'  # in lab/kernels.js: where the served copy gets the compiled bytes (base64)
 SCRIPTS = (
     "ae-ui.js",
     "ae-explorers.js",
@@ -508,6 +511,7 @@ def _lab_version(data: pathlib.Path, models: list[pathlib.Path] | tuple = ()) ->
         assets / "ae-lab-math.js",
         assets / "ae-lab-worker.js",
         *sorted((assets / "lab").glob("*.js")),
+        GEMM_WAT,
     ]
     digest = hashlib.sha256()
     for path in files:
@@ -586,6 +590,7 @@ UNUSED = (
     "mathjax-fonts",  # an earlier build's MathJax fonts (formulas are SVG now)
     "locales",  # the theme's translations: used while building, never by a page
     "images",  # the launch-button logos (the book has no launch buttons)
+    "lab/gemm.wat",  # compiled into lab/kernels.js (_slim_scripts)
     "documentation_options.js",  # written into each page (_inline_options)
 )
 
@@ -639,6 +644,34 @@ def _slim_icons(static: pathlib.Path, used: set[str]) -> None:
     css_path.write_text(css, encoding="utf-8")
 
 
+# Reads WebAssembly's text format on stdin and writes the module's bytes (the features of WebAssembly 2.0, SIMD
+# among them, are on by default in wabt 1.0.37).
+WAT2WASM = r"""
+const wabt = require(process.argv[1]);
+const text = require("fs").readFileSync(0, "utf8");
+wabt().then((w) => {
+  const module = w.parseWat("gemm.wat", text);
+  module.validate();
+  process.stdout.write(Buffer.from(module.toBinary({}).buffer));
+});
+"""
+
+
+def compile_wat(text: str) -> bytes:
+    """The WebAssembly module of a text in WebAssembly's text format, compiled by wabt's wat2wasm under Node
+    (:data:`WABT`)."""
+    if not (WABT / "index.js").exists():
+        raise RuntimeError(f"wabt for the build is missing at {WABT}: run `make assets`")
+    run = subprocess.run(
+        ["node", "-e", WAT2WASM, str(WABT / "index.js")], input=text.encode("utf-8"), capture_output=True, check=False
+    )
+    if run.returncode != 0 or not run.stdout.startswith(b"\0asm"):
+        raise RuntimeError(
+            f"compiling WebAssembly text with wabt failed:\n{run.stderr.decode(errors='replace')[-3000:]}"
+        )
+    return run.stdout
+
+
 def _slim_scripts(static: pathlib.Path) -> None:
     """Our scripts as served: minified by esbuild (:data:`ESBUILD`), each file on its own (no bundling: the names
     the page, its parts and the lab's Worker share stay as they are; esbuild parses the scripts, so a ``//`` in a
@@ -653,6 +686,13 @@ def _slim_scripts(static: pathlib.Path) -> None:
         from attention_core.explorers.site import SCHEMA
 
         explorers.write_text(explorers.read_text(encoding="utf-8").replace("__AE_SCHEMA__", str(SCHEMA)), "utf-8")
+    kernels = static / "lab" / "kernels.js"
+    text = kernels.read_text(encoding="utf-8") if kernels.exists() else ""
+    if text and not text.startswith(served_head("lab/kernels.js")):  # (a build with nothing to do keeps the served)
+        if text.count(GEMM_MARK) != 1:  # the lab's matrix product in WebAssembly, compiled from lab/gemm.wat
+            raise RuntimeError(f"ae_site: lab/kernels.js must hold {GEMM_MARK} once, where the compiled gemm.wat goes")
+        wasm = base64.b64encode(compile_wat(GEMM_WAT.read_text(encoding="utf-8"))).decode("ascii")
+        kernels.write_text(text.replace(GEMM_MARK, f'"{wasm}"'), encoding="utf-8")
     if not paths:
         return
     if not ESBUILD.exists():
@@ -664,8 +704,12 @@ def _slim_scripts(static: pathlib.Path) -> None:
         raise RuntimeError(f"minifying the site's scripts with esbuild failed:\n{run.stderr[-3000:]}")
     for path in paths:
         rel = path.relative_to(static).as_posix()
-        head = f"// {rel}: book/_assets/{rel} in the book's repository (minified by esbuild)"
-        path.write_text(head + "\n" + path.read_text(encoding="utf-8"), encoding="utf-8")
+        path.write_text(served_head(rel) + "\n" + path.read_text(encoding="utf-8"), encoding="utf-8")
+
+
+def served_head(rel: str) -> str:
+    """The first line of one of our scripts as served (``_slim_scripts``)."""
+    return f"// {rel}: book/_assets/{rel} in the book's repository (minified by esbuild)"
 
 
 # Theme weight (issue 33): the theme and Sphinx each write a viewport tag (three per page); one is enough.

@@ -77,6 +77,7 @@ DESIGNS = {  # name -> the ModelConfig fields that choose the parts
 #   {cmd: "load", id, config, recipe, params: {name: base64 float64}, batches: [{N, T, src, tgtIn, tgtOut, align}]}
 #   {cmd: "block", id, from, count}: that many training steps on the loaded batches -> {ms, loss}
 #   {cmd: "train", config, recipe, grammar, dataSeed, nTest, watch, target}: a run as ae-lab-worker.js drives it
+#   {cmd: "wasm", bytes: base64}: the products in WebAssembly, as the served lab/kernels.js has them -> {engine}
 DRIVER = r"""
 function aeLabBench(M) {
   "use strict";
@@ -168,6 +169,11 @@ function aeLabBench(M) {
       return { ms: now() - t, cpu: cpu === null ? null : cpuMs() - cpu, loss: loss };
     }
     if (c.cmd === "train") return train(c);
+    if (c.cmd === "wasm") {
+      var K = M.parts.kernels;
+      if (K.useWasm) K.useWasm(c.bytes); // a copy from before lab/gemm.wat has no useWasm
+      return { engine: K.engine ? K.engine() : "javascript" };
+    }
     throw new Error("unknown command " + c.cmd);
   };
 }
@@ -202,6 +208,7 @@ class NodeEngine:
             stdout=subprocess.PIPE,
             text=True,
         )
+        self.products = products_as_served(self, assets)
 
     def __call__(self, command: dict) -> dict:
         self.proc.stdin.write(json.dumps(command) + "\n")
@@ -229,12 +236,26 @@ class ChromiumEngine:
         for name in names:
             self.page.add_script_tag(content=(assets / name).read_text(encoding="utf-8"))
         self.page.add_script_tag(content=DRIVER + "\nself.aeBench = aeLabBench(AELabMath.assemble());\n")
+        self.products = products_as_served(self, assets)
 
     def __call__(self, command: dict) -> dict:
         return self.page.evaluate("(c) => self.aeBench(c)", command)
 
     def close(self) -> None:
         self.context.close()
+
+
+def products_as_served(engine, assets: pathlib.Path) -> str:
+    """Gives the engine's parts the compiled ``lab/gemm.wat`` of this copy, as the build writes it into the served
+    ``lab/kernels.js`` (a copy without it keeps its products in JavaScript); returns where the products run."""
+    wat = assets / "lab" / "gemm.wat"
+    if not wat.is_file():
+        return "javascript"
+    from attention_workshop.ae_site import compile_wat
+
+    return engine(
+        {"cmd": "wasm", "bytes": base64.b64encode(compile_wat(wat.read_text(encoding="utf-8"))).decode("ascii")}
+    )["engine"]
 
 
 def part_names(assets: pathlib.Path) -> list[str]:
@@ -418,6 +439,7 @@ def speed(args) -> None:
     else:
         pages = [NodeEngine(assets, label) for assets, label in copies]
         engine_name = f"Node {pages[0].version}"
+    engine_name += "; products in " + ", ".join(f"{p.label}: {p.products}" for p in pages)
     try:
         if args.blocks:
             print(

@@ -2,8 +2,9 @@
 // tests/site/test_lab_math.py: reads one JSON job on stdin, runs its tasks with the page's own code and writes
 // their results as JSON on stdout.
 //
-// A job: {assets: the folder of ae-lab-math.js, tasks: [{kind, ...}]}. Arrays of parameters travel as base64
-// float64 ({name: base64}) so that every bit arrives; the committed parameters as the site exports them.
+// A job: {assets: the folder of ae-lab-math.js, wasm: the compiled lab/gemm.wat (base64), tasks: [{kind, ...}]}.
+// Arrays of parameters travel as base64 float64 ({name: base64}) so that every bit arrives; the committed
+// parameters as the site exports them.
 "use strict";
 const fs = require("fs");
 const path = require("path");
@@ -27,6 +28,8 @@ function batchOf(G, M, pairs) {
 const job = JSON.parse(fs.readFileSync(0, "utf8"));
 const math = require(path.join(job.assets, "ae-lab-math.js"));
 const M = math.assemble(math.PARTS.map((name) => require(path.join(job.assets, "lab", name + ".js"))));
+// The products in WebAssembly from the job's compiled lab/gemm.wat, as the served lab/kernels.js has them.
+if (job.wasm && !M.parts.kernels.useWasm(job.wasm)) throw new Error("Node did not compile lab/gemm.wat's bytes");
 const out = [];
 for (const task of job.tasks) {
   const t0 = process.hrtime.bigint();

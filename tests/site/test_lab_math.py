@@ -36,7 +36,7 @@ from attention_core.models import data
 from attention_core.models.seq2seq import ModelConfig, Seq2Seq
 from attention_core.models.train import Adam, TrainConfig, clip_global_norm, evaluate, learning_rate
 from attention_core.models.trained import load_trained
-from tests.helpers import ROOT
+from tests.helpers import ROOT, gemm_wasm
 
 ASSETS = ROOT / "book" / "_assets"  # ae-lab-math.js and lab/
 DRIVER = pathlib.Path(__file__).with_name("lab_node.js")
@@ -172,7 +172,7 @@ def node_results(lab, splits, sample):
         tasks[f"init {order} {score}"] = {"kind": "init", "config": config_of(model), "seed": 2}
     for task in tasks.values():
         task["grammar"] = grammar
-    job = {"assets": str(ASSETS), "tasks": list(tasks.values())}
+    job = {"assets": str(ASSETS), "tasks": list(tasks.values()), "wasm": gemm_wasm()}
     run = subprocess.run([node, str(DRIVER)], input=json.dumps(job), capture_output=True, text=True, check=False)
     assert run.returncode == 0, run.stderr[-3000:]
     out = json.loads(run.stdout)

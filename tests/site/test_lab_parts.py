@@ -29,7 +29,7 @@ from attention_core.models.encoder import encode, encode_backward, init_encoder
 from attention_core.models.gru import gru_step, gru_step_backward, init_gru
 from attention_core.models.scorers import SCORES, FixedSummary, Source
 from attention_core.models.seq2seq import ModelConfig, decoder_parts
-from tests.helpers import ROOT
+from tests.helpers import ROOT, gemm_wasm
 
 ASSETS = ROOT / "book" / "_assets"
 DRIVER = pathlib.Path(__file__).parent / "lab" / "parts_node.js"
@@ -209,7 +209,7 @@ def run_node(tasks: list[dict]) -> list[dict]:
         if os.environ.get("CI") == "true":
             pytest.fail("CI=true but no node found; .ci/run installs nodejs")
         pytest.skip("Node.js is not installed (it is needed for the book build too)")
-    job = {"assets": str(ASSETS), "tasks": tasks}
+    job = {"assets": str(ASSETS), "tasks": tasks, "wasm": gemm_wasm()}
     run = subprocess.run([node, str(DRIVER)], input=json.dumps(job), capture_output=True, text=True, check=False)
     assert run.returncode == 0, run.stderr[-3000:]
     return json.loads(run.stdout)

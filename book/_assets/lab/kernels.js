@@ -8,6 +8,8 @@ function aeLabKernels(lab) {
   // Kernels. Every product is computed as C = A B^T (gemm): its inner loop runs along two contiguous rows and a
   // block of 4 x 2 outputs shares the loads. A B and A^T B are formed by transposing an operand first, which is
   // cheap beside the product. Working arrays come from a pool, reused from one call to the next.
+  // Products large enough to gain from it run in WebAssembly (lab/gemm.wat) where the engine has its SIMD: the
+  // same multiplications and additions in the same order, so the same numbers bit for bit (gemmWasm).
 
   var pool = {};
 
@@ -24,8 +26,16 @@ function aeLabKernels(lab) {
     return b;
   }
 
-  // C[m, n] (+)= sum_k A[ao + m lda + k] B[bo + n ldb + k] for m < M, n < N, k < K.
+  // C[m, n] (+)= sum_k A[ao + m lda + k] B[bo + n ldb + k] for m < M, n < N, k < K: in WebAssembly when it is
+  // there and the product has at least 4 rows and 4096 multiplications (below that, copying costs more than the
+  // SIMD saves), in JavaScript otherwise.
   function gemm(M, N, K, A, ao, lda, B, bo, ldb, C, co, ldc, add) {
+    if (wasm !== null && M >= 4 && M * N * K >= 4096) gemmWasm(M, N, K, A, ao, lda, B, bo, ldb, C, co, ldc, add);
+    else gemmScalar(M, N, K, A, ao, lda, B, bo, ldb, C, co, ldc, add);
+  }
+
+  // gemm in JavaScript: each output summed from 0 along k = 0 .. K - 1 (s += a * b), then stored or added to C.
+  function gemmScalar(M, N, K, A, ao, lda, B, bo, ldb, C, co, ldc, add) {
     var m = 0,
       n,
       k,
@@ -119,6 +129,63 @@ function aeLabKernels(lab) {
     }
   }
 
+  // The compiled lab/gemm.wat, base64: the build writes it into the served copy of this file (ae_site.compile_wat);
+  // in the repository's copy it is the placeholder, and the products run in JavaScript unless useWasm is given
+  // the bytes (the Node tests give them).
+  var GEMM_WASM = "__AE_GEMM_WASM__";
+  var wasm = null; // {gemm, memory, heap}: the instance, its memory and a float64 view of it
+
+  // Products in WebAssembly from these bytes (base64), if the engine compiles them (it needs 128-bit SIMD);
+  // useWasm(null) goes back to JavaScript. Returns whether the products now run in WebAssembly.
+  function useWasm(base64) {
+    wasm = null;
+    if (!base64 || base64.indexOf("__") === 0 || typeof WebAssembly !== "object") return false;
+    try {
+      var bin = atob(base64),
+        bytes = new Uint8Array(bin.length);
+      for (var i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+      if (!WebAssembly.validate(bytes)) return false;
+      var exports = new WebAssembly.Instance(new WebAssembly.Module(bytes), {}).exports;
+      wasm = { gemm: exports.gemm, transpose: exports.transpose, memory: exports.memory, heap: new Float64Array(exports.memory.buffer) };
+    } catch (err) {
+      wasm = null; // a browser without WebAssembly's SIMD, or one that refuses to compile here: JavaScript
+    }
+    return wasm !== null;
+  }
+
+  // gemm in WebAssembly: A and B^T (its columns padded with zeros to a multiple of 4) are copied into the module's
+  // memory, which computes S = A B^T (each output summed from 0 along k, as gemmScalar); S is then stored or added
+  // to C. The memory grows when a product needs more (the float64 view is made again).
+  function gemmWasm(M, N, K, A, ao, lda, B, bo, ldb, C, co, ldc, add) {
+    var NP = (N + 3) & ~3,
+      bt = (M * K + 1) & ~1, // offsets in float64s, even: each block starts on 16 bytes
+      s = bt + ((K * NP + 1) & ~1),
+      bytes = (s + Math.max(M * NP, N * K)) * 8,
+      have = wasm.memory.buffer.byteLength;
+    if (bytes > have) {
+      wasm.memory.grow(Math.ceil((bytes - have) / 65536));
+      wasm.heap = new Float64Array(wasm.memory.buffer);
+    }
+    var H = wasm.heap,
+      b = s, // B's rows go where S will be, before the module transposes them into bt
+      m,
+      n,
+      r,
+      c;
+    if (lda === K) H.set(A.subarray(ao, ao + M * K), 0);
+    else for (m = 0; m < M; m++) H.set(A.subarray(ao + m * lda, ao + m * lda + K), m * K);
+    if (ldb === K) H.set(B.subarray(bo, bo + N * K), b);
+    else for (n = 0; n < N; n++) H.set(B.subarray(bo + n * ldb, bo + n * ldb + K), b + n * K);
+    wasm.transpose(N, NP, K, b * 8, bt * 8);
+    wasm.gemm(M, NP, K, 0, bt * 8, s * 8);
+    for (m = 0; m < M; m++) {
+      r = s + m * NP;
+      c = co + m * ldc;
+      if (add) for (n = 0; n < N; n++) C[c + n] += H[r + n];
+      else for (n = 0; n < N; n++) C[c + n] = H[r + n];
+    }
+  }
+
   // out (cols x rows) = the transpose of A (rows x cols, at ao with row stride lda).
   function transpose(A, ao, lda, rows, cols, out) {
     for (var r = 0; r < rows; r++) {
@@ -173,10 +240,18 @@ function aeLabKernels(lab) {
     return out;
   }
 
+  useWasm(GEMM_WASM);
+
   lab.kernels = {
     buf: buf,
     zeros: zeros,
     gemm: gemm,
+    gemmScalar: gemmScalar,
+    gemmWasm: gemmWasm,
+    useWasm: useWasm,
+    engine: function () {
+      return wasm === null ? "javascript" : "webassembly";
+    },
     transpose: transpose,
     colsum: colsum,
     tanh: tanh,

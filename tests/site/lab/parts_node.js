@@ -2,10 +2,11 @@
 // tests/site/test_lab_parts.py: reads one JSON job on stdin, runs each task on a part with the inputs it
 // gives, and writes the part's outputs as JSON on stdout.
 //
-// A job: {assets: the folder of ae-lab-math.js, tasks: [{part, sabotage, ...inputs}]}. Arrays travel as base64
-// float64, time-major where the parts keep them so (the test transposes the package's side). Each task gets
-// the parts put together afresh; with `sabotage` naming a part, that part's backward pass is made wrong by a
-// small amount first (the negative control: the part's own comparison must then fail).
+// A job: {assets: the folder of ae-lab-math.js, wasm: the compiled lab/gemm.wat (base64), tasks: [{part, sabotage,
+// ...inputs}]}. Arrays travel as base64 float64, time-major where the parts keep them so (the test transposes the
+// package's side). Each task gets the parts put together afresh; with `sabotage` naming a part, that part's
+// backward pass is made wrong by a small amount first (the negative control: the part's own comparison must then
+// fail).
 "use strict";
 const fs = require("fs");
 const path = require("path");
@@ -31,6 +32,10 @@ function grads(g) {
 const job = JSON.parse(fs.readFileSync(0, "utf8"));
 const math = require(path.join(job.assets, "ae-lab-math.js"));
 const parts = math.PARTS.map((name) => require(path.join(job.assets, "lab", name + ".js")));
+// The products in WebAssembly from the job's compiled lab/gemm.wat, as the served lab/kernels.js has them.
+function products(lab) {
+  if (job.wasm && !lab.kernels.useWasm(job.wasm)) throw new Error("Node did not compile lab/gemm.wat's bytes");
+}
 
 // A wrapper that runs a method, then spoils one number it wrote (about 1 %).
 function after(obj, name, spoil) {
@@ -196,6 +201,7 @@ function encoderTask(lab, task) {
 const TASKS = { gru: gruTask, encoder: encoderTask, score: scoreTask, order: orderTask };
 const out = job.tasks.map((task) => {
   const lab = math.assemble(parts).parts; // afresh: a sabotage stays in its task
+  products(lab);
   if (task.sabotage) SABOTAGE[task.sabotage](lab);
   return TASKS[task.part](lab, task);
 });
