@@ -153,6 +153,34 @@ def test_the_lab_data_load_when_the_lab_comes_into_view(chromium_browser, server
     context.close()
 
 
+# The products of the page's copy of the mathematics and of a Worker's copy made as the lab makes its Workers
+# (from AELabMath.source(), a Blob): where each runs its matrix products.
+PRODUCTS = """async () => {
+  const page = AELabMath.parts.kernels.engine();
+  const source = AELabMath.source() + "postMessage(M.parts.kernels.engine());";
+  const worker = new Worker(URL.createObjectURL(new Blob([source], { type: "text/javascript" })));
+  const inWorker = await new Promise((done) => { worker.onmessage = (e) => done(e.data); });
+  worker.terminate();
+  return [page, inWorker];
+}"""
+
+
+@pytest.mark.parametrize("where", ["http", "file"])
+def test_the_lab_runs_its_products_in_webassembly(chromium_browser, server, site, where):
+    """The served lab/kernels.js carries lab/gemm.wat compiled, and Chromium runs the matrix products of the page
+    and of its Workers in WebAssembly (the same numbers as the JavaScript products: test_lab_kernels.py), over
+    http and from a file."""
+    served = (pathlib.Path(site) / "_static" / "lab" / "kernels.js").read_text(encoding="utf-8")
+    assert "__AE_GEMM_WASM__" not in served and '"AGFzbQ' in served  # base64 of the module's magic number
+    context = chromium_browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    url = f"{server}/{LESSON_07}" if where == "http" else (pathlib.Path(site) / LESSON_07).resolve().as_uri()
+    page.goto(url, wait_until="load")
+    come_to(page)
+    assert page.evaluate(PRODUCTS) == ["webassembly", "webassembly"]
+    context.close()
+
+
 # ---------------------------------------------------------------------------------------------------------
 # Compose
 
