@@ -60,6 +60,34 @@ def test_minified_scripts_do_what_their_sources_do(tmp_path):
     assert _run(node, static / "ae-explorers.js") == want.replace('"undefined"', str(SCHEMA))
 
 
+ENGINE = "const lab = {}; require(process.argv[1])(lab); process.stdout.write(lab.kernels.engine());"
+
+
+def test_the_served_kernels_carry_the_compiled_product(tmp_path):
+    """The build writes lab/gemm.wat, compiled, into the served lab/kernels.js, whose products then run in
+    WebAssembly; a build with nothing to do (the served file already finished) leaves it so."""
+    node = _tools()
+    kernels = tmp_path / "_static" / "lab" / "kernels.js"
+    kernels.parent.mkdir(parents=True)
+    shutil.copy(ae_site.ROOT / "book" / "_assets" / "lab" / "kernels.js", kernels)
+    engine = [node, "-e", ENGINE, str(kernels)]
+    assert subprocess.run(engine, capture_output=True, text=True, check=True).stdout == "javascript"
+    ae_site._slim_scripts(kernels.parent.parent)
+    assert subprocess.run(engine, capture_output=True, text=True, check=True).stdout == "webassembly"
+    ae_site._slim_scripts(kernels.parent.parent)  # again, on the served file
+    assert subprocess.run(engine, capture_output=True, text=True, check=True).stdout == "webassembly"
+
+
+def test_kernels_without_the_place_for_the_product_stop_the_build(tmp_path):
+    kernels = tmp_path / "_static" / "lab" / "kernels.js"
+    kernels.parent.mkdir(parents=True)
+    text = (ae_site.ROOT / "book" / "_assets" / "lab" / "kernels.js").read_text(encoding="utf-8")
+    kernels.write_text(text.replace(ae_site.GEMM_MARK, '""'), encoding="utf-8")
+    with pytest.raises(RuntimeError, match="lab/kernels.js must hold"):
+        ae_site._slim_scripts(kernels.parent.parent)
+    assert kernels.read_text(encoding="utf-8") == text.replace(ae_site.GEMM_MARK, '""')  # unchanged
+
+
 def test_every_served_script_of_ours_parses_and_names_its_source(site):
     node = _tools()
     static = pathlib.Path(site) / "_static"
@@ -69,6 +97,6 @@ def test_every_served_script_of_ours_parses_and_names_its_source(site):
         rel = path.relative_to(static).as_posix()
         text = path.read_text(encoding="utf-8")
         assert text.startswith(f"// {rel}: book/_assets/{rel}"), rel
-        assert "__AE_SCHEMA__" not in text, rel
+        assert "__AE_SCHEMA__" not in text and "__AE_GEMM_WASM__" not in text, rel
         run = subprocess.run([node, "--check", str(path)], capture_output=True, text=True, check=False)
         assert run.returncode == 0, f"{rel}: {run.stderr[-500:]}"
