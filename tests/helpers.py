@@ -1,5 +1,5 @@
-"""What several test files share: the repository's root and the helpers that read numbers and Chinese out of text.
-One place, so the copies cannot drift."""
+"""What several test files share: the repository's root, the helpers that read numbers and Chinese out of text, and
+the laboratory's compiled matrix product (``gemm_wasm``). One place, so the copies cannot drift."""
 
 from __future__ import annotations
 

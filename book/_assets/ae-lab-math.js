@@ -5,7 +5,7 @@
 // It is made of parts, one file each in lab/, each the twin of one module of src/attention_core/models/ (the
 // same classes and functions, in the same order; each file says which):
 //   lab/kernels.js   the products, softmax and working arrays the parts share (numpy, attention_core's kernels)
-//   lab/gemm.wat     its matrix product in WebAssembly, compiled by the build into the served kernels.js
+//   lab/gemm.wat     not a part: kernels.js's matrix product in WebAssembly, compiled into the served kernels.js
 //   lab/data.js      the toy language, its sampler, parser and batches          models/data.py
 //   lab/gru.js       the GRU cell                                               models/gru.py
 //   lab/encoder.js   the bidirectional encoder                                  models/encoder.py

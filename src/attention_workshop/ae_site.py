@@ -16,7 +16,8 @@
   ``ae-lab.js`` and ``ae-lab.css``; its mathematics (``ae-lab-math.js``, ``lab/*.js``), Worker and numbers
   (:func:`attention_core.explorers.site.lab_data`, written as ``_static/ae-lab-data.js``) load when it comes into
   view. The served ``ae-explorers.js`` gets the parameters' schema version stamped in (``SCHEMA``, one home in
-  Python); our scripts are served minified by esbuild (``_slim_scripts``).
+  Python), and the served ``lab/kernels.js`` the lab's matrix product compiled to WebAssembly (``lab/gemm.wat``);
+  our scripts are served minified by esbuild (``_slim_scripts``).
 - **Light pages.** Drops sphinx-thebe's scripts (no live-kernel button) and duplicated inline scripts, the
   theme's Font Awesome script (1.45 MiB; the icons come from the Font Awesome webfont the theme's stylesheet
   already declares), source maps and assets that no page loads.
@@ -679,7 +680,8 @@ def _slim_scripts(static: pathlib.Path) -> None:
     than served as written: on lesson 07's page the scripts it loads weigh 27.8 kB gzipped as written, 21.8 kB
     with comment lines and indentation dropped (what this did before) and 17.8 kB minified (99, 75 and 55 kB
     uncompressed); what the lab loads when it comes into view (ae-lab-math.js, its parts and the Worker's loop)
-    27.1, 17.9 and 14.0 kB gzipped."""
+    27.1, 17.9 and 14.0 kB gzipped. Before minifying, the served ``lab/kernels.js`` gets ``lab/gemm.wat`` compiled
+    (:func:`compile_wat`, base64) in place of :data:`GEMM_MARK`."""
     paths = [static / name for name in SCRIPTS if (static / name).exists()] + sorted((static / "lab").glob("*.js"))
     explorers = static / "ae-explorers.js"
     if explorers.exists():  # the version of the parameters it reads: one home, in the package
@@ -688,7 +690,7 @@ def _slim_scripts(static: pathlib.Path) -> None:
         explorers.write_text(explorers.read_text(encoding="utf-8").replace("__AE_SCHEMA__", str(SCHEMA)), "utf-8")
     kernels = static / "lab" / "kernels.js"
     text = kernels.read_text(encoding="utf-8") if kernels.exists() else ""
-    if text and not text.startswith(served_head("lab/kernels.js")):  # (a build with nothing to do keeps the served)
+    if text and not text.startswith(served_head("lab/kernels.js")):  # a build with nothing to do finds it served
         if text.count(GEMM_MARK) != 1:  # the lab's matrix product in WebAssembly, compiled from lab/gemm.wat
             raise RuntimeError(f"ae_site: lab/kernels.js must hold {GEMM_MARK} once, where the compiled gemm.wat goes")
         wasm = base64.b64encode(compile_wat(GEMM_WAT.read_text(encoding="utf-8"))).decode("ascii")

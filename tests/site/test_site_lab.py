@@ -153,8 +153,8 @@ def test_the_lab_data_load_when_the_lab_comes_into_view(chromium_browser, server
     context.close()
 
 
-# The products of the page's copy of the mathematics and of a Worker's copy made as the lab makes its Workers
-# (from AELabMath.source(), a Blob): where each runs its matrix products.
+# Where the page's copy of the mathematics and a Worker's copy, made as the lab makes its Workers (from
+# AELabMath.source(), in a Blob), run their matrix products.
 PRODUCTS = """async () => {
   const page = AELabMath.parts.kernels.engine();
   const source = AELabMath.source() + "postMessage(M.parts.kernels.engine());";

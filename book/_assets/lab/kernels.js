@@ -5,11 +5,12 @@
 function aeLabKernels(lab) {
   "use strict";
 
-  // Kernels. Every product is computed as C = A B^T (gemm): its inner loop runs along two contiguous rows and a
-  // block of 4 x 2 outputs shares the loads. A B and A^T B are formed by transposing an operand first, which is
-  // cheap beside the product. Working arrays come from a pool, reused from one call to the next.
-  // Products large enough to gain from it run in WebAssembly (lab/gemm.wat) where the engine has its SIMD: the
-  // same multiplications and additions in the same order, so the same numbers bit for bit (gemmWasm).
+  // Kernels. Every product is computed as C = A B^T (gemm): in JavaScript (gemmScalar) its inner loop runs along
+  // two contiguous rows and a block of 4 x 2 outputs shares the loads. A B and A^T B are formed by transposing an
+  // operand first, which is cheap beside the product. Working arrays come from a pool, reused from one call to the
+  // next. Products large enough to gain from it run in WebAssembly (lab/gemm.wat, gemmWasm) where the engine has
+  // WebAssembly's 128-bit SIMD: the same multiplications and additions in the same order, so the same numbers bit
+  // for bit.
 
   var pool = {};
 
@@ -27,8 +28,8 @@ function aeLabKernels(lab) {
   }
 
   // C[m, n] (+)= sum_k A[ao + m lda + k] B[bo + n ldb + k] for m < M, n < N, k < K: in WebAssembly when it is
-  // there and the product has at least 4 rows and 4096 multiplications (below that, copying costs more than the
-  // SIMD saves), in JavaScript otherwise.
+  // there and the product has at least 4 rows and 4096 multiplications (below that, the copies cost as much as
+  // the SIMD saves, or more), in JavaScript otherwise.
   function gemm(M, N, K, A, ao, lda, B, bo, ldb, C, co, ldc, add) {
     if (wasm !== null && M >= 4 && M * N * K >= 4096) gemmWasm(M, N, K, A, ao, lda, B, bo, ldb, C, co, ldc, add);
     else gemmScalar(M, N, K, A, ao, lda, B, bo, ldb, C, co, ldc, add);
@@ -129,11 +130,11 @@ function aeLabKernels(lab) {
     }
   }
 
-  // The compiled lab/gemm.wat, base64: the build writes it into the served copy of this file (ae_site.compile_wat);
+  // The compiled lab/gemm.wat, base64: the build writes it into the served copy of this file (ae_site._slim_scripts);
   // in the repository's copy it is the placeholder, and the products run in JavaScript unless useWasm is given
   // the bytes (the Node tests give them).
   var GEMM_WASM = "__AE_GEMM_WASM__";
-  var wasm = null; // {gemm, memory, heap}: the instance, its memory and a float64 view of it
+  var wasm = null; // {gemm, transpose, memory, heap}: the module's functions, its memory and a float64 view of it
 
   // Products in WebAssembly from these bytes (base64), if the engine compiles them (it needs 128-bit SIMD);
   // useWasm(null) goes back to JavaScript. Returns whether the products now run in WebAssembly.
@@ -148,14 +149,15 @@ function aeLabKernels(lab) {
       var exports = new WebAssembly.Instance(new WebAssembly.Module(bytes), {}).exports;
       wasm = { gemm: exports.gemm, transpose: exports.transpose, memory: exports.memory, heap: new Float64Array(exports.memory.buffer) };
     } catch (err) {
-      wasm = null; // a browser without WebAssembly's SIMD, or one that refuses to compile here: JavaScript
+      wasm = null; // an engine that refuses to compile here (one without SIMD returned at validate): JavaScript
     }
     return wasm !== null;
   }
 
-  // gemm in WebAssembly: A and B^T (its columns padded with zeros to a multiple of 4) are copied into the module's
-  // memory, which computes S = A B^T (each output summed from 0 along k, as gemmScalar); S is then stored or added
-  // to C. The memory grows when a product needs more (the float64 view is made again).
+  // gemm in WebAssembly: A and B are copied into the module's memory, which transposes B into B^T (its columns
+  // padded with zeros to a multiple of 4) and computes S = A B^T (each output summed from 0 along k, as
+  // gemmScalar); S is then stored or added to C. The memory grows when a product needs more (the float64 view is
+  // made again).
   function gemmWasm(M, N, K, A, ao, lda, B, bo, ldb, C, co, ldc, add) {
     var NP = (N + 3) & ~3,
       bt = (M * K + 1) & ~1, // offsets in float64s, even: each block starts on 16 bytes
