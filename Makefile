@@ -69,7 +69,7 @@ test: $(BIN)/.installed assets
 durations: $(BIN)/.installed assets
 	$(BIN)/python -m pytest $(GATE) --record-durations
 
-check: $(BIN)/.installed
+check: $(BIN)/.installed assets
 	$(BIN)/python -m pytest tests -m "not slow and not site" -q -n auto --dist loadgroup --no-loadscope-reorder
 
 execute: $(BIN)/.installed
