@@ -65,6 +65,21 @@ def test_every_formula_gives_screen_readers_its_mathml(visit):
     assert {tag: roles[role] for tag, role in exposed.items()} == counts
 
 
+def test_a_long_page_is_drawn_once_parsed(visit):
+    """Chromium reads the page's render-blocking link to the mark at the end of its body, finds the mark, and draws
+    the page (its first contentful paint is there once it has loaded)."""
+    page = visit.open("zh/notebooks/07_learning_without_labels.html")
+    got = page.evaluate(
+        """() => {
+          const link = document.querySelector('link[rel="expect"]');
+          const mark = document.querySelector(link.getAttribute('href'));
+          return {render: link.blocking.contains('render'), last: mark === document.body.lastElementChild,
+                  painted: performance.getEntriesByType('paint').some((e) => e.name === 'first-contentful-paint')};
+        }"""
+    )
+    assert got == {"render": True, "last": True, "painted": True}
+
+
 def test_code_that_scrolls_takes_a_tab_stop(visit):
     """The theme gives a code block or output that scrolls a tab stop and takes it from the others; the build makes
     its loop read every width before writing (ae_site._theme_tab_stops), with the same result."""

@@ -84,3 +84,16 @@ def test_each_page_carries_its_editions_documentation_options(site):
     for edition in languages:
         left = pathlib.Path(site) / edition / "_static" / "documentation_options.js"
         assert not left.exists(), f"{left.relative_to(site)} is left behind: no page loads it"
+
+
+def test_each_page_is_drawn_once_it_is_parsed(site):
+    """Each page's head asks the browser not to draw it before the mark at the end of its body is parsed
+    (ae_site._render_when_parsed): one layout of the whole page instead of one each time the parser goes on."""
+    from attention_workshop.ae_site import PARSED_MARK, RENDER_WHEN_PARSED
+
+    for path in reader_pages(site):
+        html = (pathlib.Path(site) / path).read_text()
+        head, body = html.split("</head>")
+        assert head.count(RENDER_WHEN_PARSED) == 1 and RENDER_WHEN_PARSED not in body, path
+        assert body.count('id="ae-parsed"') == 1, path
+        assert body.rstrip().endswith(f"{PARSED_MARK}\n</body>\n</html>"), f"{path}: the mark is not last in <body>"

@@ -300,6 +300,18 @@ def test_the_theme_gives_its_code_the_schemes_the_test_checks():
     assert not {"pygments_light_style", "pygments_dark_style"} & set(((options or {}).get("html_theme_options")) or {})
 
 
+def test_a_page_is_marked_to_be_drawn_once_parsed_and_only_once(ae_site):
+    page = "<html><head><title>t</title></head><body><p>x</p></body></html>"
+    once = ae_site._render_when_parsed(page)
+    assert once.index(ae_site.RENDER_WHEN_PARSED) < once.index("</head>")
+    assert once.index(ae_site.PARSED_MARK) < once.index("</body>") and once.index("<p>x</p>") < once.index(
+        ae_site.PARSED_MARK
+    )
+    assert ae_site._render_when_parsed(once) == once  # a build with nothing to do runs it again on the served page
+    odd = "<html><head></head><body><script>'</body>'</script></body></html>"  # not sure where the body ends
+    assert ae_site._render_when_parsed(odd) == odd
+
+
 def test_the_themes_tab_stop_loop_reads_before_it_writes(ae_site, tmp_path, caplog):
     """_theme_tab_stops rewrites the installed theme's one loop (once, however many editions run it), and a theme
     whose script no longer has that loop, or that no longer has that script, is a build warning naming what to
