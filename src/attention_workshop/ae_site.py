@@ -26,8 +26,9 @@
 - **Theme weight**: one viewport tag per page, valid ``<summary>`` markup in the code folds, the theme's head
   scripts that wait for the page deferred (``DEFERRED``), the colour theme resolved in the head
   (``_resolved_theme``), one stylesheet per page in place of the ten to thirteen it linked (``_bundle_styles``),
-  the theme's tab-stop loop reading every width before it writes (``_theme_tab_stops``), and Sphinx's
-  documentation_options.js written into each page (``_inline_options``).
+  the theme's tab-stop loop reading every width before it writes (``_theme_tab_stops``), Sphinx's
+  documentation_options.js written into each page (``_inline_options``), and a render-blocking link to a mark at
+  the end of each page's body, so that Chromium first draws the page once it is parsed (``_render_when_parsed``).
 - **Highlighted code with fewer elements** (``plain_formatter``): no span for a token the theme colours as plain
   text, one span for neighbouring tokens coloured alike.
 - ``ae-theme-fixes.css`` on every page: dark mode, phones (scroll cues for wide equations and tables); and
@@ -769,12 +770,16 @@ def _resolved_theme(text: str) -> str:
 
 # Each page is first drawn once it is parsed (issue 33). Chromium drew a long page while it was still parsing it and
 # laid it out again each time the parser went on: in one trace of Chinese lesson 07 with the CPU slowed 4x (as for a
-# phone), six layouts of the growing page of 44-335 ms each (878 ms in all); Lighthouse counts those after the first
-# paint as blocking time. A render-blocking <link rel="expect"> (HTML's "expect" link type) naming a mark at the end
-# of <body> makes the browser wait for the mark, so the page is laid out once, before its first paint (615 ms in a
-# trace of the same page with the link). The reader sees the page later but whole: in Lighthouse on that page (3 runs each,
-# interleaved) the first paint came at 2.0 s instead of 1.4 s and the blocking time fell from 220-282 ms to 18-41 ms.
-# A browser that does not know the link type draws the page as before.
+# phone), six tasks of layout work on the growing page, of 44-335 ms each (878 ms in all); Lighthouse counts the part
+# of each task beyond 50 ms as blocking time when it comes after the first paint. A render-blocking
+# <link rel="expect"> (HTML's "expect" link type) naming a mark at the end of <body> makes the browser wait for the
+# mark, so the page is laid out once, before its first paint (in a trace of the same page with the link, one task of
+# 964 ms holding a 615 ms layout and the first paint). The reader sees the page later but whole: in Lighthouse on
+# that page (mobile, simulated 4x slowdown, 3 runs each, interleaved) the first paint came at 2.0 s instead of 1.4 s
+# and the blocking time fell from 220-282 ms to 18-41 ms. With an 8x slowdown (as on a host of about half the speed
+# at 4x; 2 runs each) Lighthouse's score showed no clear effect, on that page or on Chinese lesson 05. A browser
+# that does not know the link type draws the page as before (Chromium 156 applies it, though its
+# relList.supports("expect") is false).
 RENDER_WHEN_PARSED = '<link rel="expect" href="#ae-parsed" blocking="render">'
 PARSED_MARK = '<span id="ae-parsed" hidden></span>'
 
