@@ -664,6 +664,8 @@ def compile_wat(text: str) -> bytes:
     (:data:`WABT`)."""
     if not (WABT / "index.js").exists():
         raise RuntimeError(f"wabt for the build is missing at {WABT}: run `make assets`")
+    if shutil.which("node") is None:
+        raise RuntimeError("Node.js is needed to compile the laboratory's WebAssembly (lab/gemm.wat) with wabt")
     run = subprocess.run(
         ["node", "-e", WAT2WASM, str(WABT / "index.js")], input=text.encode("utf-8"), capture_output=True, check=False
     )
