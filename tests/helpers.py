@@ -3,7 +3,6 @@ the laboratory's compiled matrix product (``gemm_wasm``). One place, so the copi
 
 from __future__ import annotations
 
-import base64
 import functools
 import pathlib
 import re
@@ -31,6 +30,6 @@ def reading_minutes(words: int) -> int:
 def gemm_wasm() -> str:
     """The laboratory's matrix product, ``book/_assets/lab/gemm.wat``, compiled as the build compiles it into the
     served ``lab/kernels.js`` (base64): the Node drivers give it to the parts, so they run the page's products."""
-    from attention_workshop.ae_site import GEMM_WAT, compile_wat
+    from attention_workshop.ae_site import GEMM_WAT, wasm_base64
 
-    return base64.b64encode(compile_wat(GEMM_WAT.read_text(encoding="utf-8"))).decode("ascii")
+    return wasm_base64(GEMM_WAT)

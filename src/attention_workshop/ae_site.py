@@ -676,6 +676,11 @@ def compile_wat(text: str) -> bytes:
     return run.stdout
 
 
+def wasm_base64(wat: pathlib.Path) -> str:
+    """A .wat file compiled (:func:`compile_wat`), in base64: as the served ``lab/kernels.js`` holds it."""
+    return base64.b64encode(compile_wat(wat.read_text(encoding="utf-8"))).decode("ascii")
+
+
 def _slim_scripts(static: pathlib.Path) -> None:
     """Our scripts as served: minified by esbuild (:data:`ESBUILD`), each file on its own (no bundling: the names
     the page, its parts and the lab's Worker share stay as they are; esbuild parses the scripts, so a ``//`` in a
@@ -696,8 +701,7 @@ def _slim_scripts(static: pathlib.Path) -> None:
     if text and not text.startswith(served_head("lab/kernels.js")):  # a build with nothing to do finds it served
         if text.count(GEMM_MARK) != 1:  # the lab's matrix product in WebAssembly, compiled from lab/gemm.wat
             raise RuntimeError(f"ae_site: lab/kernels.js must hold {GEMM_MARK} once, where the compiled gemm.wat goes")
-        wasm = base64.b64encode(compile_wat(GEMM_WAT.read_text(encoding="utf-8"))).decode("ascii")
-        kernels.write_text(text.replace(GEMM_MARK, f'"{wasm}"'), encoding="utf-8")
+        kernels.write_text(text.replace(GEMM_MARK, f'"{wasm_base64(GEMM_WAT)}"'), encoding="utf-8")
     if not paths:
         return
     if not ESBUILD.exists():

@@ -251,11 +251,9 @@ def products_as_served(engine, assets: pathlib.Path) -> str:
     wat = assets / "lab" / "gemm.wat"
     if not wat.is_file():
         return "javascript"
-    from attention_workshop.ae_site import compile_wat
+    from attention_workshop.ae_site import wasm_base64
 
-    return engine(
-        {"cmd": "wasm", "bytes": base64.b64encode(compile_wat(wat.read_text(encoding="utf-8"))).decode("ascii")}
-    )["engine"]
+    return engine({"cmd": "wasm", "bytes": wasm_base64(wat)})["engine"]
 
 
 def part_names(assets: pathlib.Path) -> list[str]:
