@@ -28,7 +28,7 @@ written in its stored form (:func:`normalise`, :func:`dumps`):
   (Python 3, ``-1.0``, widget state) was marked modified on opening and rewritten by the save.
 
 :func:`stored_form` applies the same normalisation to a notebook's text without executing it;
-``tests/editions/test_stored_form.py`` checks that every committed notebook is already in that form. Bad input
+``tests/workshop/editions/test_stored_form.py`` checks that every committed notebook is already in that form. Bad input
 (a missing file, a file that is not a notebook) is one line on stderr and status 2, and nothing is written.
 """
 
