@@ -2,7 +2,7 @@
 //
 // A page that holds <div class="ae-explorer" data-explorer="state|score|question" data-args="{...}"> gets this
 // script and an inline <script type="application/json" id="ae-params"> written at build time by
-// src/attention_workshop/ae_site.py from attention_core.explorers.site.site_parameters(): the worked example's H, W_s, W_h,
+// src/attention_workshop/ae_twins.py from attention_core.explorers.site.site_parameters(): the worked example's H, W_s, W_h,
 // v, b, the sliders' ranges and the token labels. data-args is what the notebook explorer this one stands for
 // declared (attention_core.explorers.twin): where it starts (its state, annotations, scores, sentence,
 // question) and whether it has the tanh switch. Nothing here is fetched or hard-coded; the numbers have one

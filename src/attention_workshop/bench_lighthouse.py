@@ -157,15 +157,17 @@ def _env() -> dict:
 
 
 def render_when_parsed_copy(site: pathlib.Path, into: pathlib.Path) -> pathlib.Path:
-    """A copy of ``site`` whose pages carry the render_when_parsed edit (the build's own function), without the
-    compressed copies, which would be served instead of the edited pages."""
+    """A copy of ``site`` whose pages carry the render_when_parsed edit (the build's own function), each edited page's
+    compressed copies written again (``ae_seo.compress``: the others are kept, as they are newer than their files)."""
+    from attention_workshop.ae_seo import compress
     from attention_workshop.theme_edits import render_when_parsed
 
     copy = into / "site"
-    shutil.copytree(site, copy, ignore=shutil.ignore_patterns("*.gz", "*.br"))
+    shutil.copytree(site, copy)  # shutil.copy2: each file keeps its time, so compress redoes only the edited pages
     for page in copy.rglob("*.html"):
         text = page.read_text(encoding="utf-8")
         page.write_text(render_when_parsed(text), encoding="utf-8")
+    compress(copy)
     return copy
 
 
