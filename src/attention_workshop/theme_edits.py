@@ -1,36 +1,16 @@
 """Every edit the book makes to what the pinned theme (sphinx-book-theme 1.3.0 on pydata-sphinx-theme 0.17.1, with
-Sphinx 7.4 and myst-nb) writes, in one place: one function per edit, each with a detector that finds its target in
-the theme's own output.
+Sphinx 7.4 and myst-nb) writes, in one place: one function per edit, each with a detector, ``find_<edit>(page,
+static)``, that counts its target in a page as the theme wrote it and in its served files (``_static``).
 
-A theme upgrade can move a target (a tag written differently, a minified loop rewritten): the edit then does nothing,
-silently. So each edit has a *detector*, ``find_<edit>(page, static)``, that counts its target in a page as the theme
-wrote it and in the theme's served files (``_static``). ``tests/site/test_theme_edits.py`` builds a one-page book
-with the installed theme and no edit, and checks that every detector finds what its edit expects (``EXPECTED``), and
-that after the edits it finds what they leave: an upgrade that moves a target fails there, naming the edit. The two
-edits of the theme's served files also check in the build itself: a tab-stop loop not found is a build warning (an
-error under ``-W``), an icon font rule not found stops the build.
-
-The edits, in the order the build applies them to each page (:func:`edit_page`), then to the served files
-(:func:`edit_static`) and last the stylesheets (:func:`bundle_styles`). Each says why it is kept; the figures are
-Lighthouse's (``python -m attention_workshop.bench_lighthouse``, mobile, simulated 4x CPU slowdown), measured as
-their comments say.
-
-- ``viewport``: one viewport tag per page instead of three (Sphinx's and both themes').
-- ``summary``: valid ``<summary>`` markup in myst-nb's code folds (``<span>`` for ``<p>``), and the stylesheets'
-  selectors for them.
-- ``search_scripts``: the theme's search scripts and whole search index, loaded render-blocking in every page's head
-  for its search-as-you-type option (off in this book), left to the search page.
-- ``defer``: the head's scripts that only act once the page is parsed, deferred.
-- ``options``: Sphinx's documentation_options.js written into each page (one request fewer before the first paint).
-- ``theme_mode``: the colour theme resolved in the head, so the theme's main script does not restyle the page.
-- ``render_when_parsed``: a render-blocking link to a mark at the end of the body, so that Chromium first draws the
-  page once it is parsed. **Off by default** (``ae_theme_edits`` in ``_config.yml`` turns it on): it delays the
-  first paint to lower a blocking-time figure.
-- ``icons``: the theme's Font Awesome script (1.45 MiB) dropped, and its icon font cut to the icons the pages show.
-- ``tab_stops``: the theme's tab-stop loop reads every width before it writes.
-- ``styles``: one stylesheet per page instead of ten to thirteen.
-
-``ae_theme_edits`` (a Sphinx setting) lists the edits a build applies: :data:`DEFAULT` unless set.
+A theme upgrade can move a target (a tag written otherwise, a minified loop rewritten), and the edit would then do
+nothing, silently: ``tests/site/test_theme_edits.py`` builds a one-page book with the installed theme and no edit,
+checks that every detector finds what ``EXPECTED`` says, and that after the edits it finds what they leave. The
+build applies them to each page (:func:`edit_page`), then to the served files (:func:`edit_static`), then joins the
+stylesheets (:func:`bundle_styles`); ``ae_theme_edits`` (a Sphinx setting) lists the edits a build applies,
+:data:`DEFAULT` unless set: every edit but ``render_when_parsed``, which delays the first paint to lower a
+blocking-time figure (``python -m attention_workshop.bench_lighthouse`` measures the site with and without it).
+Each edit's comment says why it is kept. Dropped: a second and third viewport tag (Sphinx's and both themes'
+layouts each write one, identical in effect: removing them changed nothing a reader or Lighthouse sees).
 """
 
 from __future__ import annotations
@@ -43,23 +23,6 @@ import re
 from sphinx.util import logging
 
 logger = logging.getLogger(__name__)
-
-# ---------------------------------------------------------------------------------------------------------
-# viewport: Sphinx's basic layout, pydata-sphinx-theme's and sphinx-book-theme's each write a viewport tag; one is
-# enough.
-VIEWPORT = re.compile(r'\s*<meta name="viewport" content="[^"]*"\s*/?>')
-
-
-def find_viewport(page: str, static: pathlib.Path) -> int:
-    return len(VIEWPORT.findall(page))
-
-
-def viewport(text: str) -> str:
-    first = VIEWPORT.search(text)
-    if not first:
-        return text
-    return text[: first.end()] + VIEWPORT.sub("", text[first.end() :])
-
 
 # ---------------------------------------------------------------------------------------------------------
 # summary: myst-nb's code folds put <p> in <summary>, which allows phrasing content only: they become <span>s, and
@@ -410,7 +373,6 @@ def bundle_styles(out: pathlib.Path) -> str | None:
 # (a lesson with a code fold; not the search page) and in the served files. ``tests/site/test_theme_edits.py``.
 
 DETECTORS = {
-    "viewport": find_viewport,
     "summary": find_summary,
     "search_scripts": find_search_scripts,
     "defer": find_defer,
@@ -422,7 +384,6 @@ DETECTORS = {
     "styles": find_styles,
 }
 EXPECTED = {  # edit -> what its detector finds in the theme's output: on a page with one code fold, and its files
-    "viewport": 3,  # Sphinx's basic layout, pydata-sphinx-theme's and sphinx-book-theme's
     "summary": 3,  # the fold's summary, and the two selectors of SUMMARY_CSS in the stylesheets
     "search_scripts": 3,  # searchtools.js, language_data.js, searchindex.js
     "defer": 7,  # doctools, sphinx_highlight, clipboard.min, copybutton, togglebutton, design-tabs, sphinx-book-theme
@@ -444,7 +405,6 @@ def edit_page(text: str, page: pathlib.Path, edits: tuple[str, ...]) -> str:
     steps = (
         ("icons", icons_tag),
         ("search_scripts", None if search else search_scripts),
-        ("viewport", viewport),
         ("summary", summary),
         ("theme_mode", theme_mode),
         ("defer", None if search else defer),

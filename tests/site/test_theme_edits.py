@@ -24,7 +24,6 @@ pytestmark = pytest.mark.site  # a build, though a small one (about 2 CPU-second
 
 BOOK = ROOT / "tests" / "site" / "theme_book"
 AFTER = {  # what each detector finds once every edit is applied
-    "viewport": 1,
     "summary": 0,
     "search_scripts": 0,
     "defer": 0,
@@ -90,10 +89,8 @@ def test_after_the_edits_each_detector_finds_what_its_edit_leaves(theme_output, 
 def test_an_unknown_edit_is_one_line():
     import types
 
-    app = types.SimpleNamespace(
-        config=types.SimpleNamespace(ae_theme_edits=["viewport", "nope"], html_theme_options={})
-    )
-    with pytest.raises(ValueError, match="ae_theme_edits: unknown edit 'nope'; the edits are viewport, "):
+    app = types.SimpleNamespace(config=types.SimpleNamespace(ae_theme_edits=["summary", "nope"], html_theme_options={}))
+    with pytest.raises(ValueError, match="ae_theme_edits: unknown edit 'nope'; the edits are summary, "):
         theme_edits.chosen(app)
     app.config.ae_theme_edits = None
     assert theme_edits.chosen(app) == theme_edits.DEFAULT

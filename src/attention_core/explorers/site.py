@@ -2,7 +2,7 @@
 
 The static site has no Python kernel. Its explorers (``book/_assets/ae-explorers.js``) recompute
 ``e_j(s) = v^T tanh(W_s s + W_h h_j + b)``, the softmax and the weighted sum in the browser, from the dictionary
-that :func:`site_parameters` returns. The book's Sphinx extension (``src/attention_workshop/ae_twins.py``) writes it into
+that :func:`site_parameters` returns. The book's Sphinx extension ``attention_workshop.ae_twins`` writes it into
 every page that holds an explorer at build time, and the browser tests check that the page shows the numbers
 that :func:`attention_core.worked_example` and :func:`attention_core.softmax` compute.
 
