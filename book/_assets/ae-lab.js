@@ -1,6 +1,6 @@
 // The laboratory on the website (lessons 07 and 08): the committed translation models, in the reader's browser.
 //
-// Loaded only on the pages of a notebook with a lab explorer (src/attention_workshop/ae_site.py). When the lab first comes into view (see
+// Loaded only on the pages of a notebook with a lab explorer (src/attention_workshop/ae_twins.py). When the lab first comes into view (see
 // "Loading" below) it loads ae-lab-math.js and its parts (the model's mathematics, a second implementation of
 // attention_core.models, part by part, tested against it), ae-lab-worker.js (the training loop of a Web Worker;
 // a second Worker of the same code runs the validation checks, which can run on another core)

@@ -246,14 +246,20 @@ class ChromiumEngine:
 
 
 def products_as_served(engine, assets: pathlib.Path) -> str:
-    """Gives the engine's parts the compiled ``lab/gemm.wat`` of this copy, as the build writes it into the served
-    ``lab/kernels.js`` (a copy without it keeps its products in JavaScript); returns where the products run."""
-    wat = assets / "lab" / "gemm.wat"
-    if not wat.is_file():
-        return "javascript"
-    from attention_workshop.ae_site import wasm_base64
+    """Gives the engine's parts the compiled ``lab/gemm.wat`` of this copy, as the page has it: the committed part
+    ``lab/wasm.js`` (``attention_workshop.gemm_wasm``), or for an older copy without it, its gemm.wat compiled with
+    wabt (a copy with neither keeps its products in JavaScript); returns where the products run."""
+    from attention_workshop import gemm_wasm
 
-    return engine({"cmd": "wasm", "bytes": wasm_base64(wat)})["engine"]
+    part, wat = assets / "lab" / "wasm.js", assets / "lab" / "gemm.wat"
+    if part.is_file():
+        found = gemm_wasm.BYTES.search(part.read_text(encoding="utf-8"))
+        encoded = found.group(1) if found else ""
+    elif wat.is_file():
+        encoded = base64.b64encode(gemm_wasm.compile_wat(wat.read_text(encoding="utf-8"))).decode("ascii")
+    else:
+        return "javascript"
+    return engine({"cmd": "wasm", "bytes": encoded})["engine"]
 
 
 def part_names(assets: pathlib.Path) -> list[str]:

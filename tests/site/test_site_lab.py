@@ -145,7 +145,7 @@ def test_the_lab_data_load_when_the_lab_comes_into_view(chromium_browser, server
     assert not [u for u in requests if any(name in u for name in lazy)], "the lab loaded before it was in view"
     come_to(page)
     assert len([u for u in requests if "ae-lab-data.js" in u]) == 1
-    assert len([u for u in requests if "_static/lab/" in u]) == 8, "the eight parts of the mathematics"
+    assert len([u for u in requests if "_static/lab/" in u]) == 9, "the nine parts of the mathematics"
     version = page.locator('script[src*="ae-lab.js"]').get_attribute("data-lab-version")
     loaded = [u for u in requests if any(name in u for name in lazy)]
     assert all(u.endswith(f"?v={version}") for u in loaded), loaded
@@ -167,11 +167,11 @@ PRODUCTS = """async () => {
 
 @pytest.mark.parametrize("where", ["http", "file"])
 def test_the_lab_runs_its_products_in_webassembly(chromium_browser, server, site, where):
-    """The served lab/kernels.js carries lab/gemm.wat compiled, and Chromium runs the matrix products of the page
+    """The served part lab/wasm.js carries lab/gemm.wat compiled, and Chromium runs the matrix products of the page
     and of its Workers in WebAssembly (the same numbers as the JavaScript products: test_lab_kernels.py), over
     http and from a file."""
-    served = (pathlib.Path(site) / "_static" / "lab" / "kernels.js").read_text(encoding="utf-8")
-    assert "__AE_GEMM_WASM__" not in served and '"AGFzbQ' in served  # base64 of the module's magic number
+    served = (pathlib.Path(site) / "_static" / "lab" / "wasm.js").read_text(encoding="utf-8")
+    assert '"AGFzbQ' in served  # base64 of the module's magic number
     context = chromium_browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     url = f"{server}/{LESSON_07}" if where == "http" else (pathlib.Path(site) / LESSON_07).resolve().as_uri()

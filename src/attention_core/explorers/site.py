@@ -2,7 +2,7 @@
 
 The static site has no Python kernel. Its explorers (``book/_assets/ae-explorers.js``) recompute
 ``e_j(s) = v^T tanh(W_s s + W_h h_j + b)``, the softmax and the weighted sum in the browser, from the dictionary
-that :func:`site_parameters` returns. The book's Sphinx extension (``src/attention_workshop/ae_site.py``) writes it into
+that :func:`site_parameters` returns. The book's Sphinx extension ``attention_workshop.ae_twins`` writes it into
 every page that holds an explorer at build time, and the browser tests check that the page shows the numbers
 that :func:`attention_core.worked_example` and :func:`attention_core.softmax` compute.
 
@@ -40,7 +40,7 @@ from ..lang import Messages, language, languages
 from ..toy_sentences import FEATURES, QUERIES, example_sentences
 from .reading import question
 
-SCHEMA = 4  # the layout of the parameters: bumped when it changes; the build stamps it into ae-explorers.js
+SCHEMA = 4  # the layout of the parameters: bumped when it changes; written into the parameters (params.schema)
 LAB_SCHEMA = 3  # the layout of lab_data(): bumped when it changes; book/_assets/ae-lab.js checks it (LAB_SCHEMA)
 SCORE_START = (0.0, 0.0, 0.0)  # the score explorer's first scores: equal, so equal weights
 CURVE_POINTS = 161  # states on each drawn weight curve over S_RANGE (a step of 0.05)
@@ -335,7 +335,7 @@ LABELS = Messages(
 )
 
 
-# What the website writes around its explorers (attention_workshop.ae_site): the note that replaces a notebook widget,
+# What the website writes around its explorers (attention_workshop.ae_twins): the note that replaces a notebook widget,
 # the line shown without JavaScript, and the introduction of lesson 07's explorer. May hold HTML.
 PAGE = Messages(
     f"{__name__}.page",
