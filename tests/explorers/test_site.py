@@ -110,8 +110,9 @@ def test_labels_follow_the_edition_and_the_numbers_do_not():
     assert en["labels"] == labels("en") and zh["labels"] == labels("zh")
     assert set(en["labels"]) == set(zh["labels"]) == set(LABELS.entries)
     translated = [key for key, text in en["labels"].items() if zh["labels"][key] != text]
-    # the Chinese term is "token" too (book/glossary.md); "{token} / {exact}" holds placeholders only
-    assert set(en["labels"]) - set(translated) == {"token", "lab_token_exact"}
+    # the Chinese term is "token" too (book/glossary.md); "{token} / {exact}" holds placeholders only; the decoder
+    # orders are their authors' names
+    assert set(en["labels"]) - set(translated) == {"token", "lab_token_exact", "lab_order_bahdanau", "lab_order_luong"}
     assert zh["labels"]["state_slider"] == "读取状态 s" and zh["labels"]["reset"] == "重置"
     assert en["labels"]["state_slider"] == "Reading state s"
     assert en["state"] == zh["state"]
@@ -166,20 +167,19 @@ def test_the_lab_exports_every_committed_model_of_lessons_07_and_08():
     designs), its target language and its parameters (the committed float32 numbers, each with its shape)."""
     import dataclasses
 
-    from attention_core.explorers.site import LAB_DESIGNS, LAB_MODELS, lab_data, lab_data_script
-    from attention_core.models import trained
-    from attention_core.models.sweep import DESIGNS
+    from attention_core.explorers.site import LAB_MODELS, lab_data, lab_data_script
+    from attention_core.models import designs, trained
 
     names = (trained.LESSON07, trained.LESSON08_SWAPPED, trained.LESSON08_LUONG, trained.VERB_FINAL)
     assert LAB_MODELS == (*names, trained.VERB_FINAL_BASELINE)
-    assert {k: v for k, v in LAB_DESIGNS.items() if k in DESIGNS} == DESIGNS  # the study's four, by its names
     lab = lab_data()
     assert [m["name"] for m in lab["models"]] == list(LAB_MODELS) == list(lab["arrays"])
     for m in lab["models"]:
         tc, model = trained.trained_config(m["name"]), trained.load_trained(m["name"])
         assert m["language"] == tc.language and m["config"] == dataclasses.asdict(model.cfg)
         assert {**m["config"], "dtype": "float32"} == dataclasses.asdict(tc.model)
-        assert all(m["config"][k] == v for k, v in LAB_DESIGNS[m["design"]].items())
+        assert all(m["config"][k] == v for k, v in lab["designs"][m["design"]]["config"].items())
+        assert designs.named(m["design"]).committed
         for name, value in model.params.items():
             a = lab["arrays"][m["name"]][name]
             stored = np.frombuffer(base64.b64decode(a["data"]), dtype="<f4").reshape(a["shape"])
