@@ -235,15 +235,16 @@ def compare(got: dict, want: dict) -> dict[str, float]:
     return errors
 
 
-def run_node(tasks: list[dict], assets: pathlib.Path = ASSETS) -> list[dict]:
-    """The tasks' results from the parts of ``assets`` (``book/_assets``, or a copy with a part added), under Node."""
+def run_node(tasks: list[dict], assets: pathlib.Path = ASSETS, driver: pathlib.Path = DRIVER) -> list[dict]:
+    """The tasks' results from the parts of ``assets`` (``book/_assets``, or a copy with a part added), under Node,
+    by ``driver`` (this file's, ``lab/parts_node.js``, or ``tests/site/lab_node.js``, the whole model's)."""
     node = shutil.which("node")
     if node is None:
         if os.environ.get("CI") == "true":
             pytest.fail("CI=true but no node found; .ci/run installs nodejs")
         pytest.skip("Node.js is not installed (it is needed for the book build too)")
     job = {"assets": str(assets), "tasks": tasks, "wasm": gemm_wasm()}
-    run = subprocess.run([node, str(DRIVER)], input=json.dumps(job), capture_output=True, text=True, check=False)
+    run = subprocess.run([node, str(driver)], input=json.dumps(job), capture_output=True, text=True, check=False)
     assert run.returncode == 0, run.stderr[-3000:]
     return json.loads(run.stdout)
 
