@@ -247,17 +247,18 @@ def test_the_lab_offers_the_registrys_designs_with_their_labels():
         assert {key for key in got["labels"].values() if key} <= set(LABELS.entries)
 
 
-# The step panel ae-lab.js built by hand before the registry (issue 42): per kind of design, each section's heading
-# and what follows its formulas (captions and displays), and how many formulas it has.
+# The step panel ae-lab.js built by hand before the registry (issue 42): per kind of design (it reads, then updates,
+# as Bahdanau's order; it updates, then reads, as Luong's; it reads the fixed summary), each section's heading and
+# what follows its formulas (captions and displays), and how many formulas it has.
 STEP_BEFORE = {
-    "attention": ("lab_step_intro", [
+    "reads first": ("lab_step_intro", [
         ("lab_h_scores", 1, [{"caption": "lab_sprev_caption"}, {"show": "s_prev"}]),
         ("lab_h_weights", 1, [{"show": "weights"}]),
         ("lab_h_context", 1, [{"show": "context"}]),
         ("lab_h_state", 1, [{"show": "s_new"}]),
         ("lab_h_output", 1, []),
     ]),
-    "Luong": ("lab_step_intro_luong", [
+    "updates first": ("lab_step_intro_luong", [
         ("lab_h_state_first", 1, [{"caption": "lab_strip_sprev"}, {"show": "s_prev"}, {"caption": "lab_strip_s"},
                                   {"show": "s_new"}]),
         ("lab_h_scores_new", 1, []),
@@ -272,8 +273,13 @@ STEP_BEFORE = {
         ("lab_h_output", 1, []),
     ]),
 }  # fmt: skip
-STEP_BEFORE["general score"] = STEP_BEFORE["attention"]
-STEP_BEFORE["Luong, additive score"] = STEP_BEFORE["Luong"]
+
+
+def kind(design) -> str:
+    """The kind of step panel of a design (the keys of STEP_BEFORE)."""
+    if design.score is None:
+        return "fixed summary"
+    return "reads first" if design.parts()[0].reads_first else "updates first"
 
 
 def test_the_step_panel_is_the_one_built_by_hand_before_with_the_registrys_formulas():
@@ -285,7 +291,7 @@ def test_the_step_panel_is_the_one_built_by_hand_before_with_the_registrys_formu
     from attention_core.models import designs
 
     for name, got in lab_data()["designs"].items():
-        intro, sections = STEP_BEFORE[name]
+        intro, sections = STEP_BEFORE[kind(designs.named(name))]
         step = got["step"]
         assert step["intro"] == intro
         assert [s["head"] for s in step["sections"]] == [head for head, _, _ in sections], name
