@@ -7,11 +7,13 @@
 // and ae-lab-data.js (self.AELabData: every committed model of lessons 07 and 08, the grammar, the training
 // snapshots, the recipe and the seed study, exported by attention_core.explorers.site.lab_data when the site was
 // built). Every word shown comes from the page's edition (#ae-params "labels", from
-// attention_core.explorers.site.LABELS). Above the panels, the design (attention with the additive or general
-// score in Bahdanau's or Luong's order, or the fixed summary) and the target language (lesson 07's or verb-final):
-// Compose and Step use the committed model of that pair, or the reader's own finished run of it. Four panels:
+// attention_core.explorers.site.LABELS). Above the panels, the design (the designs the registry offers the lab,
+// attention_core.models.designs: attention with the additive or general score in Bahdanau's or Luong's order, or the
+// fixed summary; their labels and step panels come with the data) and the target language (lesson 07's or
+// verb-final): Compose and Step use the committed model of that pair, or the reader's own finished run of it. Four
+// panels:
 //   Compose        a sentence of the toy language, its greedy translation, the alignment grid, the reference
-//   Step through   one decoder step at a time, in the order of lesson 07's equations
+//   Step through   one decoder step at a time, in the order of the design's equations
 //   Watch it learn the committed run's snapshots: the grid, the losses and the validation curves, step by step
 //   Train          the chosen design on the chosen language, trained in a Worker with its own seed (checked in a
 //                  second one), beside the seed study's runs of the same design and language
