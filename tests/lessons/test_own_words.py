@@ -550,24 +550,20 @@ def aligned_english(text: str) -> list[str]:
 
 
 def lesson_prose(root=ROOT) -> list[tuple[str, str, str]]:
-    """(file, cell id, markdown) of every lesson and of the argument page under ``root``."""
+    """(file, cell id, markdown) of every lesson and of the argument page under ``root`` (the notebooks of
+    english_prose, without the pages written in Markdown)."""
+    return [entry for entry in english_prose(root) if entry[0].endswith(".ipynb")]
+
+
+def english_prose(root=ROOT) -> list[tuple[str, str, str]]:
+    """(file, cell id, markdown) of every English lesson and page under ``root``."""
     found = []
-    for path in sorted([*(root / "notebooks").glob("*.ipynb"), root / "book" / "argument.ipynb"]):
+    for path in sorted([*(root / "notebooks").glob("*.ipynb"), *(root / "book").glob("*.ipynb")]):
         for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
             if cell["cell_type"] == "markdown":
                 found.append((str(path.relative_to(root)), cell.get("id", ""), "".join(cell["source"])))
-    return found
-
-
-def english_prose() -> list[tuple[str, str, str]]:
-    """(file, cell id, markdown) of every English lesson and page."""
-    found = []
-    for path in sorted([*(ROOT / "notebooks").glob("*.ipynb"), *(ROOT / "book").glob("*.ipynb")]):
-        for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
-            if cell["cell_type"] == "markdown":
-                found.append((str(path.relative_to(ROOT)), cell.get("id", ""), "".join(cell["source"])))
-    for path in sorted((ROOT / "book").glob("*.md")):
-        found.append((str(path.relative_to(ROOT)), "", path.read_text(encoding="utf-8")))
+    for path in sorted((root / "book").glob("*.md")):
+        found.append((str(path.relative_to(root)), "", path.read_text(encoding="utf-8")))
     return found
 
 
