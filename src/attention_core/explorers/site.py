@@ -115,7 +115,10 @@ LABELS = Messages(
         "lab_compose_intro": (
             "Write a source sentence in the toy language of this lesson, or build it word by word: the committed "
             "model translates it here, greedily, and the grid shows what each output word read. The grammar gives"
-            " the reference translation and the true alignment (the outlined cells), which the model never saw."
+            " the reference translation and the true alignment (the outlined cells), which the model never saw. The"
+            " target language is made up: invented words on French-like stems, with no agreement, so that no"
+            " reader’s knowledge of a real language helps or misleads, and every target word translates exactly one"
+            " source word."
         ),
         "lab_examples": "Example sentences",
         "lab_examples_pick": "(choose an example)",
