@@ -36,8 +36,10 @@ edition's language. Everything else an edition says differently is a string lite
                                                               # entries per file, cell
     .venv/bin/python -m attention_workshop.editions generate  # write zh/ from the English and the PO files
                                                               # (--lang zh: one edition; default: all)
+    .venv/bin/python -m attention_workshop.editions execute   # execute the generated notebooks that owe it (no
+                                                              # outputs, or a stamp of other code or messages)
 
-``make editions`` runs all three and executes the Chinese notebooks whose code changed.
+``make editions`` runs update, generate and execute.
 ``tests/lessons/test_editions.py`` regenerates every edition in memory and compares it with what is committed;
 ``tests/lessons/test_translations.py`` fails on any missing, stale, unused, duplicate or invalid entry;
 ``tests/lessons/test_pseudo_edition.py`` on English that escapes a pseudo-translated edition.

@@ -1,13 +1,15 @@
-"""The command line: ``python -m attention_workshop.editions update|status|generate [--lang LANG]``.
+"""The command line: ``python -m attention_workshop.editions update|status|generate|execute [--lang LANG]``.
 
 ``--lang`` names a translated edition: a folder ``locale/<lang>/LC_MESSAGES/`` other than the English source's
 (:func:`attention_workshop.paths.translations`); without it, every one. ``generate`` builds every file of an
 edition in memory, refuses it whole if one translation is more than text (:mod:`.code`), one translation file is
 unreadable (:class:`.catalog.TranslationFileError`) or one generated code cell does not parse, and writes the
-edition only inside its folder ``<lang>/`` (besides the list of its notebooks whose code changed,
-``_build/editions-<lang>-to-execute.txt``, which ``make editions`` executes). Every problem is one line naming the
-file, the entry (msgctxt) and what is wrong. Exit status: 0 done, 1 a translation problem (or a write that failed:
-nothing half-said), 2 a wrong command line.
+edition only inside its folder ``<lang>/``; a generated notebook it cannot read (half written) is written again,
+with one line saying so. ``execute`` runs the generated notebooks that owe it, read from the files themselves
+(:func:`.sources.owed`: no outputs, or a stamp of other code or messages), so nothing is forgotten after a second
+``generate`` or a failed execution. Every problem is one line naming the file, the entry (msgctxt) and what is
+wrong. Exit status: 0 done, 1 a translation problem (or a write or an execution that failed: nothing half-said), 2
+a wrong command line.
 """
 
 from __future__ import annotations
@@ -20,7 +22,15 @@ import sys
 from attention_workshop.command import OneLineParser
 from attention_workshop.editions import code
 from attention_workshop.editions.catalog import Status, Translation, TranslationFileError, status, update
-from attention_workshop.editions.sources import ConfigSource, NotebookSource, Source, sources
+from attention_workshop.editions.sources import (
+    ConfigSource,
+    NotebookSource,
+    Source,
+    owed,
+    read_generated,
+    sources,
+    stamp,
+)
 from attention_workshop.paths import ENGLISH, ROOT, EditionsError, complete, translations
 
 PROG = "python -m attention_workshop.editions"
@@ -29,7 +39,7 @@ LANGUAGE_CODE = re.compile(r"[A-Za-z]{2,3}(?:[_-][A-Za-z0-9]+)*(?:@[A-Za-z0-9]+)
 
 def _parser() -> OneLineParser:
     parser = OneLineParser(prog=PROG, description=__doc__.splitlines()[0])
-    parser.add_argument("command", choices=("update", "status", "generate"))
+    parser.add_argument("command", choices=("update", "status", "generate", "execute"))
     parser.add_argument(
         "--lang", action="append", metavar="LANG", help="only this edition (default: every folder of locale/)"
     )
@@ -192,7 +202,7 @@ def generate(lang: str) -> int:
         for line in problems:
             print(f"{PROG}: {lang} not generated: {line}", file=sys.stderr)
         return 1
-    changed, report = [], []
+    report = []
     for source in generating:
         try:
             what = source.write(lang)
@@ -203,20 +213,30 @@ def generate(lang: str) -> int:
             )
             return 1
         if what != "unchanged":
-            report.append(f"{lang}: {source.target(lang).relative_to(ROOT)}: {what} changed")
-        if what == "code":
-            changed.append(source.target(lang).relative_to(ROOT).as_posix())
-    try:
-        (ROOT / "_build").mkdir(exist_ok=True)
-        (ROOT / "_build" / f"editions-{lang}-to-execute.txt").write_text("".join(f"{p}\n" for p in changed))
-    except OSError as error:
-        print(
-            f"{PROG}: {lang}: could not write _build/editions-{lang}-to-execute.txt: {error.strerror or error}",
-            file=sys.stderr,
-        )
-        return 1
+            said = f"{what} changed" if what in ("text", "code") else what
+            report.append(f"{lang}: {source.target(lang).relative_to(ROOT)}: {said}")
     for line in report:  # printed once every file is written: a closed pipe cannot stop the writing halfway
         print(line)
+    return 0
+
+
+def execute(lang: str) -> int:
+    """Execute every generated notebook of ``lang`` that owes it (:func:`.sources.owed`: no outputs, or outputs
+    computed from other code or other package messages), one at a time with ``attention_workshop.execute``, and
+    stamp each right after its execution with what its outputs were computed from. The first failure stops the
+    command (that notebook is left as it was and still owed; those executed before it are stamped)."""
+    from attention_workshop import execute as executor
+
+    for path, why in owed(lang):
+        shown = path.relative_to(ROOT).as_posix()
+        if read_generated(path)[0] is None:
+            print(f"{PROG}: {lang}: {shown} cannot be executed: {why}", file=sys.stderr)
+            return 1
+        print(f"{lang}: executing {shown}: {why}", flush=True)
+        status = executor.main([str(path)])
+        if status:
+            return status
+        stamp(path, lang)
     return 0
 
 
@@ -229,6 +249,8 @@ def main(argv: list[str] | None = None) -> int:
             problems += _update(lang)
         if args.command in ("update", "status"):
             problems += _print_status(lang)
-        else:
+        elif args.command == "generate":
             problems += generate(lang)
+        elif args.command == "execute":
+            problems += execute(lang)
     return 1 if problems else 0

@@ -13,6 +13,7 @@ from __future__ import annotations
 import errno
 import hashlib
 import io
+import json
 import os
 import pathlib
 import shutil
@@ -21,6 +22,7 @@ import sys
 import polib
 import pytest
 
+from attention_core import files
 from attention_workshop import paths
 from attention_workshop.editions import cli, code, sources
 from tests.helpers import ROOT
@@ -262,10 +264,10 @@ def test_a_full_disk_while_writing_is_one_line_and_status_1(repo, capsys, monkey
     for path in (repo / "zh").rglob("*.md"):
         path.unlink()
 
-    def full(self, *args, **kwargs):
+    def full(*args, **kwargs):
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr(pathlib.Path, "write_text", full)
+    monkeypatch.setattr(files, "write_text", full)
     status, _, err = run(["generate", "--lang", "zh"], capsys)
     assert status == 1 and one_line(err).startswith(f"{PROG}: zh: could not write zh/")
     assert "No space left on device" in err
@@ -344,3 +346,97 @@ def test_every_page_of_an_edition_in_progress_says_how_much_is_translated(monkey
     bar = ae_lang._link("zh", "notebooks/05_additive_score")
     assert 'class="ae-in-progress" role="note"' in bar and "1234" in bar and "1920" in bar
     assert "ae-in-progress" not in ae_lang._link("en", "notebooks/05_additive_score")
+
+
+# ----------------------------------------------------------------------------------------------- what is owed
+def _owed(lang: str = "zh") -> dict[str, str]:
+    return {path.relative_to(paths.ROOT).as_posix(): why for path, why in sources.owed(lang)}
+
+
+def _executed_by_hand(monkeypatch) -> list[str]:
+    """``attention_workshop.execute.main`` replaced by one that gives every code cell an execution count (what a
+    real execution leaves), so ``execute`` runs in a second; the notebooks it was given, in order."""
+    from attention_workshop import execute as executor
+
+    done = []
+
+    def execute(argv):
+        path = pathlib.Path(argv[0])
+        nb = json.loads(path.read_text(encoding="utf-8"))
+        for n, cell in enumerate(c for c in nb["cells"] if c["cell_type"] == "code"):
+            cell["execution_count"] = n + 1
+        path.write_text(executor.dumps(nb), encoding="utf-8")
+        done.append(path.relative_to(paths.ROOT).as_posix())
+        return 0
+
+    monkeypatch.setattr(executor, "main", execute)
+    return done
+
+
+def test_a_second_generate_forgets_no_notebook_that_owes_an_execution(repo, capsys, monkeypatch):
+    """A changed code string: ``generate`` writes its notebook without outputs. A second ``generate`` (after a
+    failed or skipped execution, here with a changed paragraph too) changes nothing of what is owed: it is read
+    from the notebook itself. ``execute`` runs it, stamps it, and it is owed no more, until the package's messages
+    it prints change."""
+    assert _owed() == {}  # the committed edition: executed, each notebook stamped with what it was executed from
+    source, context, msgid, _ = _an_fstring_entry(repo)
+    _set_msgstr(source.po_path("zh"), context, msgid, "{1} 与 {0}")
+    target = source.target("zh").relative_to(repo).as_posix()
+    assert run(["generate", "--lang", "zh"], capsys)[:2] == (0, f"zh: {target}: code changed\n")
+    assert _owed() == {target: "it has no outputs (generated with new code, not executed since)"}
+
+    translated = source.translation("zh")
+    paragraph = next(u for u in source.units() if u.kind == "paragraph" and translated(u.context, u.msgid))
+    _set_msgstr(source.po_path("zh"), paragraph.context, paragraph.msgid, "改过的段落。")
+    assert run(["generate", "--lang", "zh"], capsys)[:2] == (0, f"zh: {target}: text changed\n")
+    assert run(["generate", "--lang", "zh"], capsys)[:2] == (0, "")
+    assert list(_owed()) == [target]
+
+    executed = _executed_by_hand(monkeypatch)
+    status, out, _ = run(["execute", "--lang", "zh"], capsys)
+    assert (status, executed) == (0, [target]) and out.startswith(f"zh: executing {target}: it has no outputs")
+    assert _owed() == {} and run(["execute", "--lang", "zh"], capsys)[:2] == (0, "") and executed == [target]
+
+    package = repo / "package.po"  # the package's messages, printed by every lesson's code
+    po = polib.pofile(str(package), wrapwidth=0)
+    entry = next(e for e in po if e.msgstr and not e.obsolete and "fuzzy" not in e.flags)
+    entry.msgstr += "。"
+    po.save(str(package))
+    assert set(_owed().values()) == {"its code or the package's messages changed since it was executed"}
+    assert len(_owed()) == sum(isinstance(s, sources.NotebookSource) for s in sources.sources())
+
+
+def test_a_failed_execution_stops_and_leaves_the_notebook_owed(repo, capsys, monkeypatch):
+    from attention_workshop import execute as executor
+
+    source, context, msgid, _ = _an_fstring_entry(repo)
+    _set_msgstr(source.po_path("zh"), context, msgid, "{1} 与 {0}")
+    assert run(["generate", "--lang", "zh"], capsys)[0] == 0
+    monkeypatch.setattr(executor, "main", lambda argv: 1)  # a cell failed: execute said so and wrote nothing
+    assert run(["execute", "--lang", "zh"], capsys)[0] == 1
+    assert list(_owed()) == [source.target("zh").relative_to(repo).as_posix()]
+
+
+@pytest.mark.parametrize(
+    ("damage", "problem"),
+    [
+        (lambda data: data[: len(data) // 2], "not JSON: "),  # a write cut short
+        (lambda data: b"", "not JSON: "),
+        (lambda data: b"\xff" + data, "not UTF-8: "),
+        (lambda data: b'{"cells": 3}', "not a notebook: "),
+    ],
+)
+def test_a_half_written_generated_notebook_is_generated_again_in_one_line(repo, capsys, damage, problem):
+    """A generated notebook is a product: one that cannot be read is written again from the English and its
+    translation (no outputs, so it is owed an execution), with one line saying so; nothing else changes."""
+    source = next(s for s in sources.sources() if isinstance(s, sources.NotebookSource))
+    target = source.target("zh")
+    target.write_bytes(damage(target.read_bytes()))
+    before = {p: h for p, h in snapshot(repo).items() if p != str(target)}
+    status, out, err = run(["generate", "--lang", "zh"], capsys)
+    shown = target.relative_to(repo).as_posix()
+    assert status == 0 and err == "" and one_line(out).startswith(f"zh: {shown}: unreadable ({problem}"), out
+    assert out.rstrip().endswith("): regenerated")
+    assert sources.same_sources(json.loads(target.read_text(encoding="utf-8")), source.edition("zh"))
+    assert {p: h for p, h in snapshot(repo).items() if p != str(target)} == before
+    assert _owed() == {shown: "it has no outputs (generated with new code, not executed since)"}
