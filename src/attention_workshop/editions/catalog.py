@@ -18,6 +18,9 @@ import polib
 
 from attention_core import files
 
+# The kinds of a Markdown block whose msgid may hold equation placeholders (:mod:`.markdown`).
+MARKDOWN_KINDS = ("heading", "paragraph", "item", "cell", "title", "alt", "caption", "term", "definition")
+
 
 class TranslationFileError(Exception):
     """A translation file the generator cannot trust: a syntax error, a wrong encoding, a duplicate entry. Its
@@ -264,11 +267,15 @@ def status(source, lang: str) -> Status:
 def check_entry(unit, msgstr: str) -> str | None:
     """What is wrong with ``msgstr`` as the translation of ``unit``, or ``None``: fields other than the English's
     in a text the code fills (``python-brace-format``, a package message), line breaks at its ends unlike the
-    English's (msgfmt refuses both)."""
+    English's (msgfmt refuses both), equation placeholders of a Markdown block other than its msgid's
+    (:func:`.markdown.placeholder_problem`)."""
+    from attention_workshop.editions.markdown import placeholder_problem
     from attention_workshop.editions.units import brace_fields
 
     if same_ends(msgstr, unit.msgid) != msgstr:
         return "the msgstr must begin and end with a line break exactly where the msgid does"
+    if unit.kind in MARKDOWN_KINDS:
+        return placeholder_problem(msgstr, unit.msgid)
     if unit.flag == "python-brace-format" or unit.kind == "message":
         english, translated = brace_fields(unit.msgid), brace_fields(msgstr)
         if translated is None:
@@ -312,6 +319,19 @@ def _locations(source):
     return lambda unit: [(source.name, "")]
 
 
+def _migrate(entry: polib.POEntry) -> None:
+    """An entry of a Markdown block written before equation references became placeholders (the references
+    themselves in its msgid and msgstr, and in a fuzzy entry's previous msgid) takes today's form in place
+    (:func:`.markdown.migrated`), so that merging finds it again: no translation lost, none turned fuzzy."""
+    from attention_workshop.editions.markdown import NOT_PROSE_KINDS, migrated
+
+    if (entry.comment or "").startswith(("string", "message", "setting", "theme", *NOT_PROSE_KINDS)):
+        return  # code, the package's and the theme's words: no Markdown, no reference
+    entry.msgid, entry.msgstr = migrated(entry.msgid, entry.msgstr)
+    if entry.previous_msgid:
+        entry.previous_msgid = migrated(entry.previous_msgid, "")[0]
+
+
 def merge(old: polib.POFile, units: list, name: str, lang: str, locations=lambda unit: []) -> polib.POFile:
     """The translation file for ``units`` made from ``old`` as GNU msgmerge makes it, with Babel's
     ``Catalog.update``: an English text found again keeps its translation; a changed one gets the translation of
@@ -324,6 +344,7 @@ def merge(old: polib.POFile, units: list, name: str, lang: str, locations=lambda
 
     catalog, before = Catalog(fuzzy=False), {}
     for entry in sorted(old, key=lambda e: e.obsolete):  # an active entry wins over an obsolete one
+        _migrate(entry)
         key = (entry.msgid, entry.msgctxt)
         if key not in before:
             before[key] = entry

@@ -1,4 +1,4 @@
-"""The command line: ``python -m attention_workshop.editions update|status|generate|execute [--lang LANG]``.
+"""The command line: ``python -m attention_workshop.editions update|status|generate|execute|renumber [--lang LANG]``.
 
 ``--lang`` names a translated edition: a folder ``locale/<lang>/LC_MESSAGES/`` other than the English source's
 (:func:`attention_workshop.paths.translations`); without it, every one. ``generate`` builds every file of an
@@ -7,7 +7,9 @@ unreadable (:class:`.catalog.TranslationFileError`) or one generated code cell d
 edition only inside its folder ``<lang>/``; a generated notebook it cannot read (half written) is written again,
 with one line saying so. ``execute`` runs the generated notebooks that owe it, read from the files themselves
 (:func:`.sources.owed`: no outputs, or a stamp of other code or messages), so nothing is forgotten after a second
-``generate`` or a failed execution. Every problem is one line naming the file, the entry (msgctxt) and what is
+``generate`` or a failed execution. ``renumber`` numbers the English's equations (their ``\\tag{n}`` and the
+``(n)`` of every reference) in the order of the table of contents; the editions take the numbers when generated.
+Every problem is one line naming the file, the entry (msgctxt) and what is
 wrong. Exit status: 0 done, 1 a translation problem (or a write or an execution that failed: nothing half-said), 2
 a wrong command line.
 """
@@ -19,8 +21,10 @@ import pathlib
 import re
 import sys
 
+from attention_core import files
 from attention_workshop.command import OneLineParser
 from attention_workshop.editions import code
+from attention_workshop.editions.blocks import BlockError
 from attention_workshop.editions.catalog import Status, Translation, TranslationFileError, status, update
 from attention_workshop.editions.sources import (
     ConfigSource,
@@ -39,7 +43,7 @@ LANGUAGE_CODE = re.compile(r"[A-Za-z]{2,3}(?:[_-][A-Za-z0-9]+)*(?:@[A-Za-z0-9]+)
 
 def _parser() -> OneLineParser:
     parser = OneLineParser(prog=PROG, description=__doc__.splitlines()[0])
-    parser.add_argument("command", choices=("update", "status", "generate", "execute"))
+    parser.add_argument("command", choices=("update", "status", "generate", "execute", "renumber"))
     parser.add_argument(
         "--lang", action="append", metavar="LANG", help="only this edition (default: every folder of locale/)"
     )
@@ -129,6 +133,10 @@ def _print_status(lang: str) -> int:
             print(f"{lang}: {error}")
             problems += 1
             continue
+        except BlockError as error:  # the English itself cannot be cut into entries
+            print(f"{lang}: {source.name}: {error}")
+            problems += 1
+            continue
         for line in st.report(lang, source.name, kinds):  # missing, stale, unused, duplicate, invalid; unreadable
             print(line)
         for line in refused:
@@ -154,6 +162,9 @@ def _update(lang: str) -> int:
             update(source, lang)
         except TranslationFileError as error:  # the file is left as it is
             print(f"{PROG}: {lang}: not merged: {error}", file=sys.stderr)
+            problems += 1
+        except BlockError as error:  # the English itself cannot be cut into entries: the file is left as it is
+            print(f"{PROG}: {lang}: not merged: {source.name}: {error}", file=sys.stderr)
             problems += 1
     return problems
 
@@ -195,6 +206,9 @@ def generate(lang: str) -> int:
                 source.toc(lang, translation)
         except code.TranslationRefused as refused:  # one refused_entries did not see: named by its English
             problems.append(f"{source.name}: {_one_line(refused.msgid)}: refused {refused}")
+            continue
+        except BlockError as error:  # the English itself cannot be cut into entries
+            problems.append(f"{source.name}: {error}")
             continue
         if isinstance(source, NotebookSource):
             problems += unreadable_cells(source, lang, made, translation)
@@ -240,9 +254,57 @@ def execute(lang: str) -> int:
     return 0
 
 
+def renumber() -> int:
+    """Number the English's labelled equations in the order of the table of contents (as the book's build does,
+    :func:`attention_workshop.portable.equation_labels`) and write each lesson whose ``\\tag{n}`` or references
+    ``[(n)](...#eq-...)`` change (:func:`attention_workshop.portable.renumbered`). Only the English changes: an
+    edition's references are placeholders in its translation files, filled from the English when it is generated.
+    A reference to no equation, or a label given twice, is one line, and nothing is written."""
+    from attention_workshop.build_pdf import toc
+    from attention_workshop.editions.markdown import _lines
+    from attention_workshop.execute import dumps
+    from attention_workshop.portable import PortableError, equation_labels, renumbered
+
+    documents = []  # (path, notebook or None for a page, its Markdown texts)
+    for _, name in toc(ROOT):
+        path = next(ROOT / f"{name}{suffix}" for suffix in (".ipynb", ".md") if (ROOT / f"{name}{suffix}").exists())
+        if path.suffix == ".ipynb":
+            nb = json.loads(path.read_text(encoding="utf-8"))
+            documents.append((path, nb, ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown"]))
+        else:  # a page: its equations count, its references are MyST roles, which Sphinx numbers
+            documents.append((path, None, [path.read_text(encoding="utf-8")]))
+    labels = [label for _, _, texts in documents for text in texts for label in equation_labels(text)]
+    twice = sorted({label for label in labels if labels.count(label) > 1})
+    if twice:
+        print(f"{PROG}: not renumbered: equation labels given twice: {', '.join(twice)}", file=sys.stderr)
+        return 1
+    numbers = {label: n for n, label in enumerate(labels, 1)}
+    changed = []
+    for path, nb, _ in documents:
+        for cell in nb["cells"] if nb is not None else []:
+            if cell["cell_type"] != "markdown":
+                continue
+            try:
+                new = renumbered("".join(cell["source"]), numbers)
+            except PortableError as error:
+                print(f"{PROG}: not renumbered: {path.relative_to(ROOT)}: [{cell['id']}] {error}", file=sys.stderr)
+                return 1
+            if new != "".join(cell["source"]):
+                cell["source"] = _lines(new)
+                changed += [(path, nb)] if (path, nb) not in changed else []
+    for path, nb in changed:
+        files.write_text(path, dumps(nb))
+        print(f"{path.relative_to(ROOT)}: equations renumbered")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
+    if args.command == "renumber":
+        if args.lang is not None:
+            parser.error("renumber numbers the English's equations (each edition takes them when generated): no --lang")
+        return renumber()
     problems = 0
     for lang in languages(parser, args.lang):
         if args.command == "update":
