@@ -190,7 +190,7 @@ def generate(lang: str) -> int:
     once they pass."""
     generating = [s for s in sources() if s.generates]
     problems = outside(lang, [p for source in generating for p in _targets(source, lang)])
-    translations = {}
+    translations, made = {}, {}
     for source in generating:
         try:
             translations[source.name] = source.translation(lang)  # an unreadable translation file is named here
@@ -201,7 +201,7 @@ def generate(lang: str) -> int:
     for source in generating if not problems else []:
         translation = translations[source.name]
         try:
-            made = source.edition(lang, translation)
+            made[source.name] = source.edition(lang, translation)
             if isinstance(source, ConfigSource):
                 source.toc(lang, translation)
         except code.TranslationRefused as refused:  # one refused_entries did not see: named by its English
@@ -211,7 +211,7 @@ def generate(lang: str) -> int:
             problems.append(f"{source.name}: {error}")
             continue
         if isinstance(source, NotebookSource):
-            problems += unreadable_cells(source, lang, made, translation)
+            problems += unreadable_cells(source, lang, made[source.name], translation)
     if problems:
         for line in problems:
             print(f"{PROG}: {lang} not generated: {line}", file=sys.stderr)
@@ -219,7 +219,7 @@ def generate(lang: str) -> int:
     report = []
     for source in generating:
         try:
-            what = source.write(lang)
+            what = source.write(lang, made[source.name])
         except OSError as error:
             print(
                 f"{PROG}: {lang}: could not write {source.target(lang).relative_to(ROOT)}: {error.strerror or error}",

@@ -10,6 +10,7 @@ import os
 import pathlib
 
 from attention_core import files
+from attention_workshop.editions.blocks import BlockError
 from attention_workshop.editions.catalog import Translation, load_po
 from attention_workshop.editions.code import _code_literals, translatable, translate_code
 from attention_workshop.editions.markdown import _lines, markdown_units, translate_markdown
@@ -28,7 +29,11 @@ def notebook_units(nb: dict) -> list[Unit]:
             continue
         if cell["cell_type"] != "code":
             continue
-        for lit in _code_literals(source):
+        try:
+            found = _code_literals(source)
+        except BlockError as error:  # not Python LibCST reads
+            raise BlockError(f"[{cell['id']}] {error}") from None
+        for lit in found:
             if translatable(lit):
                 note = "; ".join(f"{{{n}}} = {f[1:-1]}" for n, f in enumerate(lit.fields))
                 flag = brace_format(lit.text) if lit.fields else ""
@@ -67,9 +72,10 @@ class Source:
     def target(self, lang: str) -> pathlib.Path:
         return ROOT / lang / self.name
 
-    def write(self, lang: str) -> str:
-        """Write the edition; return "unchanged", "text" or "code" (executed code changed: run it again)."""
-        new = self.edition(lang)
+    def write(self, lang: str, made=None) -> str:
+        """Write the edition (``made``: the one :meth:`edition` already built); return "unchanged", "text" or "code"
+        (executed code changed: run it again)."""
+        new = self.edition(lang) if made is None else made
         if new is None:
             return "unchanged"
         target = self.target(lang)
@@ -91,13 +97,13 @@ class NotebookSource(Source):
         nb = json.loads(self.path.read_text(encoding="utf-8"))
         return translate_notebook(nb, translation or self.translation(lang), lang)
 
-    def write(self, lang: str) -> str:
-        """Write the edition's notebook; return "unchanged", "text" (only Markdown or metadata changed: the outputs,
-        and the stamp of what they were computed from, are kept) or "code" (written without outputs: it owes an
-        execution, :func:`owed`). A generated notebook that cannot be read (half written, not JSON, not a notebook)
-        is a product, never a source: it is written again from the English, and the answer says so
-        (``"unreadable (...): regenerated"``)."""
-        target, new = self.target(lang), self.edition(lang)
+    def write(self, lang: str, made: dict | None = None) -> str:
+        """Write the edition's notebook (``made``: the one :meth:`edition` already built); return "unchanged",
+        "text" (only Markdown or metadata changed: the outputs, and the stamp of what they were computed from, are
+        kept) or "code" (written without outputs: it owes an execution, :func:`owed`). A generated notebook that
+        cannot be read (half written, not JSON, not a notebook) is a product, never a source: it is written again
+        from the English, and the answer says so (``"unreadable (...): regenerated"``)."""
+        target, new = self.target(lang), self.edition(lang) if made is None else made
         old, problem = read_generated(target)
         if old is not None and same_sources(old, new):
             return "unchanged"
@@ -300,7 +306,7 @@ class ConfigSource(Source):
             f"{self.po_path(lang).relative_to(ROOT)}: do not edit; run `make editions`.\n"
         )
 
-    def write(self, lang: str) -> str:
+    def write(self, lang: str, made=None) -> str:
         changed = "unchanged"
         for target, text in ((self.target(lang), self.edition(lang)), (ROOT / lang / "_toc.yml", self.toc(lang))):
             if not target.exists() or target.read_text(encoding="utf-8") != text:
@@ -401,7 +407,10 @@ def translate_notebook(nb: dict, translation: Translation, lang: str) -> dict:
         if cell["cell_type"] == "markdown":
             cell["source"] = _lines(translate_markdown(source, cell["id"], translation))
         elif cell["cell_type"] == "code":
-            cell["source"] = _lines(translate_code(source, lambda text, c=cell["id"]: translation(c, text), lang))
+            try:
+                cell["source"] = _lines(translate_code(source, lambda text, c=cell["id"]: translation(c, text), lang))
+            except BlockError as error:  # not Python LibCST reads
+                raise BlockError(f"[{cell['id']}] {error}") from None
             cell["outputs"], cell["execution_count"] = [], None
             cell["metadata"].pop("execution", None)
     out["metadata"].pop("widgets", None)
