@@ -241,7 +241,12 @@ def execute(lang: str) -> int:
     command (that notebook is left as it was and still owed; those executed before it are stamped)."""
     from attention_workshop import execute as executor
 
-    for path, why in owed(lang):
+    try:
+        due = owed(lang)
+    except TranslationFileError as error:  # the package's messages, part of what the outputs are computed from
+        print(f"{PROG}: {lang}: nothing executed: {error}", file=sys.stderr)
+        return 1
+    for path, why in due:
         shown = path.relative_to(ROOT).as_posix()
         if read_generated(path)[0] is None:
             print(f"{PROG}: {lang}: {shown} cannot be executed: {why}", file=sys.stderr)

@@ -539,3 +539,9 @@ def test_english_prose_that_reads_as_a_placeholder_is_one_line_naming_the_cell(r
         if command == "generate":
             assert snapshot(repo.parent) == before
     assert snapshot(po) == {p: h for p, h in before.items() if p.startswith(str(po))}  # its file left as it was
+
+
+def test_execute_with_an_unreadable_package_translation_is_one_line(repo, capsys):
+    (repo / "package.po").write_text('msgid "unterminated\n', encoding="utf-8")
+    status, out, err = run(["execute", "--lang", "zh"], capsys)
+    assert status == 1 and out == "" and one_line(err).startswith(f"{PROG}: zh: nothing executed: package.po:")
