@@ -16,6 +16,11 @@ import re
 
 import polib
 
+from attention_core import files
+
+# The kinds of a Markdown block whose msgid may hold equation placeholders (:mod:`.markdown`).
+MARKDOWN_KINDS = ("heading", "paragraph", "item", "cell", "title", "alt", "caption", "term", "definition")
+
 
 class TranslationFileError(Exception):
     """A translation file the generator cannot trust: a syntax error, a wrong encoding, a duplicate entry. Its
@@ -262,11 +267,15 @@ def status(source, lang: str) -> Status:
 def check_entry(unit, msgstr: str) -> str | None:
     """What is wrong with ``msgstr`` as the translation of ``unit``, or ``None``: fields other than the English's
     in a text the code fills (``python-brace-format``, a package message), line breaks at its ends unlike the
-    English's (msgfmt refuses both)."""
+    English's (msgfmt refuses both), equation placeholders of a Markdown block other than its msgid's
+    (:func:`.markdown.placeholder_problem`)."""
+    from attention_workshop.editions.markdown import placeholder_problem
     from attention_workshop.editions.units import brace_fields
 
     if same_ends(msgstr, unit.msgid) != msgstr:
         return "the msgstr must begin and end with a line break exactly where the msgid does"
+    if unit.kind in MARKDOWN_KINDS:
+        return placeholder_problem(msgstr, unit.msgid)
     if unit.flag == "python-brace-format" or unit.kind == "message":
         english, translated = brace_fields(unit.msgid), brace_fields(msgstr)
         if translated is None:
@@ -296,7 +305,7 @@ def write(target: pathlib.Path, text: str) -> bool:
     if target.exists() and target.read_text(encoding="utf-8") == text:
         return False
     target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(text, encoding="utf-8")
+    files.write_text(target, text)  # a translator's file: never left half written
     return True
 
 
@@ -308,6 +317,19 @@ def _locations(source):
     if source.name.endswith((".ipynb", ".yml")):
         return lambda unit: [(source.name, unit.context)]
     return lambda unit: [(source.name, "")]
+
+
+def _migrate(entry: polib.POEntry) -> None:
+    """An entry of a Markdown block written before equation references became placeholders (the references
+    themselves in its msgid and msgstr, and in a fuzzy entry's previous msgid) takes today's form in place
+    (:func:`.markdown.migrated`), so that merging finds it again: no translation lost, none turned fuzzy."""
+    from attention_workshop.editions.markdown import NOT_PROSE_KINDS, migrated
+
+    if (entry.comment or "").startswith(("string", "message", "setting", "theme", *NOT_PROSE_KINDS)):
+        return  # code, the package's and the theme's words: no Markdown, no reference
+    entry.msgid, entry.msgstr = migrated(entry.msgid, entry.msgstr)
+    if entry.previous_msgid:
+        entry.previous_msgid = migrated(entry.previous_msgid, "")[0]
 
 
 def merge(old: polib.POFile, units: list, name: str, lang: str, locations=lambda unit: []) -> polib.POFile:
@@ -322,6 +344,7 @@ def merge(old: polib.POFile, units: list, name: str, lang: str, locations=lambda
 
     catalog, before = Catalog(fuzzy=False), {}
     for entry in sorted(old, key=lambda e: e.obsolete):  # an active entry wins over an obsolete one
+        _migrate(entry)
         key = (entry.msgid, entry.msgctxt)
         if key not in before:
             before[key] = entry
