@@ -48,6 +48,7 @@ import polib
 import pytest
 import snowballstemmer  # Sphinx's own stemmer (a dependency of jupyter-book)
 
+from attention_core import files
 from tests.helpers import ROOT
 
 RUN = 16  # characters
@@ -470,10 +471,10 @@ if __name__ == "__main__":  # write the fingerprint of the article
         rendering = open(sys.argv[2], encoding="utf-8").read()
         header = "# per sentence of an English rendering of the article, sha256[:8] of each content word "
         header += "(tests/lessons/test_own_words.py); § lines start a section\n"
-        EN_FINGERPRINT.write_text(header + "".join(f"{line}\n" for line in en_fingerprint(rendering)))
+        files.write_text(EN_FINGERPRINT, header + "".join(f"{line}\n" for line in en_fingerprint(rendering)))
         sys.exit()
     article = ARTICLE.read_text("utf-8")
     body = "".join(f"{g}\n" for g in sorted(article_grams(article)))
     body += "".join(f"{SHORT_PREFIX}{g}\n" for g in sorted(article_grams(article, SHORT_RUN)))
     body += "".join(f"{CLAUSE_PREFIX}{c}\n" for c in sorted(article_clauses(article)))
-    FINGERPRINT.write_text(header + body)
+    files.write_text(FINGERPRINT, header + body)

@@ -16,6 +16,8 @@ import re
 
 import polib
 
+from attention_core import files
+
 
 class TranslationFileError(Exception):
     """A translation file the generator cannot trust: a syntax error, a wrong encoding, a duplicate entry. Its
@@ -296,7 +298,7 @@ def write(target: pathlib.Path, text: str) -> bool:
     if target.exists() and target.read_text(encoding="utf-8") == text:
         return False
     target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(text, encoding="utf-8")
+    files.write_text(target, text)
     return True
 
 

@@ -17,6 +17,7 @@ import pathlib
 import re
 import sys
 
+from attention_core import files
 from attention_workshop.command import OneLineParser
 from attention_workshop.editions import code
 from attention_workshop.editions.catalog import Status, Translation, TranslationFileError, status, update
@@ -208,7 +209,7 @@ def generate(lang: str) -> int:
             changed.append(source.target(lang).relative_to(ROOT).as_posix())
     try:
         (ROOT / "_build").mkdir(exist_ok=True)
-        (ROOT / "_build" / f"editions-{lang}-to-execute.txt").write_text("".join(f"{p}\n" for p in changed))
+        files.write_text(ROOT / "_build" / f"editions-{lang}-to-execute.txt", "".join(f"{p}\n" for p in changed))
     except OSError as error:
         print(
             f"{PROG}: {lang}: could not write _build/editions-{lang}-to-execute.txt: {error.strerror or error}",

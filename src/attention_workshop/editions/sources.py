@@ -8,6 +8,7 @@ import json
 import os
 import pathlib
 
+from attention_core import files
 from attention_workshop.editions.catalog import Translation, load_po
 from attention_workshop.editions.code import _code_literals, translatable, translate_code
 from attention_workshop.editions.markdown import _lines, markdown_units, translate_markdown
@@ -74,7 +75,7 @@ class Source:
         if target.exists() and target.read_text(encoding="utf-8") == new:
             return "unchanged"
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(new, encoding="utf-8")
+        files.write_text(target, new)
         return "text"
 
 
@@ -108,7 +109,7 @@ class NotebookSource(Source):
                 if "execution" in done["metadata"]:
                     cell["metadata"]["execution"] = done["metadata"]["execution"]
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(dumps(new), encoding="utf-8")  # as attention_workshop.execute stores a notebook
+        files.write_text(target, dumps(new))  # as attention_workshop.execute stores a notebook
         return "text" if code_same else "code"
 
 
@@ -216,7 +217,7 @@ class ConfigSource(Source):
         for target, text in ((self.target(lang), self.edition(lang)), (ROOT / lang / "_toc.yml", self.toc(lang))):
             if not target.exists() or target.read_text(encoding="utf-8") != text:
                 target.parent.mkdir(parents=True, exist_ok=True)
-                target.write_text(text, encoding="utf-8")
+                files.write_text(target, text)
                 changed = "text"
         return changed
 

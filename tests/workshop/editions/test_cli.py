@@ -21,6 +21,7 @@ import sys
 import polib
 import pytest
 
+from attention_core import files
 from attention_workshop import paths
 from attention_workshop.editions import cli, code, sources
 from tests.helpers import ROOT
@@ -265,7 +266,7 @@ def test_a_full_disk_while_writing_is_one_line_and_status_1(repo, capsys, monkey
     def full(self, *args, **kwargs):
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr(pathlib.Path, "write_text", full)
+    monkeypatch.setattr(files, "write_text", full)  # every generated file is written through attention_core.files
     status, _, err = run(["generate", "--lang", "zh"], capsys)
     assert status == 1 and one_line(err).startswith(f"{PROG}: zh: could not write zh/")
     assert "No space left on device" in err
