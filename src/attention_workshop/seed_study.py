@@ -57,7 +57,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import dataclasses
-import functools
 import hashlib
 import json
 import os
@@ -185,13 +184,14 @@ class Journal:
         return path
 
 
-@functools.cache
 def _exit_with_study(study_pid: int) -> None:
     """In a worker process the study started (joblib's loky pool), a watchdog thread that ends the worker within
     a second of its study's death: a study killed outright (SIGKILL) cannot end its workers itself, and a worker
-    finishing its run would otherwise compute on for minutes. Once per process (the cache); not in the study's
-    own process (``--jobs 1``) nor in a Dask worker, whose parent is not the study."""
+    would otherwise finish its run and compute on for minutes. One thread per process (found by its name); none in
+    the study's own process (``--jobs 1``) nor in a Dask worker, whose parent is not the study."""
     if os.getpid() == study_pid or os.getppid() != study_pid:
+        return
+    if any(thread.name == "exit-with-study" for thread in threading.enumerate()):
         return
 
     def watch() -> None:
@@ -203,7 +203,9 @@ def _exit_with_study(study_pid: int) -> None:
 
 
 def _task(design: str, language: str, seed: int, data_seed: int, steps: int | None, study_pid: int) -> dict:
-    """One run where joblib sends it (:func:`run_point`), its worker bound to the study (:func:`_exit_with_study`)."""
+    """One run where joblib sends it (:func:`run_point`), its worker bound to the study (:func:`_exit_with_study`).
+    Run as ``python -m``, this module is ``__main__``, which a worker cannot import: joblib then sends these two
+    functions by value (cloudpickle), so they hold no state of their own."""
     _exit_with_study(study_pid)
     return run_point(design, language, seed, data_seed, steps=steps)
 
@@ -216,9 +218,6 @@ def study(
 
     A worker that dies ends joblib's pool with ``TerminatedWorkerError``: the runs still missing go to a new pool,
     at most :data:`RETRIES` times in a row without a run finishing; then :class:`StudyStopped`."""
-    # The task by its module's name (not ``__main__``'s when run with ``-m``), so that a worker imports it.
-    from attention_workshop.seed_study import _task
-
     points = [tuple(p) for p in points]
     done = journal.kept(points)[0] if journal is not None else {}
     lost = 0
