@@ -39,8 +39,9 @@ $(BIN)/.packages: requirements.txt pyproject.toml
 	$(BIN)/pip install --quiet -e .
 	touch $@
 
+# Compiled beside, then renamed: a compile stopped half-way leaves no .mo newer than its PO file (attention_core.files).
 src/attention_core/locale/%/LC_MESSAGES/attention_core.mo: src/attention_core/locale/%/LC_MESSAGES/attention_core.po $(BIN)/.packages
-	$(BIN)/pybabel --quiet compile --input-file $< --output-file $@
+	$(BIN)/pybabel --quiet compile --input-file $< --output-file $(@D)/.$(@F).tmp && mv $(@D)/.$(@F).tmp $@
 
 assets: _vendor/.versions
 

@@ -40,6 +40,8 @@ import math
 import pathlib
 import sys
 
+from attention_core import files
+
 PROG = "python -m attention_workshop.execute"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"  # the one name of a widget view's output type
 SAFE_INTEGER = 2**53  # larger integers do not survive a JavaScript number exactly
@@ -219,7 +221,7 @@ def execute(path: pathlib.Path) -> None:
         resources={"metadata": {"path": path.parent.absolute()}},
     ).execute()
     text = dumps(normalise(json.loads(nbformat.writes(nb)), where))
-    path.write_text(text, encoding="utf-8")
+    files.write_text(path, text)  # whole or not at all: a kill leaves the lesson as it was
 
 
 def _checked(paths: list[pathlib.Path]) -> str | None:

@@ -28,6 +28,7 @@ import sys
 
 import numpy as np
 
+from attention_core import files
 from attention_core.models import data
 from attention_core.models.train import splits_for, train
 from attention_core.models.trained import TRAINED_DIR, live_differences, load_trained, trained_config
@@ -59,7 +60,9 @@ def dump(out: str) -> None:
             arrays[f"{name}/{dtype}/greedy"] = np.concatenate(greedy)
             arrays[f"{name}/{dtype}/alignment"] = np.concatenate(align) if align else np.zeros(0)
             arrays[f"{name}/{dtype}/tokens"] = np.concatenate(tokens)
-    np.savez_compressed(out, **arrays)
+    out = out if out.endswith(".npz") else f"{out}.npz"  # the name numpy gives a path without the suffix
+    with files.replacing(out, "wb") as f:
+        np.savez_compressed(f, **arrays)
     print(f"wrote {out}", file=sys.stderr)
 
 

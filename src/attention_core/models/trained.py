@@ -35,6 +35,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .. import files
 from .._validate import plain_name, real_array, require, shape_str
 from . import data
 from .seq2seq import ModelConfig, Seq2Seq, build_model
@@ -95,9 +96,10 @@ def save_trained(name: str, model: Seq2Seq, record: dict, folder: Path = TRAINED
     folder = Path(folder)
     npz, meta = folder / f"{plain_name(name)}.npz", folder / f"{name}.json"
     folder.mkdir(parents=True, exist_ok=True)
-    np.savez_compressed(npz, **model.params)
+    with files.replacing(npz, "wb") as f:  # each file whole or not at all (attention_core.files)
+        np.savez_compressed(f, **model.params)
     full = {"model": dataclasses.asdict(model.cfg), **record}
-    meta.write_text(json.dumps(full, indent=1) + "\n")
+    files.write_text(meta, json.dumps(full, indent=1) + "\n")
     return npz, meta
 
 
@@ -235,7 +237,7 @@ def save_snapshots(name: str, record: dict, folder: Path = SNAPSHOT_DIR) -> Path
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{plain_name(name)}.json"
-    path.write_text(json.dumps(record, separators=(",", ":")) + "\n")
+    files.write_text(path, json.dumps(record, separators=(",", ":")) + "\n")
     return path
 
 
