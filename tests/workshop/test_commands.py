@@ -3,9 +3,12 @@ line and exit status 2; a closed pipe or a full disk on its output is no traceba
 
 from __future__ import annotations
 
+import errno
+import io
 import os
 import subprocess
 import sys
+import tempfile
 
 import pytest
 
@@ -62,3 +65,81 @@ def test_a_full_disk_is_one_line_and_status_1():
     run = full_disk_run("-c", PRINTS_A_LOT)
     assert run.returncode == 1
     assert run.stderr == "-c: error: could not write the output: No space left on device\n"
+
+
+# ------------------------------------------------------------------------------- command.run keeps the real cause
+def run_in_process(main, capsys) -> tuple[int | str, str]:
+    from attention_workshop.command import run
+
+    status = run(main, "prog")
+    return status, capsys.readouterr().err
+
+
+def test_an_error_that_is_not_the_output_is_its_own_line_never_could_not_write_the_output(capsys):
+    """A file that is missing, a full disk under a file the command writes, a busy port: each is its own message,
+    status 1; only a failed write to stdout or stderr is "could not write the output"."""
+    for error, expected in (
+        (FileNotFoundError("no trained parameters named 'bogus' (have: ['a', 'b'])"), "no trained parameters named"),
+        (OSError(errno.ENOSPC, "No space left on device"), "No space left on device"),
+        (OSError(errno.EADDRINUSE, "Address already in use"), "Address already in use"),
+        (
+            OSError(errno.ENOENT, "No such file or directory", "/no/such.npz"),
+            "No such file or directory: '/no/such.npz'",
+        ),
+    ):
+
+        def main(error=error):
+            raise error
+
+        status, err = run_in_process(main, capsys)
+        assert status == 1 and err.count("\n") == 1 and err.startswith("prog: error: "), err
+        assert expected in err and "could not write the output" not in err, err
+
+
+def test_only_a_failed_write_to_stdout_or_stderr_is_could_not_write_the_output(capsys, monkeypatch):
+    class Full(io.StringIO):
+        def write(self, text):
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+        def fileno(self):
+            raise io.UnsupportedOperation("no file descriptor")
+
+    monkeypatch.setattr(sys, "stdout", Full())
+    status, err = run_in_process(lambda: print("hello"), capsys)
+    assert (status, err) == (1, "prog: error: could not write the output: No space left on device\n")
+
+
+def test_a_failure_is_its_message_in_one_line_and_status_1(capsys):
+    from attention_workshop.command import Failure
+
+    def main():
+        raise Failure("x.npz: not a dump\n(made by kernel_drift dump)")
+
+    assert run_in_process(main, capsys) == (1, "prog: error: x.npz: not a dump (made by kernel_drift dump)\n")
+
+
+def test_run_gives_the_streams_back():
+    from attention_workshop.command import run
+
+    streams = sys.stdout, sys.stderr
+    assert run(lambda: 3, "prog") == 3 and (sys.stdout, sys.stderr) == streams
+
+
+def test_kernel_drift_live_with_an_unknown_model_names_it_and_the_models_there_are():
+    run = python("-m", "attention_workshop.kernel_drift", "live", "bogus_model")
+    assert run.returncode == 1 and run.stderr.count("\n") == 1, run.stderr
+    assert "'bogus_model'" in run.stderr and "lesson07_attention_seed0" in run.stderr, run.stderr
+    assert "could not write the output" not in run.stderr
+
+
+def test_an_unreachable_dask_scheduler_is_named():
+    pytest.importorskip("distributed")
+    env = {**os.environ, "DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": "1s"}
+    args = ("--backend", "dask", "--scheduler", "tcp://127.0.0.1:9", "--train-seeds", "0", "--steps", "1")
+    with tempfile.TemporaryDirectory() as folder:
+        run = subprocess.run(
+            [sys.executable, "-m", "attention_workshop.seed_study", *args, "--out", f"{folder}/study.json"],
+            capture_output=True, text=True, timeout=120, env=env,
+        )  # fmt: skip
+    assert run.returncode == 1 and run.stderr.count("\n") == 1, run.stderr
+    assert "tcp://127.0.0.1:9" in run.stderr and "could not write the output" not in run.stderr, run.stderr
