@@ -224,6 +224,8 @@ def _checked(paths: list[pathlib.Path]) -> str | None:
             return f"{path}: not a notebook ({type(error).__name__})"
         if not isinstance(nb, dict) or not isinstance(nb.get("cells"), list) or "nbformat" not in nb:
             return f"{path}: not a notebook (no cells or no nbformat)"
+        if nb["nbformat"] != 4:
+            return f"{path}: nbformat {nb['nbformat']!r}, not 4 (the version every notebook here is stored in)"
     return None
 
 
@@ -239,7 +241,8 @@ def _parser():
 
 
 def main(argv: list[str] | None = None) -> int:
-    from nbclient.exceptions import CellExecutionError
+    from jupyter_client.kernelspec import NoSuchKernel, find_kernel_specs
+    from nbclient.exceptions import CellExecutionError, DeadKernelError
 
     parser = _parser()
     args = parser.parse_args(argv)
@@ -255,6 +258,17 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         except CellExecutionError as error:
             print(f"{PROG}: error: {path}: a cell failed; the notebook is left as it was\n{error}", file=sys.stderr)
+            return 1
+        except NoSuchKernel as error:
+            installed = ", ".join(sorted(find_kernel_specs())) or "none"
+            print(
+                f"{PROG}: error: {path}: its kernel {error.name!r} is not installed (installed: {installed}); the "
+                "notebook is left as it was",
+                file=sys.stderr,
+            )
+            return 1
+        except DeadKernelError:
+            print(f"{PROG}: error: {path}: the kernel died; the notebook is left as it was", file=sys.stderr)
             return 1
     return 0
 
