@@ -55,6 +55,17 @@ def test_help_into_a_closed_pipe_or_a_full_disk_is_no_traceback(module):
         assert run.stderr.count("\n") <= 1
 
 
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (Linux)")
+@pytest.mark.parametrize("what", ["folders", "notebooks", "complete"])
+def test_paths_on_a_full_disk_or_a_closed_pipe_is_one_line_at_most_and_status_1(what):
+    run = full_disk_run("-m", "attention_workshop.paths", what)
+    assert (run.returncode, run.stderr) == (
+        1,
+        "python -m attention_workshop.paths: error: could not write the output: No space left on device\n",
+    )
+    assert (closed_pipe_run("-m", "attention_workshop.paths", what).returncode, run.stderr.count("\n")) == (1, 1)
+
+
 def test_a_closed_pipe_ends_quietly_with_status_1():
     run = closed_pipe_run("-c", PRINTS_A_LOT)
     assert (run.returncode, run.stderr) == (1, "")
