@@ -85,6 +85,13 @@ def name(code: str) -> str:
     return _listed()[code]["name"]
 
 
+def notebooks() -> list[pathlib.Path]:
+    """Every edition's notebooks (its ``book/`` and ``notebooks/`` folders), English first: what ``make execute``
+    executes and what the book's build reads."""
+    prefixes = [ROOT if code == ENGLISH else ROOT / code for code in editions()]
+    return [f for p in prefixes for d in ("book", "notebooks") for f in sorted((p / d).glob("*.ipynb"))]
+
+
 def main(argv: list[str] | None = None) -> int:
     """Print the editions' folders (``folders``: ``book notebooks zh/book zh/notebooks ...``), their notebooks
     (``notebooks``) or the complete translations (``complete``), for the Makefile."""
@@ -102,8 +109,7 @@ def main(argv: list[str] | None = None) -> int:
     if what == "folders":
         print(" ".join(f"{p}{folder}" for p in prefixes for folder in ("book", "notebooks")))
     elif what == "notebooks":
-        found = [f for p in prefixes for d in ("book", "notebooks") for f in sorted((ROOT / p / d).glob("*.ipynb"))]
-        print(" ".join(str(f.relative_to(ROOT)) for f in found))
+        print(" ".join(str(f.relative_to(ROOT)) for f in notebooks()))
     else:
         print(" ".join(code for code in codes[1:] if complete(code)))
     return 0

@@ -154,3 +154,25 @@ def test_an_unreachable_dask_scheduler_is_named():
         )  # fmt: skip
     assert run.returncode == 1 and run.stderr.count("\n") == 1, run.stderr
     assert "tcp://127.0.0.1:9" in run.stderr and "could not write the output" not in run.stderr, run.stderr
+
+
+def test_a_lesson_the_builds_reader_refuses_stops_the_build_in_one_line_naming_it(tmp_path, monkeypatch, capsys):
+    """An unclosed <details> came out of Sphinx's reader as 88 lines and 3 tracebacks, naming no file."""
+    import nbformat
+
+    from attention_workshop import build_book
+    from attention_workshop.command import run
+
+    lesson = tmp_path / "05_lesson.ipynb"
+    notebook = nbformat.v4.new_notebook()
+    notebook.cells = [nbformat.v4.new_markdown_cell("<details>\n<summary>Solution</summary>\n\nNever closed.\n")]
+    notebook.cells[0].id = "solution"
+    lesson.write_text(nbformat.writes(notebook), encoding="utf-8")
+    monkeypatch.setattr(build_book, "notebooks", lambda: [lesson])
+    monkeypatch.setattr(build_book, "build", lambda *args: pytest.fail("the build started"))
+    assert run(lambda: build_book.main([str(tmp_path)]), build_book.PROG) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and err == (
+        f"{build_book.PROG}: error: {lesson}: cell 1 (solution), line 1: '<details>' is never closed by '</details>'; "
+        "nothing built\n"
+    )
