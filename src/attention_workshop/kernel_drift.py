@@ -53,6 +53,8 @@ def writable(out: str) -> None:
     where no file can be made (a missing folder, one without write permission)."""
     if Path(out).is_dir():
         raise Failure(f"{out} is a folder; name the .npz file to write")
+    if Path(out).exists() and not Path(out).is_file():  # a device (/dev/full), a pipe: never renamed over
+        raise Failure(f"{out} is not a regular file; name the .npz file to write")
     try:
         with tempfile.NamedTemporaryFile(dir=Path(out).parent, prefix=".kernel_drift-"):
             pass

@@ -202,6 +202,17 @@ def test_a_truncated_snapshots_file_is_named(tmp_path, how):
     assert message.startswith(f"{path} is not ") and f"--only {LESSON07} --snapshots" in message, message
 
 
+def test_train_committed_replaces_a_committed_file_it_cannot_read(tmp_path, monkeypatch, capsys):
+    """A truncated committed .npz made ``train_committed`` end in a traceback after the training, saving nothing."""
+    params = _saved_tiny(tmp_path)
+    monkeypatch.setattr(train_committed, "TRAINED_DIR", tmp_path)
+    assert train_committed.same_as_committed("tiny", params) is True
+    (tmp_path / "tiny.npz").write_bytes((tmp_path / "tiny.npz").read_bytes()[:100])
+    assert train_committed.same_as_committed("tiny", params) is False
+    assert capsys.readouterr().out.startswith("tiny: the committed tiny.npz cannot be read (")
+    assert train_committed.same_as_committed("absent", params) is None
+
+
 @pytest.mark.parametrize("name", ["../tiny", "sub/tiny", "..", ".", "", "tiny.npz", "/tmp/tiny", "a\\b", 7, None])
 def test_a_name_that_is_not_a_plain_name_is_refused(tmp_path, name):
     _saved_tiny(tmp_path)

@@ -176,3 +176,21 @@ def test_a_lesson_the_builds_reader_refuses_stops_the_build_in_one_line_naming_i
         f"{build_book.PROG}: error: {lesson}: cell 1 (solution), line 1: '<details>' is never closed by '</details>'; "
         "nothing built\n"
     )
+
+
+HOSTILE = [  # (command, arguments, what its one line says): each ran long, gave nan or a traceback before
+    ("bench_training", ["--rounds", "0"], "--rounds and --steps must be at least 1, got 0 and 1000"),
+    ("bench_training", ["--steps", "0"], "--rounds and --steps must be at least 1, got 3 and 0"),
+    ("bench_training", ["--target", "2"], "--target is a validation token accuracy in (0, 1], got 2.0"),
+    ("bench_torch", ["--batches", "0"], "--rounds and --batches must be at least 1, got 5 and 0"),
+    ("bench_lab", ["--train-steps", "0", "--no-site"], "--train-steps must be at least 1, got 0"),
+    ("build_pdf", ["/no/such/folder"], "no built site at /no/such/folder/_build/html: run `make book`"),
+]
+
+
+@pytest.mark.parametrize(("module", "args", "says"), HOSTILE, ids=[f"{m} {' '.join(a)}" for m, a, _ in HOSTILE])
+def test_a_hostile_argument_is_one_line_and_status_2_before_any_work(module, args, says):
+    run = python("-m", f"attention_workshop.{module}", *args)
+    assert run.returncode == 2 and run.stdout == "", run.stderr
+    assert run.stderr.startswith(f"python -m attention_workshop.{module}: error: {says}"), run.stderr
+    assert run.stderr.count("\n") == 1

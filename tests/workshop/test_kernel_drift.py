@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -82,3 +83,9 @@ def test_dump_refuses_a_place_it_cannot_write_before_evaluating_anything(tmp_pat
     )
     run = command("dump", str(tmp_path))
     assert (run.returncode, run.stderr) == (1, f"{PROG}: error: {tmp_path} is a folder; name the .npz file to write\n")
+    if os.path.exists("/dev/full"):  # a device is never renamed over
+        run = command("dump", "/dev/full")
+        assert (run.returncode, run.stderr) == (
+            1,
+            f"{PROG}: error: /dev/full is not a regular file; name the .npz file to write\n",
+        )
