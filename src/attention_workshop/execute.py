@@ -39,6 +39,7 @@ import json
 import math
 import pathlib
 import sys
+import warnings
 
 PROG = "python -m attention_workshop.execute"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
@@ -214,7 +215,10 @@ def execute(path: pathlib.Path) -> None:
 
 
 def _checked(paths: list[pathlib.Path]) -> str | None:
-    """Why one of ``paths`` cannot be executed (missing, not a notebook), in one line, or None."""
+    """Why one of ``paths`` cannot be executed (missing, not a notebook, not valid by nbformat's schema), in one
+    line, or None."""
+    import nbformat
+
     for path in paths:
         if not path.is_file():
             return f"{path}: no such notebook"
@@ -226,6 +230,14 @@ def _checked(paths: list[pathlib.Path]) -> str | None:
             return f"{path}: not a notebook (no cells or no nbformat)"
         if nb["nbformat"] != 4:
             return f"{path}: nbformat {nb['nbformat']!r}, not 4 (the version every notebook here is stored in)"
+        if not all(isinstance(cell, dict) for cell in nb["cells"]):  # nbformat's own validator fails on those
+            return f"{path}: not a notebook (a cell that is not a JSON object)"
+        try:
+            with warnings.catch_warnings():  # a cell without an id: a warning now, refused by a later nbformat
+                warnings.simplefilter("ignore")
+                nbformat.validate(nb, version=4)
+        except nbformat.ValidationError as error:
+            return f"{path}: not a valid notebook ({' '.join(error.message.split())[:200]})"
     return None
 
 

@@ -48,7 +48,7 @@ from joblib import Parallel, delayed, parallel_config
 from attention_core.models import data
 from attention_core.models.study import DATA_SEEDS, TRAIN_SEEDS, compact_json, points_of, record, run_point
 from attention_core.models.sweep import DESIGNS, STUDY_FILE, smallest_gap
-from attention_workshop.command import OneLineParser
+from attention_workshop.command import Failure, OneLineParser
 from attention_workshop.command import run as run_command
 
 
@@ -112,6 +112,8 @@ def check_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Non
         parser.error("--scheduler needs --backend dask")
     if args.out.is_dir():
         parser.error(f"--out {args.out} is a folder; name the JSON file")
+    if args.out.exists() and not args.out.is_file():  # /dev/full: found out only after the last run
+        parser.error(f"--out {args.out} is not a regular file; name the JSON file")
     try:  # the file is written after the last run: find out now whether it can be
         args.out.parent.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=args.out.parent, prefix=".seed_study-"):
@@ -130,7 +132,10 @@ def backend(name: str, scheduler: str | None, jobs: int):
 
     with contextlib.ExitStack() as stack:
         if scheduler:
-            client = stack.enter_context(Client(scheduler))
+            try:
+                client = stack.enter_context(Client(scheduler))
+            except (OSError, ValueError) as exc:  # unreachable (a timeout), or not an address ("missing port")
+                raise Failure(f"--scheduler {scheduler}: no Dask scheduler there ({exc})") from None
         else:
             workers = os.cpu_count() if jobs < 0 else jobs
             cluster = stack.enter_context(LocalCluster(n_workers=workers, threads_per_worker=1, dashboard_address=None))

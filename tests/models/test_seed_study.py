@@ -279,6 +279,7 @@ def test_the_study_writes_the_same_file_however_its_runs_are_spread(tmp_path):
         (["--scheduler", "tcp://127.0.0.1:1"], "--scheduler needs --backend dask"),
         (["--out", "/proc/no/such.json"], "cannot write there"),
         (["--out", "/tmp"], "is a folder"),
+        (["--out", "/dev/null"], "is not a regular file"),  # /dev/full was found out after the last run
     ],
 )
 def test_a_bad_argument_is_one_line_before_any_run(args, says):

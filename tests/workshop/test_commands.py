@@ -154,6 +154,14 @@ def test_an_unreachable_dask_scheduler_is_named():
         )  # fmt: skip
     assert run.returncode == 1 and run.stderr.count("\n") == 1, run.stderr
     assert "tcp://127.0.0.1:9" in run.stderr and "could not write the output" not in run.stderr, run.stderr
+    run = subprocess.run(
+        [sys.executable, "-m", "attention_workshop.seed_study", *args[:3], "not-an-address", *args[4:]],
+        capture_output=True, text=True, timeout=120, env=env,
+    )  # fmt: skip
+    assert run.returncode == 1 and run.stderr == (
+        "python -m attention_workshop.seed_study: error: --scheduler not-an-address: no Dask scheduler there (missing "
+        "port number in address 'not-an-address')\n"
+    )
 
 
 def test_a_lesson_the_builds_reader_refuses_stops_the_build_in_one_line_naming_it(tmp_path, monkeypatch, capsys):

@@ -263,6 +263,19 @@ def test_bad_input_is_one_line_status_2_and_nothing_written(tmp_path):
         assert lesson.read_bytes() == before  # checked before anything runs
 
 
+@pytest.mark.parametrize(
+    ("cells", "says"),
+    [([1], "not a notebook (a cell that is not a JSON object)"), ([{"cell_type": "code"}], "not a valid notebook (")],
+)
+def test_a_notebook_with_a_cell_that_is_not_one_is_one_line_status_2(tmp_path, cells, says):
+    """Each was a traceback from inside nbformat (a TypeError, a ValidationError)."""
+    path = tmp_path / "bad.ipynb"
+    path.write_text(json.dumps({**a_notebook([]), "cells": cells}), encoding="utf-8")
+    run = execute_command(path)
+    assert run.returncode == 2 and run.stderr.startswith(f"{PROG}: error: {path}: {says}"), run.stderr
+    assert run.stderr.count("\n") == 1
+
+
 def test_a_notebook_of_another_nbformat_is_one_line_status_2(tmp_path):
     old = tmp_path / "old.ipynb"
     old.write_text(json.dumps({**a_notebook([]), "nbformat": 3}), encoding="utf-8")
