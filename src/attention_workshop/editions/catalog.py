@@ -132,9 +132,13 @@ def _first_words(text: str, n: int = 60) -> str:
 
 def present(path: pathlib.Path) -> bool:
     """Whether a translation file is at ``path`` (``False``: nothing is, and a new one may be made there). A folder,
-    or a link that leads nowhere (to a missing file, or round in a loop), is no translation file and no absence
-    either: :class:`TranslationFileError`, so that nothing is read as empty or written through the link."""
+    a link that leads nowhere (to a missing file, or round in a loop), or a file where one of its folders should be
+    is no translation file and no absence either: :class:`TranslationFileError`, so that nothing is read as empty
+    or written through the link."""
     path = pathlib.Path(path)
+    folder = next((p for p in path.parents if p.exists() or p.is_symlink()), None)  # the nearest that is there
+    if folder is not None and not folder.is_dir():  # every file under it would read as absent
+        raise TranslationFileError(path, None, f"cannot be there: {_shown(folder)} is a file, not a folder")
     if path.is_symlink() and not path.exists():
         raise TranslationFileError(path, None, f"a link to {os.readlink(path)}, which does not exist (or loops)")
     if path.exists() and not path.is_file():

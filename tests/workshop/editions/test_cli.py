@@ -248,6 +248,7 @@ NOT_A_FILE = {  # how a translation file is replaced -> what its line says
     "folder": "is a folder (or another kind of file), not a translation file",
     "dangling link": "a link to ",  # ... which does not exist (or loops)
     "looping link": "which does not exist (or loops)",
+    "file for its folder": "cannot be there: locale/zh/LC_MESSAGES/notebooks is a file, not a folder",
 }
 
 
@@ -257,6 +258,9 @@ def _not_a_file(po: pathlib.Path, kind: str) -> None:
         po.mkdir()
     elif kind == "dangling link":
         po.symlink_to(po.parent / "elsewhere.po")  # update would have written the merged file there
+    elif kind == "file for its folder":  # every lesson's translation file read as absent: an English edition
+        shutil.rmtree(po.parent)
+        po.parent.write_text("not a folder\n", encoding="utf-8")
     else:
         po.symlink_to(po)
 
