@@ -24,9 +24,9 @@ import pathlib
 import sys
 from collections.abc import Callable
 
-from attention_workshop.paths import ROOT
-
-SITE = ROOT / "_build" / "html"  # where make book builds the website
+# Where make book builds the website: _build/html in the repository (paths.ROOT, which is not imported here:
+# `python -m attention_workshop.paths` itself runs through this module's run()).
+SITE = pathlib.Path(__file__).resolve().parents[2] / "_build" / "html"
 
 
 class OneLineParser(argparse.ArgumentParser):

@@ -12,6 +12,8 @@ import re
 import sys
 import tomllib
 
+from attention_workshop.command import OneLineParser, run
+
 ROOT = pathlib.Path(__file__).resolve().parents[2]  # src/attention_workshop/paths.py -> the repository
 LOCALE = ROOT / "locale"  # locale/<language>/LC_MESSAGES/*.po: one folder per translated edition
 EDITIONS_FILE = LOCALE / "editions.toml"
@@ -95,8 +97,6 @@ def notebooks() -> list[pathlib.Path]:
 def main(argv: list[str] | None = None) -> int:
     """Print the editions' folders (``folders``: ``book notebooks zh/book zh/notebooks ...``), their notebooks
     (``notebooks``) or the complete translations (``complete``), for the Makefile."""
-    from attention_workshop.command import OneLineParser  # which imports this module: so imported here
-
     parser = OneLineParser(prog=PROG, description=main.__doc__)
     parser.add_argument("what", nargs="?", default="folders", choices=("folders", "notebooks", "complete"))
     what = parser.parse_args(argv).what
@@ -116,6 +116,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    from attention_workshop.command import run
-
     sys.exit(run(main, PROG))
