@@ -2,6 +2,9 @@
 
 Each file's ``.br`` copy, else its ``.gz`` (written by the build: :func:`attention_workshop.ae_seo.compress`),
 when the browser accepts it, with ``Content-Encoding`` and ``Vary: Accept-Encoding``; the file itself otherwise.
+``Accept-Encoding`` is read as RFC 9110 says (:func:`weights`): names case-insensitive, the weight ``q`` wherever it
+stands among the parameters, ``q=0`` refusing a coding (``*;q=0`` every coding not named). A request whose path
+holds a NUL byte (``%00``) or what the file system cannot encode is answered 400, without a traceback.
 
     .venv/bin/python -m attention_workshop.serve [FOLDER] [--port 8000] [--bind 127.0.0.1]   # make serve
 
