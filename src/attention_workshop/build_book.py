@@ -25,6 +25,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 
 from attention_workshop import ae_seo, portable
 from attention_workshop.command import OneLineParser, run
@@ -117,6 +118,11 @@ def main(argv: list[str] | None = None) -> int:
     out = args.out.resolve()
     if out.exists() and not out.is_dir():
         parser.error(f"{out} is not a folder")
+    try:  # jupyter-book would fail inside both builds, with a traceback each
+        (out / "_build").mkdir(parents=True, exist_ok=True)
+        tempfile.TemporaryFile(dir=out / "_build").close()
+    except OSError as error:
+        parser.error(f"{out}: cannot write the build there ({error.strerror or error})")
     try:
         site_url = ae_seo.site_address(args.site_url)
     except ValueError as error:

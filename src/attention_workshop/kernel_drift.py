@@ -146,7 +146,10 @@ def compare(reference: str, others: list[str]) -> None:
 
 
 def live(name: str) -> None:
-    cfg = trained_config(name)
+    try:  # an unknown name is a FileNotFoundError naming the models there are (one line through command.run)
+        cfg = trained_config(name)
+    except ValueError as exc:  # not a plain name ("../x"), or a record whose configuration is not valid
+        raise Failure(str(exc)) from None
     result = train(cfg, splits_for(cfg))
     print(json.dumps({"model": name, "live vs committed": live_differences(result, name)}))
 

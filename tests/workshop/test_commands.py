@@ -143,6 +143,14 @@ def test_kernel_drift_live_with_an_unknown_model_names_it_and_the_models_there_a
     assert "could not write the output" not in run.stderr
 
 
+def test_kernel_drift_live_with_a_name_that_is_not_plain_is_one_line():
+    run = python("-m", "attention_workshop.kernel_drift", "live", "../x")
+    assert run.returncode == 1 and run.stderr == (
+        "python -m attention_workshop.kernel_drift: error: name must be a plain name (letters, digits, _ and -, no "
+        "folder or suffix), got '../x'\n"
+    )
+
+
 def test_an_unreachable_dask_scheduler_is_named():
     pytest.importorskip("distributed")
     env = {**os.environ, "DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": "1s"}
@@ -193,6 +201,7 @@ HOSTILE = [  # (command, arguments, what its one line says): each ran long, gave
     ("bench_torch", ["--batches", "0"], "--rounds and --batches must be at least 1, got 5 and 0"),
     ("bench_lab", ["--train-steps", "0", "--no-site"], "--train-steps must be at least 1, got 0"),
     ("build_pdf", ["/no/such/folder"], "no built site at /no/such/folder/_build/html: run `make book`"),
+    ("build_book", ["/proc/no/such/folder"], "/proc/no/such/folder: cannot write the build there"),  # 6 tracebacks
 ]
 
 
