@@ -700,6 +700,9 @@ def main() -> None:
         help="the website's public address (default: html: baseurl: in _config.yml)",
     )
     args = parser.parse_args()
+    html = pathlib.Path(args.out).resolve() / "_build" / "html"
+    if not (html / "index.html").is_file():
+        parser.error(f"no built site at {html}: run `make book` (or build_book) first")
     if browsers.find_chromium() is None:  # the website is built; only the print needs a browser
         print(
             "build_pdf: the PDFs were not printed: they need Chromium (apt-get install chromium-headless-shell, "

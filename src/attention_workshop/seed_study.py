@@ -84,7 +84,7 @@ from attention_core.models.study import (
     run_point,
 )
 from attention_core.models.sweep import DESIGNS, STUDY_FILE, smallest_gap
-from attention_workshop.command import OneLineParser
+from attention_workshop.command import Failure, OneLineParser
 from attention_workshop.command import run as run_command
 
 RETRIES = 3  # new process pools in a row after a lost worker, with no run finishing in between, before stopping
@@ -291,6 +291,8 @@ def check_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Non
         parser.error("--scheduler needs --backend dask")
     if args.out.is_dir():
         parser.error(f"--out {args.out} is a folder; name the JSON file")
+    if args.out.exists() and not args.out.is_file():  # /dev/full: found out only after the last run
+        parser.error(f"--out {args.out} is not a regular file; name the JSON file")
     folder = runs_folder(args.out)
     if folder.exists() and not folder.is_dir():
         parser.error(f"{folder} (where the finished runs are kept) is not a folder")
@@ -313,7 +315,10 @@ def backend(name: str, scheduler: str | None, jobs: int):
 
     with contextlib.ExitStack() as stack:
         if scheduler:
-            client = stack.enter_context(Client(scheduler))
+            try:
+                client = stack.enter_context(Client(scheduler))
+            except (OSError, ValueError) as exc:  # unreachable (a timeout), or not an address ("missing port")
+                raise Failure(f"--scheduler {scheduler}: no Dask scheduler there ({exc})") from None
         else:
             workers = os.cpu_count() if jobs < 0 else jobs
             cluster = stack.enter_context(LocalCluster(n_workers=workers, threads_per_worker=1, dashboard_address=None))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import json
 import pathlib
 import signal
 import subprocess
@@ -139,6 +140,71 @@ def test_missing_study_file_says_how_to_make_it(tmp_path):
         load_seed_study(tmp_path / "absent.json")
 
 
+def _study_file(tmp_path, how: str):
+    """A copy of the committed study, spoilt as ``how`` says, and its path."""
+    text = STUDY_FILE.read_text(encoding="utf-8")
+    study = load_seed_study()
+    path = tmp_path / "seed_study.json"
+    if how == "truncated":
+        path.write_text(text[: len(text) // 2], encoding="utf-8")
+    elif how == "empty":
+        path.write_text("", encoding="utf-8")
+    elif how == "a list":
+        path.write_text("[]", encoding="utf-8")
+    elif how == "no runs":
+        path.write_text(json.dumps({**study, "runs": None}), encoding="utf-8")
+    elif how == "a run without counts":
+        del study["runs"][3]["counts"]
+        path.write_text(json.dumps(study), encoding="utf-8")
+    elif how == "attention only":  # a study made with --designs attention: no fixed summary for lesson 07's view
+        study["runs"] = [r for r in study["runs"] if r["design"] == "attention"]
+        path.write_text(json.dumps(study), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("how", "says"),
+    [
+        ("truncated", "is not readable JSON"),
+        ("empty", "is not readable JSON"),
+        ("a list", "is not a seed study"),
+        ("no runs", 'no list of "runs"'),
+        ("a run without counts", "has a run (number 3) without counts"),
+        ("attention only", "has no run of 'fixed summary' on 'svo' with data seed 0"),
+    ],
+)
+def test_a_truncated_or_partial_study_is_an_error_naming_the_file(tmp_path, how, says):
+    """Each was a JSONDecodeError, a TypeError or a KeyError naming neither the file nor what was missing."""
+    path = _study_file(tmp_path, how)
+    for read in (load_seed_study, load_length_sweep) if how != "attention only" else (load_length_sweep,):
+        with pytest.raises(ValueError) as info:
+            read(path)
+        assert str(info.value).startswith(f"{path} ") and says in str(info.value), info.value
+        assert "attention_workshop.seed_study" in str(info.value)
+
+
+def test_the_sweep_helpers_name_the_design_the_language_or_the_run_they_lack():
+    study = load_seed_study()
+    attention_only = {**study, "runs": [r for r in study["runs"] if r["design"] == "attention"]}
+    fixed = next(r for r in study["runs"] if r["design"] == "fixed summary")
+    no_gap = {**fixed, "gaps": {"float64": {"greedy": None, "alignment": None}}}
+    named = "the run of 'fixed summary' on 'svo' (data seed 0, seed 0)"
+    for call, says in (
+        (lambda: accuracy_by_length(attention_only, "svo", "fixed summary"), "no run of 'fixed summary' on 'svo'"),
+        (lambda: runs({"runs": []}), 'the study is not a seed study: a JSON object with a list of "languages"'),
+        (lambda: summarise([]), "summarise needs at least one run"),
+        (lambda: smallest_gap(no_gap), f"{named} has no float64 decision gap"),
+        (lambda: smallest_gap(fixed, "float16"), "dtype must be one of ['float64', 'float32'], got 'float16'"),
+        (lambda: figure(fixed, "determiner_misread"), f"determiner_misread: {named} has no misreads"),
+        (lambda: alignment_misses_of(fixed), f"{named} has no misreads"),
+        (lambda: SCRIPT.config_of("bogus"), "design must be one of ['attention', 'fixed summary'"),
+        (lambda: SCRIPT.record([], ["bogus"], ["svo"], [0], [], None), "got 'bogus'"),
+    ):
+        with pytest.raises(ValueError) as info:
+            call()
+        assert says in str(info.value), info.value
+
+
 # --- lesson 07's length experiment, read from the study -------------------------------------------------------
 def test_the_length_sweep_view_holds_the_lesson_07_runs():
     sweep = load_length_sweep()
@@ -219,6 +285,7 @@ def test_the_study_writes_the_same_file_however_its_runs_are_spread(tmp_path):
         (["--scheduler", "tcp://127.0.0.1:1"], "--scheduler needs --backend dask"),
         (["--out", "/proc/no/such.json"], "cannot write there"),
         (["--out", "/tmp"], "is a folder"),
+        (["--out", "/dev/null"], "is not a regular file"),  # /dev/full was found out after the last run
     ],
 )
 def test_a_bad_argument_is_one_line_before_any_run(args, says):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
+import os
 import pathlib
 import re
 
@@ -24,19 +25,21 @@ MARKDOWN_KINDS = ("heading", "paragraph", "item", "cell", "title", "alt", "capti
 
 class TranslationFileError(Exception):
     """A translation file the generator cannot trust: a syntax error, a wrong encoding, a duplicate entry. Its
-    message is one line naming the file, the line and (where there is one) the entry's msgctxt."""
+    message is one line naming the file, the line and (where there is one) the entry's msgctxt; a file that cannot
+    be read at all (a folder, a broken link) has no line (``line=None``)."""
 
-    def __init__(self, path: pathlib.Path, line: int, problem: str, context: str | None = None):
+    def __init__(self, path: pathlib.Path, line: int | None, problem: str, context: str | None = None):
         self.path, self.line, self.problem, self.context = path, line, problem, context
         where = f" [msgctxt {context!r}]" if context is not None else ""
-        super().__init__(f"{_shown(path)}:{line}:{where} {problem}")
+        at = f":{line}" if line is not None else ""
+        super().__init__(f"{_shown(path)}{at}:{where} {problem}")
 
 
 def _shown(path: pathlib.Path) -> str:
     from attention_workshop.paths import ROOT
 
     try:
-        return pathlib.Path(path).resolve().relative_to(ROOT).as_posix()
+        return pathlib.Path(path).absolute().relative_to(ROOT).as_posix()
     except ValueError:
         return str(path)
 
@@ -54,7 +57,11 @@ def read_po(path: pathlib.Path, duplicates: str = "raise") -> polib.POFile:
     comment, a keyword with a well-quoted string or a string's continuation, and no two entries with the same
     msgctxt and msgid (``duplicates="raise"``; ``"keep"`` returns them for :func:`status` to report).
     Anything else raises :class:`TranslationFileError` naming the file, the line and the entry."""
-    data = pathlib.Path(path).read_bytes()
+    present(path)
+    try:
+        data = pathlib.Path(path).read_bytes()
+    except OSError as error:  # no permission, a device that fails
+        raise TranslationFileError(path, None, f"cannot be read ({error.strerror or error})") from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -128,8 +135,24 @@ def _first_words(text: str, n: int = 60) -> str:
     return first if len(first) <= n else first[: n - 1] + "…"
 
 
+def present(path: pathlib.Path) -> bool:
+    """Whether a translation file is at ``path`` (``False``: nothing is, and a new one may be made there). A folder,
+    a link that leads nowhere (to a missing file, or round in a loop), or a file where one of its folders should be
+    is no translation file and no absence either: :class:`TranslationFileError`, so that nothing is read as empty
+    or written through the link."""
+    path = pathlib.Path(path)
+    folder = next((p for p in path.parents if p.exists() or p.is_symlink()), None)  # the nearest that is there
+    if folder is not None and not folder.is_dir():  # every file under it would read as absent
+        raise TranslationFileError(path, None, f"cannot be there: {_shown(folder)} is a file, not a folder")
+    if path.is_symlink() and not path.exists():
+        raise TranslationFileError(path, None, f"a link to {os.readlink(path)}, which does not exist (or loops)")
+    if path.exists() and not path.is_file():
+        raise TranslationFileError(path, None, "is a folder (or another kind of file), not a translation file")
+    return path.exists()
+
+
 def load_po(path: pathlib.Path, lang: str = "") -> polib.POFile:
-    return read_po(path) if path.exists() else new_po(path.stem, lang)
+    return read_po(path) if present(path) else new_po(path.stem, lang)
 
 
 def new_po(name: str, lang: str) -> polib.POFile:
@@ -242,7 +265,7 @@ def status(source, lang: str) -> Status:
     units = source.units()
     path = source.po_path(lang)
     try:
-        po = read_po(path, duplicates="keep") if path.exists() else new_po(source.name, lang)
+        po = read_po(path, duplicates="keep") if present(path) else new_po(source.name, lang)
     except TranslationFileError as error:
         return Status(errors=[str(error)])
     found = Status(obsolete=sum(1 for e in po if e.obsolete), total=len(units))
@@ -297,7 +320,7 @@ def update(source, lang: str) -> Status:
 def merged(source, lang: str) -> tuple[pathlib.Path, str]:
     """The PO file of ``source`` merged with its English, as text, and where it goes (nothing written)."""
     target = source.po_path(lang)
-    old = read_po(target) if target.exists() else polib.POFile(wrapwidth=0)
+    old = read_po(target) if present(target) else polib.POFile(wrapwidth=0)
     return target, merge(old, source.units(), source.name, lang, _locations(source)).__unicode__()
 
 

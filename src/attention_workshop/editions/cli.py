@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import json
 import pathlib
-import re
 import sys
 
 from attention_core import files
@@ -35,10 +34,9 @@ from attention_workshop.editions.sources import (
     sources,
     stamp,
 )
-from attention_workshop.paths import ENGLISH, ROOT, EditionsError, complete, translations
+from attention_workshop.paths import ENGLISH, LANGUAGE_CODE, ROOT, EditionsError, complete, translations
 
 PROG = "python -m attention_workshop.editions"
-LANGUAGE_CODE = re.compile(r"[A-Za-z]{2,3}(?:[_-][A-Za-z0-9]+)*(?:@[A-Za-z0-9]+)?")  # zh, zh_CN, pt-BR, sr@latin
 
 
 def _parser() -> OneLineParser:

@@ -247,6 +247,52 @@ def test_a_broken_translation_file_stops_generate_in_one_line(repo, capsys):
     assert status == 1 and po.read_bytes() == broken  # update leaves a file it cannot read as it is
 
 
+NOT_A_FILE = {  # how a translation file is replaced -> what its line says
+    "folder": "is a folder (or another kind of file), not a translation file",
+    "dangling link": "a link to ",  # ... which does not exist (or loops)
+    "looping link": "which does not exist (or loops)",
+    "file for its folder": "cannot be there: locale/zh/LC_MESSAGES/notebooks is a file, not a folder",
+}
+
+
+def _not_a_file(po: pathlib.Path, kind: str) -> None:
+    po.unlink()
+    if kind == "folder":
+        po.mkdir()
+    elif kind == "dangling link":
+        po.symlink_to(po.parent / "elsewhere.po")  # update would have written the merged file there
+    elif kind == "file for its folder":  # every lesson's translation file read as absent: an English edition
+        shutil.rmtree(po.parent)
+        po.parent.write_text("not a folder\n", encoding="utf-8")
+    else:
+        po.symlink_to(po)
+
+
+@pytest.mark.parametrize("kind", list(NOT_A_FILE))
+@pytest.mark.parametrize("command", ["update", "status", "generate"])
+def test_a_translation_file_that_is_a_folder_or_a_broken_link_is_one_line_and_nothing_is_written(
+    repo, capsys, kind, command
+):
+    """Neither a traceback (a folder) nor an absent file (a link to nowhere): status would call every entry
+    missing, generate would write an English edition and update would write the merged file where the link
+    leads."""
+    from attention_workshop.command import run as run_command
+
+    po = repo / "locale" / "zh" / "LC_MESSAGES" / "notebooks" / "05_additive_score.po"
+    _not_a_file(po, kind)
+    before = snapshot(repo.parent)
+    status = run_command(lambda: cli.main([command, "--lang", "zh"]), PROG)
+    out, err = capsys.readouterr()
+    said = [line for line in (out + err).splitlines() if "05_additive_score" in line]
+    assert status == 1 and len(said) == (2 if command == "update" else 1), out + err  # update: not merged, status
+    assert all("locale/zh/LC_MESSAGES/notebooks/05_additive_score.po: " in line for line in said)
+    assert all(NOT_A_FILE[kind] in line for line in said)
+    assert "Traceback" not in err
+    if command != "update":  # update merges every other file
+        assert snapshot(repo.parent) == before
+    assert not (po.parent / "elsewhere.po").exists()
+
+
 def test_a_generated_cell_python_cannot_read_stops_generate(repo, capsys, monkeypatch):
     """The last guard, whatever let the code through: every generated cell is parsed before anything is
     written. Here the writer forgets to escape quotes."""
