@@ -575,7 +575,7 @@ def test_a_translation_with_other_equation_placeholders_is_invalid_and_stops_gen
 
 def test_english_prose_that_reads_as_a_placeholder_is_one_line_naming_the_cell(repo, capsys):
     lesson = repo / "notebooks" / "04_from_scores_to_weights.ipynb"
-    text = lesson.read_text(encoding="utf-8").replace("calls soft attention.", "calls soft attention {2}.", 1)
+    text = lesson.read_text(encoding="utf-8").replace("*soft attention*.", "*soft attention* {2}.", 1)
     lesson.write_text(text, encoding="utf-8")
     before, po = snapshot(repo.parent), lesson.parents[1] / "locale" / "zh" / "LC_MESSAGES" / "notebooks"
     for command in ("status", "generate", "update"):
