@@ -13,9 +13,9 @@ Each figure is then drawn at the size and resolution of its stored PNG (``DPI``)
 ``tests.helpers.outside_canvas``: every text drawn must stay inside the figure's box, and the image's outermost rows
 and columns must hold no ink. The notebook explorers' figures are checked in ``tests/explorers/test_canvas.py``.
 
-Time: 60 figures (20 per edition) in about 20 CPU seconds (user + sys of ``/usr/bin/time .venv/bin/python -m pytest
-tests/figures/test_canvas.py -p no:randomly`` on a busy two-core machine): each notebook's data is computed once per
-edition, lesson 07's data sets once for all editions.
+Time: the 60 figures (20 per edition) take 23 to 30 CPU seconds (user + sys of ``/usr/bin/time .venv/bin/python -m
+pytest tests/figures/test_canvas.py -p no:randomly``, two runs on a two-core machine at a load of 10): each
+notebook's data is computed once per edition, lesson 07's data sets once for all editions.
 """
 
 from __future__ import annotations
