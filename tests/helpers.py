@@ -34,3 +34,48 @@ def gemm_wasm() -> str:
     from attention_workshop.gemm_wasm import committed_base64
 
     return committed_base64()
+
+
+def outside_canvas(fig, dpi: float) -> list[str]:
+    """What of ``fig`` leaves its canvas when drawn at ``dpi``: each text drawn (title, label, tick label, legend,
+    colour-bar label, annotation) whose box crosses an edge of the figure, with the side and the pixels, then each
+    edge of the drawn image with ink on it (a second net: text cut by the edge leaves ink there). An empty list
+    when everything fits. Artists a blitting explorer animates are drawn too, over the rest, as it draws them."""
+    from unittest import mock
+
+    import numpy as np
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.colors import to_rgba
+    from matplotlib.text import Text
+
+    drawn = []
+    draw = Text.draw
+
+    def recorded(text, renderer):
+        draw(text, renderer)
+        if text.get_visible() and text.get_text().strip():
+            drawn.append(text)
+
+    fig.set_dpi(dpi)
+    canvas = fig.canvas if isinstance(fig.canvas, FigureCanvasAgg) else FigureCanvasAgg(fig)
+    with mock.patch.object(Text, "draw", recorded):
+        canvas.draw()
+        for artist in fig.findobj(lambda a: a.get_animated() and a.get_visible()):
+            fig.draw_artist(artist)
+    renderer = canvas.get_renderer()
+    width, height = fig.bbox.width, fig.bbox.height
+    problems = []
+    for text in dict.fromkeys(drawn):  # once each, in drawing order
+        box = text.get_window_extent(renderer)
+        beyond = {"left": -box.x0, "right": box.x1 - width, "bottom": -box.y0, "top": box.y1 - height}
+        sides = [f"{side} by {px:.0f} px" for side, px in beyond.items() if px > 0.5]
+        if sides:
+            problems.append(f"{text.get_text()!r} crosses the {' and the '.join(sides)}")
+    pixels = np.asarray(canvas.buffer_rgba())  # (H, W, 4) uint8
+    background = np.round(np.array(to_rgba(fig.get_facecolor())) * 255)  # (4,)
+    edges = {"top": pixels[0], "bottom": pixels[-1], "left": pixels[:, 0], "right": pixels[:, -1]}
+    for side, line in edges.items():
+        inked = (line != background).any(axis=1)  # (pixels,): not the background's colour
+        if inked.any():
+            problems.append(f"ink on the {side} edge of the image ({int(inked.sum())} px)")
+    return problems

@@ -14,8 +14,10 @@ figure was drawn for (one inch of figure = 100 CSS px).
 from __future__ import annotations
 
 import base64
+import functools
 import html
 import io
+import re
 import struct
 
 import numpy as np
@@ -80,7 +82,9 @@ def readable_on_phones(fig, width: float = PHONE_WIDTH, min_px: float = MIN_TEXT
     from matplotlib.text import Text
 
     floor = min_font_points(fig, width, min_px)
-    fig.draw_without_rendering()  # tick labels exist only once the figure is laid out
+    for ax in fig.axes:  # make the tick labels of the current limits, without laying the figure out
+        ax.xaxis.get_ticklabels(which="both")
+        ax.yaxis.get_ticklabels(which="both")
     for text in fig.findobj(Text):
         if text.get_text() and text.get_fontsize() < floor:
             text.set_fontsize(floor)
@@ -89,6 +93,98 @@ def readable_on_phones(fig, width: float = PHONE_WIDTH, min_px: float = MIN_TEXT
             size = axis.get_ticklabels()[0].get_fontsize() if axis.get_ticklabels() else floor
             axis.set_tick_params(which="both", labelsize=max(size, floor))
     return fig
+
+
+def fitted(fig):
+    """``fig`` as :func:`show_figure` renders it: every text readable on a phone (:func:`readable_on_phones`), every
+    title and label no longer than its axes (:func:`break_long_lines`), laid out at those sizes. Returns ``fig``."""
+    return break_long_lines(readable_on_phones(fig))
+
+
+def break_long_lines(fig, rounds: int = 3):
+    """Break every title, axis label and axes text of ``fig`` longer than its axes (and every figure-wide title
+    longer than the figure, less the layout's padding) into lines of balanced widths at its spaces (never inside
+    ``$...$``); a line that fits, or has no space (Chinese), is kept. Returns ``fig``, laid out.
+
+    Each text is measured against the axes of the last layout, then the figure is laid out again, until no text
+    changes (``rounds`` at most): a text longer than its axes narrows them first (lesson 05's French note, broken
+    against those narrowed axes, took three lines, then two once they had widened again).
+
+    Translations run longer than the English, and no layout shortens a label longer than its axis: the French
+    lesson 07's y label "entropie croisée moyenne par token" is longer than its axes are tall, and crossed the
+    figure's top edge by 39 px at 200 dpi before it was broken in two.
+    """
+    originals: dict = {}  # text -> its words before any break
+    for _ in range(rounds):
+        fig.draw_without_rendering()  # the layout that the axes' lengths are read from
+        if not _break_once(fig, originals):
+            return fig
+    fig.draw_without_rendering()
+    return fig
+
+
+def _break_once(fig, originals: dict) -> bool:
+    """Break each text of :func:`_rooms` afresh (from its words in ``originals``) against its room now; return
+    whether any text changed."""
+    from matplotlib import cbook
+    from matplotlib.textpath import text_to_path
+
+    changed = False
+    for text, room in _rooms(fig):
+        original = originals.setdefault(text, text.get_text())
+        if not original.strip() or text.get_usetex():
+            continue
+        prop, math = text.get_fontproperties(), text.get_parse_math()
+
+        def width(line: str, prop=prop, math=math) -> float:  # points
+            return text_to_path.get_text_width_height_descent(line, prop, math and cbook.is_math_text(line))[0]
+
+        new = "\n".join(_balanced(line, room, width) for line in original.split("\n"))
+        if new != text.get_text():
+            text.set_text(new)
+            changed = True
+    return changed
+
+
+def _rooms(fig) -> list:
+    """``(text, points)``: each title, axis label and axes text of ``fig`` with the length of its axes along it,
+    and each figure-wide text with the figure's, less the layout's padding (from the last layout)."""
+    width, height = fig.get_size_inches() * 72  # points
+    engine = fig.get_layout_engine()
+    pads = engine.get() if engine is not None else {}  # the constrained layout's: inches at each edge
+    w_pad, h_pad = pads.get("w_pad", 0.0) * 72, pads.get("h_pad", 0.0) * 72
+    boxes = [(text, width - 2 * w_pad, height - 2 * h_pad) for text in fig.texts]  # the suptitle
+    for ax in fig.axes:
+        box = ax.get_position()  # in figure fractions, after the layout and any fixed aspect
+        for text in (ax.title, ax.xaxis.label, ax.yaxis.label, *ax.texts):
+            boxes.append((text, box.width * width, box.height * height))
+    return [(text, h if round(text.get_rotation()) % 180 == 90 else w) for text, w, h in boxes]
+
+
+def _balanced(line: str, room: float, width) -> str:
+    """``line`` broken at its spaces outside ``$...$`` into the fewest lines no wider than ``room``, those lines
+    as even as they can be (the widest as narrow as possible); ``line`` itself when it fits or has no space."""
+    words = re.split(r" (?=(?:[^$]*\$[^$]*\$)*[^$]*$)", line)  # a space followed by an even number of $
+    if len(words) < 2 or width(line) <= room:
+        return line
+    measured = functools.cache(lambda i, j: width(" ".join(words[i:j])))  # the words i..j-1 on one line
+    for n in range(2, len(words) + 1):
+        # best[k][j]: the narrowest widest line when the first j words make k lines, and where the last line starts
+        best = [{0: (0.0, 0)}] + [{} for _ in range(n)]
+        for k in range(1, n + 1):
+            for j in range(k, len(words) + 1):
+                best[k][j] = min(  # the last line holds the words i..j-1; the k - 1 lines before, the first i
+                    (max(best[k - 1][i][0], measured(i, j)), i) for i in range(k - 1, j) if i in best[k - 1]
+                )
+        widest, _ = best[n][len(words)]
+        if widest <= room or n == len(words):
+            lines, j = [], len(words)
+            for k in range(n, 0, -1):
+                i = best[k][j][1]
+                lines.append(" ".join(words[i:j]))
+                j = i
+            return "\n".join(reversed(lines))
+    return line
 
 
 def drawn_text(fig, draw: bool = True) -> list[str]:
@@ -133,7 +229,7 @@ class FigureDisplay:
             raise ValueError("caption must say what is fixed and what varies; got an empty string")
         self.alt, self.caption = alt.strip(), caption.strip()
         self.dpi = dpi
-        self.png = figure_png(readable_on_phones(fig), dpi=dpi, palette=True)
+        self.png = figure_png(fitted(fig), dpi=dpi, palette=True)
         self.text = drawn_text(fig, draw=False)  # figure_png has just drawn it
 
     def _repr_html_(self) -> str:
@@ -156,8 +252,9 @@ def show_figure(fig, alt: str, caption: str, dpi: int = DPI) -> FigureDisplay:
     """Return a displayable figure; make it the last expression of a cell (or pass it to ``display``).
 
     ``alt`` describes what the image shows for a reader who cannot see it; ``caption`` says what is fixed
-    and what varies. Text too small to read on a 390 px phone is enlarged first (:func:`readable_on_phones`).
-    The matplotlib figure is closed afterwards so that it is not drawn twice.
+    and what varies. Text too small to read on a 390 px phone is enlarged first, and a title or label longer than
+    its axes broken into lines (:func:`fitted`). The matplotlib figure is closed afterwards so that it is not drawn
+    twice.
     """
     shown = FigureDisplay(fig, alt, caption, dpi=dpi)
     try:

@@ -46,6 +46,7 @@ def score_label(name: str) -> str:
     return SCORE_LABELS(one_of(name, "score", tuple(SCORE_LABELS.entries)))
 
 
+WEIGHT_TICKS = np.linspace(0.0, 1.0, 5)  # a colour bar of weights: 0, 0.25, 0.5, 0.75, 1
 _COLOURS = ("#1b6ca8", "#d1495b", "#2e8b57", "#8c6bb1", "#e08e0b")  # one per source position
 
 
@@ -68,8 +69,8 @@ def ablation_curves_figure(s_grid, curves_tanh, curves_linear, tokens: Sequence[
         for j, t in enumerate(tokens):
             ax.plot(s_grid, curves[:, j], color=_colour(j), label=t, linestyle="-" if j != 1 else "--")
         ax.set_title(name, fontsize=11)
-        if _coincide(curves):
-            ax.text(0.5, 0.12, TEXT("coincide"), transform=ax.transAxes, ha="center")
+        if _coincide(curves):  # under the flat line at 1/3, hanging down: broken in two lines it stays under it
+            ax.text(0.5, 0.27, TEXT("coincide"), transform=ax.transAxes, ha="center", va="top")
         ax.set_xlim(s_grid[0], s_grid[-1])
     fig.supxlabel(TEXT("state_axis"))  # one label under both panels: it never overlaps at phone-sized text
     axes[0].set_ylim(0, 1)
@@ -132,5 +133,7 @@ def weights_heatmap_figure(panels: Sequence[tuple[np.ndarray, str]], labels: Seq
         ax.set_xlabel(TEXT("position_read"))
         ax.set_ylabel(TEXT("position_reading"))
         ax.set_title(title, fontsize=11)
-    fig.colorbar(image, ax=list(axes), shrink=0.8, label=TEXT("weight_ij"))
+    # Ticks fixed: left to its locator, the bar had 6 ticks on its first draw and 5 on the next, and the label, placed
+    # for the first, ended 12 px past the right edge of the PNG (200 dpi).
+    fig.colorbar(image, ax=list(axes), shrink=0.8, label=TEXT("weight_ij"), ticks=WEIGHT_TICKS)
     return fig

@@ -250,8 +250,9 @@ def alignment_heatmap(weights, src_words: Sequence[str], tgt_words: Sequence[str
     U, T = np.shape(weights)
     # Cells of 0.2 in: a 27-column grid is 7 in (672 CSS px) wide; shrunk into a phone's 342 px column its labels
     # are raised to 9 CSS px (readable_on_phones) and still fit their rows. The colour bar lies under the grid
-    # instead of widening it.
-    fig = Figure(figsize=(HEATMAP_CELL * T + 1.6, HEATMAP_CELL * U + 2.0), layout="constrained")
+    # instead of widening it. The "compressed" layout is the constrained layout made for axes of fixed aspect (square
+    # cells): the plain one sizes the margins around the axes' box before the aspect shrinks it.
+    fig = Figure(figsize=(HEATMAP_CELL * T + 1.6, HEATMAP_CELL * U + 2.0), layout="compressed")
     ax = fig.add_subplot()
     im = _alignment_grid(ax, weights, src_words, tgt_words, true_align, title)
     _weight_bar(fig, im, ax)
@@ -269,8 +270,9 @@ def language_heatmaps(src_words: Sequence[str], panels: dict[str, tuple]) -> Fig
     names = list(panels)
     U, T = np.shape(panels[names[0]][0])
     # One grid above the other: side by side, two 19-word grids would be shrunk on a phone until their labels
-    # could not stay readable without overlapping.
-    fig = Figure(figsize=(HEATMAP_CELL * T + 1.6, len(names) * (HEATMAP_CELL * U + 1.9) + 0.6), layout="constrained")
+    # could not stay readable without overlapping. Laid out for square cells (see alignment_heatmap): with the plain
+    # constrained layout the colour bar's label ended 1 px past the bottom edge of the PNG.
+    fig = Figure(figsize=(HEATMAP_CELL * T + 1.6, len(names) * (HEATMAP_CELL * U + 1.9) + 0.6), layout="compressed")
     axes = np.atleast_1d(fig.subplots(len(names), 1))
     for ax, name in zip(axes, names, strict=True):
         weights, tgt_words, true_align = panels[name]
