@@ -21,9 +21,9 @@ The French edition reads a French sentence of its own, "Félix a laissé le carn
 *place*, hier (yesterday) *time*. French writes the past with an auxiliary: the participle laissé (left)
 is the *action*, and the auxiliary a gets the 0.2 *action* of the English "did". au (à + le, "at the")
 carries the 0.3 *place* of "in", and le (the) is the zero vector. French negation has two words around
-the verb, ne ... pas: pas carries the *negation*, and n' (ne, elided) a little of it (0.3), since spoken
-French often drops it. The French sentence has 9 tokens (11 negated), as the English one does, and every
-token of the original is still in the negated sentence.
+the verb, ne ... pas: pas carries the *negation*, and n’ (ne, elided, with the typographic apostrophe) a
+little of it (0.3), since spoken French often drops it. The French sentence has 9 tokens (11 negated), as the
+English one does, and every token of the original is still in the negated sentence.
 
 :data:`QUERIES` holds the two questions by name (``"where"``, ``"colour"``); their wording, in the
 reader's language, belongs to the lesson and its explorer. This module never reads the reader's language:
@@ -81,7 +81,7 @@ _TOKEN_FEATURES: dict[str, dict[str, float]] = {
     "au": {"place": 0.3},  # at the (à + le): the little place that "in" carries
     "bureau": {"place": 1.0},  # the office: the place
     "hier": {"time": 1.0},  # yesterday
-    "n'": {"negation": 0.3},  # ne, elided: the first half of ne ... pas, a little negation (often dropped in speech)
+    "n’": {"negation": 0.3},  # ne, elided: the first half of ne ... pas, a little negation (often dropped in speech)
     "pas": {"negation": 1.0},  # not: the word that carries the negation
 }
 
@@ -158,8 +158,8 @@ FELIX_FR = make_sentence(
     ("Félix", "a", "laissé", "le", "carnet", "bleu", "au", "bureau", "hier"),
 )
 FELIX_NEGATED_FR = make_sentence(
-    "Félix n'a pas laissé le carnet bleu au bureau hier",
-    ("Félix", "n'", "a", "pas", "laissé", "le", "carnet", "bleu", "au", "bureau", "hier"),
+    "Félix n’a pas laissé le carnet bleu au bureau hier",
+    ("Félix", "n’", "a", "pas", "laissé", "le", "carnet", "bleu", "au", "bureau", "hier"),
 )
 
 

@@ -120,7 +120,7 @@ def test_position_of_finds_the_token_that_carries_a_feature():
     assert FELIX_ZH.tokens[FELIX_ZH.position_of("place")] == "会议室"  # not 留在
     assert FELIX_NEGATED_ZH.tokens[FELIX_NEGATED_ZH.position_of("negation")] == "没有"
     assert FELIX_FR.tokens[FELIX_FR.position_of("place")] == "bureau"  # not "au", whose place is only 0.3
-    assert FELIX_NEGATED_FR.tokens[FELIX_NEGATED_FR.position_of("negation")] == "pas"  # not n', with 0.3
+    assert FELIX_NEGATED_FR.tokens[FELIX_NEGATED_FR.position_of("negation")] == "pas"  # not n’, with 0.3
     with pytest.raises(ValueError, match="feature must be one of"):
         FELIX.position_of("colourful")
     with pytest.raises(ValueError, match="no token"):
@@ -185,11 +185,11 @@ def test_chinese_time_query_exercise():
 def test_french_sentences_have_one_row_per_token():
     for s in (FELIX_FR, FELIX_NEGATED_FR):
         assert s.X.shape == (len(s.tokens), len(FEATURES))
-        assert " ".join(s.tokens).replace("' ", "'") == s.text  # n' is elided onto the next word
+        assert " ".join(s.tokens).replace("’ ", "’") == s.text  # n’ is elided onto the next word
     assert len(FELIX_FR.tokens) == len(FELIX.tokens) == 9 and len(FELIX_NEGATED_FR.tokens) == 11
     # ne ... pas around the auxiliary: every token of the original is still there, in the same order
     t = FELIX_FR.tokens
-    assert FELIX_NEGATED_FR.tokens == t[:1] + ("n'",) + t[1:2] + ("pas",) + t[2:]
+    assert FELIX_NEGATED_FR.tokens == t[:1] + ("n’",) + t[1:2] + ("pas",) + t[2:]
 
 
 def test_french_tokens_mean_what_the_english_ones_mean():
@@ -207,7 +207,7 @@ def test_french_tokens_mean_what_the_english_ones_mean():
     }
     for fr, en in same.items():
         np.testing.assert_array_equal(token_vector(fr), token_vector(en))
-    np.testing.assert_array_equal(token_vector("n'"), 0.3 * token_vector("not"))  # ne: a little negation
+    np.testing.assert_array_equal(token_vector("n’"), 0.3 * token_vector("not"))  # ne: a little negation
 
 
 def test_french_questions_pick_the_office_and_the_colour():
@@ -234,10 +234,10 @@ def test_french_negation_barely_enters_the_where_read():
     where = read_with_query(FELIX_FR, WHERE)
     neg = read_with_query(FELIX_NEGATED_FR, WHERE)
     tokens = FELIX_NEGATED_FR.tokens
-    j_office, j_not, j_ne = tokens.index("bureau"), tokens.index("pas"), tokens.index("n'")
+    j_office, j_not, j_ne = tokens.index("bureau"), tokens.index("pas"), tokens.index("n’")
     assert neg.weights[j_office] > 0.5 and neg.weights[j_not] < 0.05 and neg.weights[j_ne] < 0.05
     assert 0 < where.weights[FELIX_FR.tokens.index("bureau")] - neg.weights[j_office] < 0.05  # barely moves
-    # n' carries a little negation too, so the read's negation component is more than the weight on pas
+    # n’ carries a little negation too, so the read's negation component is more than the weight on pas
     negation = FEATURES.index("negation")
     assert neg.context[negation] == pytest.approx(neg.weights[j_not] + 0.3 * neg.weights[j_ne])
     # The exercise: a negation entry of 1 is too small, 3 ties pas with bureau (both have one feature worth 3).
