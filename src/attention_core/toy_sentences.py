@@ -13,10 +13,21 @@ is *place*, 没有 (did not) is *negation*, and the function word 把 (which mar
 verb) is the zero vector, like "the". Chinese has no separate word for "in" here: 留在 (left in) is
 one token, so it is *action* plus the 0.3 *place* that "in" carries in English. The Chinese sentence
 has 7 tokens (8 negated) instead of 9 (11), so its weights differ from the English ones; the
-questions keep the same query vectors and pick the same kind of token. :data:`QUERIES` holds the two
-questions by name (``"where"``, ``"colour"``); their wording, in the reader's language, belongs to
-the lesson and its explorer. This module never reads the reader's language: a caller names the
-language it wants.
+questions keep the same query vectors and pick the same kind of token.
+
+The French edition reads a French sentence of its own, "Félix a laissé le carnet bleu au bureau hier"
+(:data:`FELIX_FR`, negated: :data:`FELIX_NEGATED_FR`), with the same roles on the same axes: Félix is
+*person*, carnet (notebook) *object*, bleu (blue) *colour* with a little *object*, bureau (the office)
+*place*, hier (yesterday) *time*. French writes the past with an auxiliary: the participle laissé (left)
+is the *action*, and the auxiliary a gets the 0.2 *action* of the English "did". au (à + le, "at the")
+carries the 0.3 *place* of "in", and le (the) is the zero vector. French negation has two words around
+the verb, ne ... pas: pas carries the *negation*, and n’ (ne, elided, with the typographic apostrophe) a
+little of it (0.3), since spoken French often drops it. The French sentence has 9 tokens (11 negated), as the
+English one does, and every token of the original is still in the negated sentence.
+
+:data:`QUERIES` holds the two questions by name (``"where"``, ``"colour"``); their wording, in the
+reader's language, belongs to the lesson and its explorer. This module never reads the reader's language:
+a caller names the language it wants.
 
 Lesson 02 uses the translation pair "I like cats" -> "我 喜欢 猫" and a twelve-token sentence (:data:`LONG_TOKENS`),
 lesson 03 "the cat on the mat sleeps" (:data:`MAT_TOKENS`), all with random (seeded) embeddings. The tokens are data
@@ -60,6 +71,18 @@ _TOKEN_FEATURES: dict[str, dict[str, float]] = {
     "笔记本": {"object": 1.0},  # notebook
     "留在": {"action": 1.0, "place": 0.3},  # left in: the action, plus the little place that "in" carries
     "会议室": {"place": 1.0},  # meeting room
+    # The French edition's sentence (Félix a laissé le carnet bleu au bureau hier), on the same axes.
+    "Félix": {"person": 1.0},
+    "a": {"action": 0.2},  # the auxiliary of the past tense (has), a little action like "did"
+    "laissé": {"action": 1.0},  # left (the participle): the action
+    "le": {},  # the: a function word, the zero vector
+    "carnet": {"object": 1.0},  # notebook
+    "bleu": {"colour": 1.0, "object": 0.3},  # blue
+    "au": {"place": 0.3},  # at the (à + le): the little place that "in" carries
+    "bureau": {"place": 1.0},  # the office: the place
+    "hier": {"time": 1.0},  # yesterday
+    "n’": {"negation": 0.3},  # ne, elided: the first half of ne ... pas, a little negation (often dropped in speech)
+    "pas": {"negation": 1.0},  # not: the word that carries the negation
 }
 
 
@@ -72,7 +95,7 @@ class ToySentence(NamedTuple):
 
     def position_of(self, feature: str) -> int:
         """The position (0-based) of the token that carries the most of ``feature`` (first on a tie), e.g.
-        ``"place"``: "meeting room" in :data:`FELIX`, "会议室" in :data:`FELIX_ZH`."""
+        ``"place"``: "meeting room" in :data:`FELIX`, "会议室" in :data:`FELIX_ZH`, "bureau" in :data:`FELIX_FR`."""
         column = self.X[:, FEATURES.index(one_of(feature, "feature", FEATURES))]  # (T,)
         require(np.any(column > 0), f"no token of {self.text!r} carries the feature {feature!r}")
         return int(np.argmax(column))
@@ -130,11 +153,23 @@ FELIX_NEGATED_ZH = make_sentence(
 )
 
 
-EXAMPLES = MappingProxyType({"en": (FELIX, FELIX_NEGATED), "zh": (FELIX_ZH, FELIX_NEGATED_ZH)})  # by language
+FELIX_FR = make_sentence(
+    "Félix a laissé le carnet bleu au bureau hier",
+    ("Félix", "a", "laissé", "le", "carnet", "bleu", "au", "bureau", "hier"),
+)
+FELIX_NEGATED_FR = make_sentence(
+    "Félix n’a pas laissé le carnet bleu au bureau hier",
+    ("Félix", "n’", "a", "pas", "laissé", "le", "carnet", "bleu", "au", "bureau", "hier"),
+)
+
+
+EXAMPLES = MappingProxyType(  # lesson 01's sentence and its negation, by language
+    {"en": (FELIX, FELIX_NEGATED), "zh": (FELIX_ZH, FELIX_NEGATED_ZH), "fr": (FELIX_FR, FELIX_NEGATED_FR)}
+)
 
 
 def example_sentences(language: str) -> tuple[ToySentence, ToySentence]:
-    """Lesson 01's sentence and its negation in ``language`` (``"en"``, ``"zh"``); English for any other
+    """Lesson 01's sentence and its negation in ``language`` (``"en"``, ``"zh"``, ``"fr"``); English for any other
     language code (a new edition reads the English sentence until its own is added here)."""
     if not isinstance(language, str):
         raise TypeError(f"language must be a language code such as 'en', got {type(language).__name__}")

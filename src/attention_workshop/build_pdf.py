@@ -122,15 +122,20 @@ def math_text(container) -> str:
 
 def heading_text(heading, with_math: bool = True) -> str:
     """A heading's text on one line, each inline formula as :func:`math_text` (or left out, ``with_math=False``,
-    as Chromium's outline leaves it out: MathJax draws its glyphs with CSS, which the outline does not read)."""
+    as Chromium's outline leaves it out: MathJax draws its glyphs with CSS, which the outline does not read).
+    Only ASCII whitespace is collapsed, and only a plain space before punctuation dropped: the no-break space
+    French writes before « : », « ? » and « ; » stays (the outline's keys, ``with_math=False``, collapse every
+    kind of space, as :func:`finish` reads Chromium's titles)."""
     parts = []
     for piece in heading.descendants:
         if isinstance(piece, str) and not piece.find_parent("mjx-container"):
             parts.append(str(piece))
         elif getattr(piece, "name", None) == "mjx-container" and with_math:
             parts.append(math_text(piece))
-    text = " ".join("".join(parts).split())
-    return re.sub(r" (?=[,.;:!?，。；：、）)])", "", text) if with_math else text
+    if not with_math:
+        return " ".join("".join(parts).split())
+    text = re.sub(r"[ \t\n\r\f\v]+", " ", "".join(parts)).strip(" ")
+    return re.sub(r" (?=[,.;:!?，。；：、）)])", "", text)
 
 
 def anchor_headings(article) -> None:

@@ -7,6 +7,8 @@ from attention_core import H_EXAMPLE, attend
 from attention_core.checks.base import CheckResult
 from attention_core.checks.reading import (
     check_context,
+    check_moved_halves,
+    check_moved_states,
     check_query_focus,
     check_rnn_cell,
     check_softmax,
@@ -248,6 +250,40 @@ def test_lesson_01_checks_read_the_chinese_sentence():
     # the same read in English names the Chinese tokens as Python writes them
     weak = check_negation_focus(where + feature_vector(negation=1.0), sentence=FELIX_NEGATED_ZH)
     assert weak.message.startswith("'没有' gets 0.066 but '会议室' still gets 0.491")
+
+
+def test_lesson_01_checks_read_the_french_sentence():
+    from attention_core.checks.reading import check_negation_focus
+    from attention_core.toy_sentences import FELIX_FR, FELIX_NEGATED_FR, QUERIES
+
+    where = QUERIES["where"]
+    with language("fr"):
+        # the time token (hier) is found by its feature, and quoted with « » and no-break spaces
+        assert check_query_focus(feature_vector(time=3.0), sentence=FELIX_FR).ok
+        spread = check_query_focus(feature_vector(time=1.0), token="hier", sentence=FELIX_FR)
+        assert not spread.ok and spread.message.startswith("votre requête donne à «\u00a0hier\u00a0» le poids 0.254")
+        elsewhere = check_query_focus(feature_vector(place=3.0), sentence=FELIX_FR)
+        assert not elsewhere.ok and "le poids le plus élevé va à «\u00a0bureau\u00a0»\u00a0:" in elsewhere.message
+        # the negated sentence: pas (negation) against bureau (place), not n’, which carries only a little negation
+        tie = check_negation_focus(where + feature_vector(negation=3.0), sentence=FELIX_NEGATED_FR)
+        assert tie.ok and tie.message.startswith("«\u00a0pas\u00a0» obtient 0.346, «\u00a0bureau\u00a0» 0.346")
+        assert tie.message.endswith("la composante negation de la lecture vaut 0.359")  # n’ adds a little
+        weak = check_negation_focus(where + feature_vector(negation=1.0), sentence=FELIX_NEGATED_FR)
+        assert not weak.ok and weak.message.startswith("«\u00a0pas\u00a0» obtient 0.069 mais «\u00a0bureau\u00a0»")
+        none = check_negation_focus(where, sentence=FELIX_NEGATED_FR)
+        assert not none.ok and "la seule que possède «\u00a0pas\u00a0»" in none.message
+    # the same read in English names the French tokens as Python writes them
+    weak = check_negation_focus(where + feature_vector(negation=1.0), sentence=FELIX_NEGATED_FR)
+    assert weak.message.startswith("'pas' gets 0.069 but 'bureau' still gets 0.508")
+
+
+def test_the_moved_state_messages_name_the_direction_not_a_state_before_another():
+    """Issue 44: « un état avant h_j » read as "a state before h_j"; the French names the forward RNN instead."""
+    with language("fr"):
+        wrong = check_moved_states([1, 2, 3], changed=2, T=4).message
+        halves = check_moved_halves([1, 2], [2, 3, 4], changed=2, T=4).message
+    assert "un état h_j du RNN avant a lu" in wrong and "un état avant" not in wrong
+    assert "un état h_j du RNN arrière a lu" in halves and "un état arrière" not in halves
 
 
 def test_negation_focus_tokens_can_be_named_and_are_checked():

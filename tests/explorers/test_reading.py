@@ -81,3 +81,9 @@ def test_the_question_explorer_follows_the_edition():
     assert chinese.sentence.value == FELIX_ZH.text and chinese.question.description == "问题"
     assert all(has_cjk(name) for name in chinese.question.options)
     assert "会议室" in chinese.readout.value or "蓝色" in chinese.readout.value  # the Chinese tokens are read
+    from attention_core.toy_sentences import FELIX_FR
+
+    with language("fr"):
+        french = question_explorer()
+    assert french.sentence.value == FELIX_FR.text  # the French edition's own sentence
+    assert "bureau" in french.readout.value or "bleu" in french.readout.value

@@ -103,7 +103,7 @@ def test_labels_follow_the_edition_and_the_numbers_do_not():
     from attention_core.explorers.reading import question
     from attention_core.explorers.site import LABELS, labels
     from attention_core.lang import language
-    from attention_core.toy_sentences import FELIX_NEGATED_ZH, FELIX_ZH, QUERIES
+    from attention_core.toy_sentences import FELIX_FR, FELIX_NEGATED_FR, FELIX_NEGATED_ZH, FELIX_ZH, QUERIES
 
     en, zh = site_parameters(lang="en"), site_parameters(lang="zh")
     assert en["lang"] == "en" and zh["lang"] == "zh"
@@ -118,6 +118,8 @@ def test_labels_follow_the_edition_and_the_numbers_do_not():
     assert en["state"] == zh["state"]
     assert [a["H"] for a in en["score"]["annotations"]] == [a["H"] for a in zh["score"]["annotations"]]
     assert [s["text"] for s in zh["question"]["sentences"]] == [FELIX_ZH.text, FELIX_NEGATED_ZH.text]
+    fr = site_parameters(("question",), lang="fr")  # the French website's twin reads the French sentence
+    assert [s["text"] for s in fr["question"]["sentences"]] == [FELIX_FR.text, FELIX_NEGATED_FR.text]
     assert [q["id"] for q in zh["question"]["queries"]] == [q["id"] for q in en["question"]["queries"]] == list(QUERIES)
     with language("zh"):
         assert [q["name"] for q in zh["question"]["queries"]] == [question(name) for name in QUERIES]

@@ -1,7 +1,10 @@
 """Each edition's glossary is its term list (``book/glossary.md``, ``<edition>/book/glossary.md``): a term line in
 the page's language is plain, one in another language names it (``{lang}`zh: 注意力```), and the aliases readers
 may search with are ``{aliases}`zh: 打分, 注意力分数``` (``attention_workshop.ae_lang.term_list``). Each text of a
-translated edition uses the term its glossary names first in that edition's language, never one of its aliases."""
+translated edition uses the term its glossary names first in that edition's language, never one of its aliases (a
+word in quotation marks is mentioned, not used; code, placeholders and obsolete entries are not text). The French
+glossary names one term for each notion the lessons of training and experiments come back to (:data:`FRENCH_TERMS`),
+so that the French text says it one way."""
 
 from __future__ import annotations
 
@@ -16,6 +19,8 @@ from tests.helpers import ROOT
 
 # a word named in quotation marks is mentioned, not used
 QUOTED = re.compile(r"“[^”]*”|「[^」]*」|«[^»]*»")
+# code is not text: inline code, and a message's fields ({seed}, {0}, {n:.3f})
+CODE = re.compile(r"`[^`]*`|\{[\w.!:\[\]'\"]*\}")
 
 
 def texts(edition: str) -> list[tuple[str, str, str]]:
@@ -27,7 +32,7 @@ def texts(edition: str) -> list[tuple[str, str, str]]:
         for f in files
         if f.name != "glossary.po"
         for e in polib.pofile(str(f))
-        if e.msgstr
+        if e.msgstr and not e.obsolete
     ]
 
 
@@ -58,6 +63,40 @@ def test_the_chinese_term_list_has_the_aliases_readers_search_for():
     assert not aliases & preferred
 
 
+# The notions of training and experiments the French text comes back to (issue 44): the English term -> the one French
+# term the text writes, and words it must not write for it (the glossary lists them as aliases, so that the text
+# check below holds them out of every French text). « référence » is also the reference translation, « conception »
+# the act of designing, « enregistré » collided with « enregistrement » (a record), « exactitude de séquence exacte »
+# repeated itself, and « scorer » is the verb the lessons write as « attribuer un score ».
+FRENCH_TERMS = {
+    "baseline": ("modèle témoin", {"modèle de référence", "référence à résumé fixe", "baseline"}),
+    "design": ("architecture", {"conception"}),
+    "run": ("exécution", {"run", "runs"}),
+    "seed": ("graine", {"seed"}),
+    "warm-up": ("échauffement", {"préchauffage", "warm-up"}),
+    "thread": ("fil d'exécution", {"thread"}),
+    "committed model": ("modèle archivé", {"modèle enregistré", "paramètres enregistrés", "exécution enregistrée"}),
+    "record": ("enregistrement", {"fichier d'enregistrement"}),
+    "test set": ("jeu de test", {"ensemble de test"}),
+    "exact-sequence accuracy": ("exactitude par séquence", {"exactitude de séquence exacte"}),
+    "score": ("score", {"scorer", "scoré", "scorés"}),
+}
+
+
+def test_the_french_term_list_names_one_term_per_recurring_notion():
+    english = [t.preferred(ENGLISH) for t in ae_lang.term_list(ENGLISH)]
+    french = dict(zip(english, ae_lang.term_list("fr"), strict=True))  # one entry each, in the same order
+    for notion, (term, aliases) in FRENCH_TERMS.items():
+        assert french[notion].preferred("fr") == term, notion
+        assert aliases <= set(french[notion].aliases.get("fr", [])), notion
+
+
+def test_a_word_in_code_or_a_field_is_not_text():
+    assert uses("BLAS sur un seul thread", "thread")
+    for text in ("votre exécution (graine {seed}, {steps} pas)", "`seed_study` lit `run`", "results/seed_study.json"):
+        assert not uses(CODE.sub(" ", text), "seed") and not uses(CODE.sub(" ", text), "run"), text
+
+
 def test_a_marked_line_and_aliases_are_read_by_their_language(tmp_path):
     page = tmp_path / "glossary.md"
     page.write_text(
@@ -82,7 +121,7 @@ CASES = [
 def test_each_edition_uses_its_preferred_term_not_an_alias(edition, term):
     found = []
     for name, context, text in texts(edition):
-        bare = QUOTED.sub("", text)
+        bare = CODE.sub(" ", QUOTED.sub("", text))
         found += [f"{name} [{context}]: {alias}" for alias in term.aliases[edition] if uses(bare, alias)]
     preferred = term.preferred(edition) or term.preferred(ENGLISH)
     glossary = ae_lang.glossary_file(edition).relative_to(ROOT)

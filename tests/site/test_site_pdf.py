@@ -423,6 +423,20 @@ def contents_lines(pdf: pathlib.Path, contents_first: str = "book/intro") -> lis
     return lines
 
 
+def test_the_french_contents_and_title_page_keep_french_typography(pdfs):
+    """Issue 44: the French PDF's contents dropped the space French writes before « : » and « ? » (a heading's text
+    lost its no-break space, ``build_pdf.heading_text``), and its title page wrote straight apostrophes."""
+    pdf = pdfs["fr"]
+    lines = [text for text, _, _ in contents_lines(pdf)]
+    for mark in (":", "?"):
+        found = [text for text in lines if mark in text]
+        assert found, f"no line of the French contents has {mark!r}"
+        glued = [text for text in found if re.search(rf"\w{re.escape(mark)}", text)]
+        assert not glued, f"no space before {mark!r} in {glued}"
+    title = _text(pdf, 1)
+    assert "d’Attention" in title and "'" not in title, title
+
+
 def _dest_positions(doc) -> dict[str, tuple[int, float]]:
     """(page, top in points from the page's top) of every named destination of a pikepdf document."""
     pages = {page.objgen: number for number, page in enumerate(doc.pages, start=1)}

@@ -303,7 +303,8 @@ def check_query_focus(query, token: str | None = None, sentence: ToySentence = F
 
     ``query`` is an ``(F,)`` vector over :data:`attention_core.toy_sentences.FEATURES`, for example built with
     ``feature_vector(time=3.0)``. ``token`` defaults to the sentence's *time* token: "yesterday" in
-    :data:`~attention_core.toy_sentences.FELIX`, "昨天" in :data:`~attention_core.toy_sentences.FELIX_ZH`.
+    :data:`~attention_core.toy_sentences.FELIX`, "昨天" in :data:`~attention_core.toy_sentences.FELIX_ZH`, "hier" in
+    :data:`~attention_core.toy_sentences.FELIX_FR`.
     """
     token, problem = _find_token(sentence, token, "time")
     if problem is None:
@@ -416,7 +417,8 @@ def check_negation_focus(
     feature_vector(negation=3.0)``. The verdict also reports the read's *negation* component. The two tokens are
     the sentence's strongest *negation* and *place* tokens unless given: "not" and "meeting room" in
     :data:`~attention_core.toy_sentences.FELIX_NEGATED`, "没有" and "会议室" in
-    :data:`~attention_core.toy_sentences.FELIX_NEGATED_ZH`.
+    :data:`~attention_core.toy_sentences.FELIX_NEGATED_ZH`, "pas" and "bureau" in
+    :data:`~attention_core.toy_sentences.FELIX_NEGATED_FR`.
     """
     negation_token, problem = _find_token(sentence, negation_token, "negation")
     if problem is None:

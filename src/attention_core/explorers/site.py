@@ -414,7 +414,7 @@ def site_parameters(parts: tuple[str, ...] | None = None, lang: str = "en") -> d
 
     ``parts`` names the sections a page needs (e.g. ``("state",)``); ``None`` gives all of them. ``lang`` is the
     page's edition: it chooses the ``labels`` (every word the explorers show) and lesson 01's sentences and
-    questions (the Chinese edition reads FELIX_ZH); the numbers do not depend on it.
+    questions (the Chinese edition reads FELIX_ZH, the French one FELIX_FR); the numbers do not depend on it.
     """
     sections = {
         "state": _state,
