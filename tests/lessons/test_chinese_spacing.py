@@ -31,7 +31,7 @@ The exceptions (what is layout, or what a translation keeps as the English write
   table's rule; a line break in a string (a figure label's) is not a space. A placeholder of a code string or a
   message whose value is not known here (``{label}``, ``{0}``) is not checked at its edges: the printed outputs are.
 - Display-math entries are not checked; a line break inside a Markdown entry is a space (Markdown shows it as one),
-  a blank line between two paragraphs is not.
+  a blank line between two paragraphs is not, and a glossary term group is read one term a line.
 - The article's example sentence is quoted as the article writes it, ``Felix昨天把蓝色笔记本留在会议室`` (and so
   are the labels that shorten it): a quotation keeps its source's spelling (``ARTICLE_SPELLING``).
 """
@@ -50,7 +50,7 @@ from tests.helpers import ROOT
 
 EDITION = "zh"
 HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"  # a Chinese character
-FULL = "，。、；：？！（）《》〈〉【】「」『』…—"  # full-width punctuation (the curly quotes apart: see QUOTES)
+FULL = "，。、；：？！（）《》〈〉【】「」『』…—"  # full-width punctuation (the curly quotes apart: see QUOTED)
 LATIN = "A-Za-z0-9"
 WORD = "\x01"  # what a Markdown entry keeps as written (code, math, an equation reference): a Latin word
 UNKNOWN = "\x02"  # a placeholder of a code string or message: its value is not known here
