@@ -16,6 +16,7 @@ from attention_core.figures.training import (
     progress_printer,
     report,
     score_push_figure,
+    span,
 )
 from attention_core.lang import PSEUDO, language, width
 from attention_core.models.seq2seq import ModelConfig
@@ -147,6 +148,16 @@ def test_report_english_is_unchanged_and_chinese_keeps_every_number():
     assert all(has_cjk(line) for line in chinese.splitlines())
     assert numbers(chinese) == numbers(english)
     assert numbers(report(EVALUATION, attention=False)) == [n for n in numbers(english)[1:] if n != "0.9844"]
+
+
+def test_a_figure_over_runs_keeps_its_english_and_takes_each_languages_brackets():
+    figures = {"mean": 0.99473, "min": 0.985, "max": 0.99951}
+    assert span(figures) == "0.9947 (0.9850–0.9995)"
+    assert span(figures, digits=2) == "0.99 (0.98–1.00)"
+    with language("zh"):
+        assert span(figures) == "0.9947（0.9850–0.9995）"  # full-width brackets inside a Chinese line
+    with language("fr"):
+        assert span(figures) == "0.9947 (0.9850–0.9995)"
 
 
 def test_the_reports_figures_start_in_one_column_in_every_language():

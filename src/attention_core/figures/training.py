@@ -47,6 +47,7 @@ TEXT = Messages(
         "alignment_label": "test alignment accuracy",
         "field": "{label}: ",  # a label and the value after it; report() lines the values up
         "bucket": "  source {lo:2d}-{hi:2d} tokens: token {token:.4f}, exact {exact:.4f}",
+        "span": "{mean} ({min}–{max})",  # a figure over runs: its mean, then its lowest and highest (span())
         # the recipe of a training run (TrainConfig), in words
         "recipe_model": "model: {name} ({order}, {score}), {dtype}",
         "recipe_baseline": "model: {name} (the decoder reads the mean of the annotations), {dtype}",
@@ -179,8 +180,11 @@ def class_label(word_class: str) -> str:
 
 
 def span(figures: dict, digits: int = 4) -> str:
-    """A figure over runs, ``{"mean", "min", "max"}`` (``models.sweep.spread``), as ``mean (min–max)``."""
-    return f"{figures['mean']:.{digits}f} ({figures['min']:.{digits}f}–{figures['max']:.{digits}f})"
+    """A figure over runs, ``{"mean", "min", "max"}`` (``models.sweep.spread``), as ``mean (min–max)`` with
+    ``digits`` decimals, in the reader's language: its brackets are the language's own, ``0.9947（0.9850–0.9995）``
+    in Chinese, where half-width brackets would break a Chinese line's punctuation."""
+    mean, low, high = (f"{figures[key]:.{digits}f}" for key in ("mean", "min", "max"))
+    return TEXT("span", mean=mean, min=low, max=high)
 
 
 def live_check(differences: dict, tolerance: dict, measured: dict) -> str:
