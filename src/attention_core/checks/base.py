@@ -163,7 +163,7 @@ class Problem:
     """What is wrong: a ``hint`` for the first wrong answer, and a ``detail`` added from the second on."""
 
     hint: Say
-    detail: Say | None = None
+    detail: Say | str | None = None  # a Say, or text that is the same in every language (numbers, code)
 
 
 @dataclass(frozen=True)
@@ -174,7 +174,7 @@ class Finding:
 
     passed: Say | None = None
     problems: tuple[Problem, ...] = ()
-    answer: Say | None = None
+    answer: Say | str | None = None  # a Say, or text that is the same in every language (code, positions)
     judged: bool = True
 
     @property
@@ -185,23 +185,23 @@ class Finding:
         """The keys of what it says (the passed message or each hint, then each detail): what a twin must match."""
         if self.ok:
             return [self.passed.key]
-        return [p.hint.key for p in self.problems] + [p.detail.key for p in self.problems if p.detail]
+        return [p.hint.key for p in self.problems] + [p.detail.key for p in self.problems if isinstance(p.detail, Say)]
 
 
-def right(passed: Say, answer: Say | None = None) -> Finding:
+def right(passed: Say, answer: Say | str | None = None) -> Finding:
     return Finding(passed=passed, answer=answer)
 
 
-def wrong(*problems: Problem, answer: Say | None = None) -> Finding:
+def wrong(*problems: Problem, answer: Say | str | None = None) -> Finding:
     return Finding(problems=problems, answer=answer)
 
 
-def malformed(problem: Say, answer: Say | None = None) -> Finding:
+def malformed(problem: Say, answer: Say | str | None = None) -> Finding:
     """An answer of the wrong kind: named, not counted as a try."""
     return Finding(problems=(Problem(problem),), answer=answer, judged=False)
 
 
-def failure(said: Say, answer: Say | None = None) -> Finding:
+def failure(said: Say, answer: Say | str | None = None) -> Finding:
     """The reader's function did not give an answer on a case (it is not written yet, raised, ran too long or
     returned something that is not numbers: :func:`run_reader` said which; ``said`` puts it in context). A bug to
     fix, not a wrong answer: not counted as a try."""

@@ -54,7 +54,6 @@ TEXT = Messages(
         "gaussian_wrong": "on the {case}: your factor is not exp(-(j - p)^2 / (2 sigma^2)) with sigma = D / 2.",
         "gaussian_wrong_detail": "You returned {got}, expected {want}.",
         "gaussian_ok": "Your factor is exp(-(j - p)^2 / (2 sigma^2)) with sigma = D / 2, as in local-p.",
-        "gaussian_answer": "j = np.arange(1, T + 1); return np.exp(-((j - p) ** 2) / (2 * (D / 2) ** 2))",
         # check_local_m_window
         "window_ok": "Local-m at t = {t} with D = {D} reads positions {positions}, each without a Gaussian.",
         "window_from_zero": "your window is one position off: how does the lesson number the positions?",
@@ -68,7 +67,6 @@ TEXT = Messages(
         "window_separator": "; ",
         "window_wrong": "your list is not the positions j with |j - {t}| <= {D} in 1..{T}.",
         "window_wrong_detail": "{parts}.",
-        "window_answer": "{positions}",
         "your_window": "your window",
     },
 )
@@ -87,7 +85,7 @@ def check_gaussian(fn: Callable) -> Finding:
 
     ``j`` runs over the source positions ``1..T``; the answer is an array of shape ``(T,)``.
     """
-    answer = _say("gaussian_answer")
+    answer = "j = np.arange(1, T + 1); return np.exp(-((j - p) ** 2) / (2 * (D / 2) ** 2))"
     for p, T, D in _CASES:
         case = TEXT("case", p=p, T=T, D=D)
         g, err = run_reader(fn, p, T, D, case=case, numeric=True)
@@ -119,7 +117,7 @@ def check_gaussian(fn: Callable) -> Finding:
 def check_local_m_window(answer, t: int = 3, T: int = 7, D: int = 2) -> Finding:
     """Check a list of the positions (numbered from 1) that local-m reads at step ``t`` with half-width ``D``."""
     expected = [int(j) for j in np.flatnonzero(window_mask(t, T, D)) + 1]
-    the_answer = _say("window_answer", positions=expected)
+    the_answer = str(expected)
     got, problem = positions(answer, TEXT("your_window"))
     if problem:
         return malformed(problem, the_answer)

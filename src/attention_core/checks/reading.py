@@ -98,9 +98,6 @@ TEXT = Messages(
         "softmax_other": "for {label} your weights are not the softmax of the scores",
         "softmax_other_detail": "You returned {got}, expected {want}.",
         "softmax_ok": "your softmax matches the core on all {n} inputs: large, far-apart, tied and 2-D ones included",
-        "softmax_answer": (
-            "z = np.exp(scores - scores.max(axis=-1, keepdims=True)); return z / z.sum(axis=-1, keepdims=True)"
-        ),
         # check_context
         "context_shape": "your context has shape {got}; it must have the width of one annotation, {want}",
         "context_weights": (
@@ -119,7 +116,6 @@ TEXT = Messages(
             "your context {got} is not the soft read to 3 decimals: compute the weights first, then the weighted sum"
         ),
         "context_gap": "It is {gap:.3f} away from sum_j softmax(e)_j h_j.",
-        "context_answer": "c = {want}",
         # check_rnn_cell
         "cell_failed": "case {k}: {problem}",
         "cell_shape": "case {k}: you returned shape {got}, expected {want} (d_h,)",
@@ -134,7 +130,6 @@ TEXT = Messages(
         "cell_other": "case {k}: your new state is not tanh(W_x x + W_h h_prev + b)",
         "cell_other_detail": "Expected {want}, got {got}.",
         "cell_ok": "your cell matches tanh(W_x x + W_h h_prev + b) on {n} random cases",
-        "cell_answer": "return np.tanh(W_x @ x + W_h @ h_prev + b)",
         # check_stored_floats
         "floats_ok": "{got:g} numbers: T = {T} annotations of 2 x {d_dir} each",
         "floats_one_direction": "{got:g} is not right: you counted one direction only",
@@ -145,7 +140,6 @@ TEXT = Messages(
         "floats_one_state_detail": "Count every position, and both directions.",
         "floats_other": "{got:g} is not right: count what the decoder keeps for each of the {T} positions",
         "floats_other_detail": "T positions times the width of one annotation (2 x {d_dir}).",
-        "floats_answer": "{T} x 2 x {d_dir} = {want}",
         # check_query_focus and check_negation_focus
         "not_a_token": "{token} is not a token of {text}",
         "no_such_feature": "no token of {text} has the feature '{feature}'",
@@ -197,7 +191,6 @@ TEXT = Messages(
         "moved_extra": "The states at {positions} have not read x_{changed}, so they cannot move.",
         "moved_missing": "The states at {positions} have read x_{changed}, so they move.",
         "moved_ok": "only {moved} can move: a forward state never sees later inputs",
-        "moved_answer": "{positions}",
         "halves_ok": "forward halves of h_{changed}..h_{T} and backward halves of h_1..h_{changed} move",
         "halves_answer": "forward {forward}, backward {backward}",
     },
@@ -250,7 +243,7 @@ def check_softmax(my_softmax: Callable) -> Finding:
     middle and tied; 2-D inputs ``(N, T)``, square and not, that must be normalised along the last axis. Each kind of
     problem is reported once, on the first input that shows it.
     """
-    answer = _say("softmax_answer")
+    answer = "z = np.exp(scores - scores.max(axis=-1, keepdims=True)); return z / z.sum(axis=-1, keepdims=True)"
     if not callable(my_softmax):
         return malformed(_say("pass_function", kind=quote_text(type(my_softmax).__name__)), answer)
     found: dict[str, Problem] = {}
@@ -304,7 +297,7 @@ def check_context(my_context, scores, H=None) -> Finding:
     Hm = H_EXAMPLE if H is None else np.asarray(H, dtype=float)
     e = np.asarray(scores, dtype=float)
     _, want = attend(e, Hm)  # (d_h,)
-    answer = _say("context_answer", want=fmt(want, cut=False))
+    answer = f"c = {fmt(want, cut=False)}"
     got, problem = numbers(my_context, TEXT("your_context"), want.shape)
     if problem:
         if problem.key in ("answer_count", "answer_shape"):  # numbers() read an array, of another shape
@@ -341,7 +334,7 @@ def check_rnn_cell(my_cell: Callable) -> Finding:
     The reference is :func:`attention_core.rnn.rnn_cell`, ``h_j = tanh(W_x x_j + W_h h_{j-1} + b)``, with
     ``x`` ``(d_e,)``, ``h_prev`` ``(d_h,)``, ``W_x`` ``(d_h, d_e)``, ``W_h`` ``(d_h, d_h)``, ``b`` ``(d_h,)``.
     """
-    answer = _say("cell_answer")
+    answer = "return np.tanh(W_x @ x + W_h @ h_prev + b)"
     if not callable(my_cell):
         return malformed(_say("pass_function", kind=quote_text(type(my_cell).__name__)), answer)
     rng = np.random.default_rng(7)
@@ -375,7 +368,7 @@ def check_stored_floats(answer, T: int, d_dir: int) -> Finding:
     ``T * 2 * d_dir``.
     """
     want = T * 2 * d_dir
-    the_answer = _say("floats_answer", T=T, d_dir=d_dir, want=want)
+    the_answer = f"{T} x 2 x {d_dir} = {want}"
     got, problem = whole_number(answer, TEXT("your_answer"))
     if problem:
         return malformed(problem, the_answer)
@@ -561,7 +554,7 @@ def check_moved_states(answer, changed: int, T: int) -> Finding:
     Positions are numbered ``1..T``; the answer is a list such as ``[3, 4, 5]``. A forward state ``h_j`` depends
     on ``x_1, ..., x_j``, so exactly the states ``j >= changed`` move.
     """
-    the_answer = _say("moved_answer", positions=_moved(changed, T, "forward"))
+    the_answer = str(_moved(changed, T, "forward"))
     got, problem = _positions(answer, T)
     if problem:
         return malformed(problem, the_answer)

@@ -47,7 +47,6 @@ TEXT = Messages(
         "additive_summed_detail": "The components of tanh(...) are summed instead of weighted by v.",
         "additive_wrong": "on the {case}: your score is not v^T tanh(W_s s + W_h h + b).",
         "additive_ok": "All {n} cases match e = v^T tanh(W_s s + W_h h + b).",
-        "additive_answer": "return v @ np.tanh(W_s @ s + W_h @ h + b)",
         # check_linear_ablation
         "ablation_example": "worked example",
         "ablation_random": "random case with T = 4, d_h = 3, d_a = 2",
@@ -64,7 +63,6 @@ TEXT = Messages(
         "ablation_wrong": "on the {case}: your weights are not softmax_j(v^T W_h h_j).",
         "ablation_wrong_detail": "You returned {got}, expected {want}.",
         "ablation_ok": "The weights match softmax_j(v^T W_h h_j), the same for every state s.",
-        "ablation_answer": "e = H @ W_h.T @ v; z = np.exp(e - e.max()); return z / z.sum()",
         # check_causal_mask
         "mask_case": "case T = {T}",
         "mask_shape": "for T = {T} it returned shape {shape}; expected ({T}, {T}).",
@@ -82,7 +80,6 @@ TEXT = Messages(
         "mask_wrong": "for T = {T} your mask does not let position i read exactly the positions j <= i.",
         "mask_wrong_detail": "You returned {got}, expected {want}.",
         "mask_ok": "The mask lets position i read exactly the positions j <= i.",
-        "mask_answer": "return np.tril(np.ones((T, T), dtype=bool))",
     },
 )
 
@@ -132,7 +129,7 @@ def check_additive_score(fn: Callable) -> Finding:
     Arguments are 1-D arrays for the column vectors ``s (d_s,)``, ``h (d_h,)``, ``v, b (d_a,)`` and 2-D arrays
     ``W_s (d_a, d_s)``, ``W_h (d_a, d_h)``; the answer must be one number.
     """
-    answer = _say("additive_answer")
+    answer = "return v @ np.tanh(W_s @ s + W_h @ h + b)"
     cases = _additive_cases()
     for case, args in cases:
         result, err = run_reader(fn, *(np.array(a, copy=True) for a in args), case=case, numeric=True)
@@ -200,7 +197,7 @@ def check_linear_ablation(fn: Callable) -> Finding:
     ``H`` is ``(T, d_h)`` with the annotations as rows, ``W_h`` is ``(d_a, d_h)``, ``v`` is ``(d_a,)``; the
     answer is ``(T,)``. (That the core's linear scorer agrees with this formula is a test, not part of the check.)
     """
-    answer = _say("ablation_answer")
+    answer = "e = H @ W_h.T @ v; z = np.exp(e - e.max()); return z / z.sum()"
     for case, (H, W_h, v) in _ablation_cases():
         result, err = run_reader(fn, H.copy(), W_h.copy(), v.copy(), case=case, numeric=True, finite=False)
         if err:
@@ -235,7 +232,7 @@ def _rows(m: np.ndarray) -> str:
 @self_check
 def check_causal_mask(fn: Callable) -> Finding:
     """Check ``fn(T)`` returns the boolean ``(T, T)`` mask with ``True`` where position ``i`` may read ``j <= i``."""
-    answer = _say("mask_answer")
+    answer = "return np.tril(np.ones((T, T), dtype=bool))"
     for T in (5, 2, 1):  # the edge case T = 1 last: there a swapped mask and a missing diagonal coincide
         result, err = run_reader(fn, T, case=TEXT("mask_case", T=T))
         if err:

@@ -63,7 +63,6 @@ TEXT = Messages(
         "position_off": "On {where}: at position {j} your gradient is not alpha_j g^T (h_j - c).",
         "position_off_detail": "You give {got:.6f}, expected {want:.6f}.",
         "gradient_ok": "dL/de_j = alpha_j g^T (h_j - c) on the worked example and on three random reads",
-        "gradient_answer": "c = weights @ H; return weights * ((H - c) @ g)",
         # check_steepest_push
         "push_position_kind": "position must be 1, 2 or 3 (I, like, cats); got {position}.",
         "the_amount": "amount",
@@ -110,7 +109,7 @@ def check_score_gradient(fn: Callable) -> Finding:
 
     ``weights`` ``(T,)``, ``H`` ``(T, d_h)``, ``g = dL/dc`` ``(d_h,)``; ``fn`` must return ``(T,)``.
     """
-    answer = _say("gradient_answer")
+    answer = "c = weights @ H; return weights * ((H - c) @ g)"
     for where, w, H, g in _cases():
         want = score_gradient(w, H, g)  # (T,)
         got, err = run_reader(fn, w.copy(), H.copy(), g.copy(), numeric=True)
