@@ -13,13 +13,15 @@ rounded from the printed 0.5245; 0.4152, computed from the printed weights; -1.4
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from attention_core import H_EXAMPLE, attend
-from attention_core.checks.base import CheckResult
+from attention_core.checks.base import FSI, PDI, CheckResult
 from attention_core.checks.luong import check_gaussian, check_local_m_window
 from attention_core.checks.reading import (
     check_context,
@@ -38,6 +40,12 @@ from attention_core.lang import language, languages
 from attention_core.toy_sentences import FELIX, FELIX_NEGATED, QUERIES, feature_vector
 from tests.checks.tries import at_try
 from tests.helpers import NUMBER
+from tests.lessons.test_pseudo_edition import allowed_words, escaped
+
+# What a pseudo-language verdict may write in plain English: the lessons' data and the words of the code a check
+# quotes (a reader's own code, and the one-line answers of the function exercises, which are code).
+PSEUDO_ALLOWED = allowed_words() | {"str", "float", "int", "list", "None", "none", "nan", "inf", "return", "true"}
+QUOTED = re.compile(f"{FSI}.*?{PDI}")
 
 F32 = np.float32
 WHERE = QUERIES["where"]
@@ -507,6 +515,10 @@ def test_every_mistake_fails_in_every_language(key, label, args):
         assert not said.ok and said.message.strip(" .:"), (code, said)
         if code not in ("en", "qps"):  # the same numbers, in the same order, in every translation
             assert NUMBER.findall(said.message) == NUMBER.findall(english.message), (code, english, said)
+        if code == "qps":  # every word a reader reads comes through the translation files (the lessons' check cells
+            # are stored unrun, so the pseudo edition's scan of stored outputs no longer sees these messages)
+            ours = QUOTED.sub(" ", said.message)  # a quotation is the reader's (or Python's) text, as written
+            assert not escaped(ours, PSEUDO_ALLOWED), (escaped(ours, PSEUDO_ALLOWED), said)
 
 
 # ------------------------------------------------------------------------------------ malformed input

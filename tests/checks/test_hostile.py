@@ -224,6 +224,15 @@ def test_a_function_that_never_returns_is_stopped_and_reported(key, name, check,
     assert "0.2 s" in result.message, result
 
 
+@pytest.mark.parametrize("name", sorted(HOSTILE))
+def test_a_hostile_position_of_lesson_06_is_named_not_raised(name):
+    """check_peak_state's ``position`` is the lesson's to give, but a reader may edit it: quoting it used ``repr``."""
+    from attention_core.checks.state import check_peak_state
+
+    assert not check_peak_state.decide(-1.46, position=HOSTILE[name]).ok
+    assert_a_clear_verdict(check_peak_state(-1.46, position=HOSTILE[name]))
+
+
 def test_the_last_net_turns_an_unforeseen_error_into_one_line(monkeypatch):
     """What no guard foresaw (here: a bug planted in the check) is one line naming the error, never a traceback."""
     from attention_core.checks import reading
