@@ -584,3 +584,36 @@ def test_malformed_input_never_passes_and_never_raises(key):
         assert result.message.strip(" .:"), (args, result)
 
     run()
+
+
+# ------------------------------------------------------------------------------------ nothing given away
+# What would give each answer away in a verdict: the value exercises' answers as a message would print them, the
+# function exercises' solution (the check's own one-line answer).
+ANSWER_TOKENS = {
+    "01.1": ["time=3"],
+    "01.3": ["negation=3", "0.355"],
+    "02.2": ["[12]", "h_12 moves"],
+    "03.1": ["640"],
+    "03.2": ["[1, 2, 3, 4, 5, 6]"],
+    "04.2": ["1.25", "0.75"],
+    "06.1": ["0.524", "0.525", "1.367", "0.177", "0.411"],
+    "06.2": ["-1.46", "-1.455"],
+    "07.2": ["0.4151", "0.4152"],
+    "08.3": ["[4, 5, 6, 7]"],
+}
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+@pytest.mark.parametrize(("key", "label", "args"), WRONG, ids=[f"{k} {label}" for k, label, _ in WRONG])
+def test_a_first_wrong_answer_never_shows_the_answer(key, label, args):
+    """Issue 45: five checks stated the right answer at the first wrong attempt. Now only the third wrong answer in
+    a row (or show_answer=True) does; the first names where the answer fails and the idea to look at."""
+    finding = BANKS[key][0].decide(*args)
+    tokens = ANSWER_TOKENS.get(key, []) + ([finding.answer] if isinstance(finding.answer, str) else [])
+    given_ = repr(args)
+    first = at_try(1, BANKS[key][0], *args)
+    ours = QUOTED.sub(" ", first.message)  # a quotation is the reader's own value
+    shown = [token for token in tokens if token in ours and token not in given_]
+    assert not shown, (shown, first)
+    third = at_try(3, BANKS[key][0], *args)
+    assert not finding.judged or third.note.startswith("The answer: "), third
