@@ -441,7 +441,7 @@ BANKS = {
             ("everything readable", (lambda T: np.ones((T, T), dtype=bool),)),
         ],
     ),
-    "08.2": (
+    "08.4": (
         check_gaussian,
         [
             ("the formula", (gaussian,)),
@@ -462,7 +462,7 @@ BANKS = {
             ("sigma = D / 2 squared twice", (gaussian_with(sigma=lambda D: D**2 / 4),)),
         ],
     ),
-    "08.3": (
+    "08.5": (
         Called(check_local_m_window, t=6, T=7, D=2),
         [
             ("a list", ([4, 5, 6, 7],)),
@@ -561,8 +561,8 @@ SLOTS = {
     "07.1": MALFORMED.map(lambda v: (returning(v),)),
     "07.2": st.one_of(MALFORMED_POSITION.map(lambda j: (j, 0.4151)), MALFORMED.map(lambda a: (3, a))),
     "08.1": MALFORMED.map(lambda v: (returning(v),)),
-    "08.2": MALFORMED.map(lambda v: (returning(v),)),
-    "08.3": MALFORMED_POSITION.map(lambda a: (a,)),
+    "08.4": MALFORMED.map(lambda v: (returning(v),)),
+    "08.5": MALFORMED_POSITION.map(lambda a: (a,)),
 }
 
 
@@ -599,7 +599,7 @@ ANSWER_TOKENS = {
     "06.1": ["0.524", "0.525", "1.367", "0.177", "0.411"],
     "06.2": ["-1.46", "-1.455"],
     "07.2": ["0.4151", "0.4152"],
-    "08.3": ["[4, 5, 6, 7]"],
+    "08.5": ["[4, 5, 6, 7]"],
 }
 
 

@@ -331,7 +331,7 @@ FUNCTION_CHECKS = {
         "flip": ["none", "left-right", "up-down", "transposed"],
         "size": ["T", "T + 1", "T - 1"],
     }),
-    "08.2": (check_gaussian, gaussian_made, GAUSSIAN_BATTERY, {
+    "08.4": (check_gaussian, gaussian_made, GAUSSIAN_BATTERY, {
         "start": [1, 0, 2],
         "length": ["T", "T + 1", "T - 1"],
         "sigma": ["D / 2", "D", "D / 4", "D / 2 + 1", "sqrt(D)"],
@@ -487,7 +487,7 @@ POSITION_EXERCISES = {
     "02.2": (lambda a: check_moved_states(a, changed=12, T=12), [12], 12),
     "03.2 forward": (lambda a: check_moved_halves(a, [1], changed=1, T=6), list(range(1, 7)), 6),
     "03.2 backward": (lambda a: check_moved_halves(list(range(1, 7)), a, changed=1, T=6), [1], 6),
-    "08.3": (lambda a: check_local_m_window(a, t=6, T=7, D=2), [4, 5, 6, 7], 7),
+    "08.5": (lambda a: check_local_m_window(a, t=6, T=7, D=2), [4, 5, 6, 7], 7),
 }
 
 
