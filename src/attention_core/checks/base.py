@@ -549,7 +549,7 @@ def _alarm(seconds: float):
         yield
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        signal.signal(signal.SIGALRM, signal.SIG_DFL if previous is None else previous)  # None: set outside Python
         if old_delay:  # someone else's timer: give it back what is left of it
             left = max(old_delay - (time.monotonic() - start), 1e-3)
             signal.setitimer(signal.ITIMER_REAL, left, old_interval)
