@@ -651,13 +651,17 @@ def _function_name(fn) -> str:
 
 
 def _as_numbers(out) -> np.ndarray | None:
-    """``out`` as a float array if it is a number or an array of real numbers (not text, booleans or objects)."""
-    if isinstance(out, str | bytes):
+    """``out`` as a float array if it is a number or an array of real numbers (not text, booleans or objects);
+    ``None`` for anything else, whatever it does when asked (a hostile ``__class__``)."""
+    try:
+        if isinstance(out, str | bytes):
+            return None
+        arr, problem = _array(out)
+        if problem is not None or arr.dtype.kind not in "iuf":
+            return None
+        return arr.astype(float)
+    except Exception:
         return None
-    arr, problem = _array(out)
-    if problem is not None or arr.dtype.kind not in "iuf":
-        return None
-    return arr.astype(float)
 
 
 def fmt(x, cut: bool = True) -> str:
