@@ -14,6 +14,8 @@ written in its stored form (:func:`normalise`, :func:`dumps`):
   lesson then shows that note until the cell runs, never "model not found" nor a copy of the controls that cannot
   move. A widget view without a declaration has nothing to stand in for it: the command stops, naming the notebook
   and the cell.
+- **No verdict in the file.** A code cell tagged :data:`EXERCISE_CHECK` (it runs a self-check on the starting
+  answer of an exercise) is stored as never run (:func:`drop_exercise_verdicts`): the reader runs it.
 - **What JupyterLab would write.** Opening and saving a lesson in JupyterLab must change nothing, so the file is
   what JupyterLab's save writes. JupyterLab sends the notebook from the browser as JSON; jupyter_server parses it
   (``json.loads``, ``JupyterHandler.get_json_body``) and writes it with ``nbformat.write`` (``FileContentsManager.
@@ -45,6 +47,7 @@ from attention_core import files
 
 PROG = "python -m attention_workshop.execute"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"  # the one name of a widget view's output type
+EXERCISE_CHECK = "exercise-check"  # the tag of a cell that runs a self-check on the reader's answer: stored unrun
 SAFE_INTEGER = 2**53  # larger integers do not survive a JavaScript number exactly
 
 
@@ -139,16 +142,29 @@ def drop_explorer_views(nb: dict) -> tuple[int, list[str]]:
     return dropped, undeclared
 
 
+def drop_exercise_verdicts(nb: dict) -> None:
+    """Store, in place, every code cell tagged :data:`EXERCISE_CHECK` as never run: no outputs, no execution count,
+    no execution timestamps. Such a cell runs a self-check on the reader's answer (its starting answer in the
+    lesson), and a stored verdict would show what to change before the reader has tried (issue 45); nbval runs it
+    but does not compare its output (the cell also carries ``nbval-ignore-output``)."""
+    for cell in nb.get("cells", []):
+        if cell.get("cell_type") == "code" and EXERCISE_CHECK in cell.get("metadata", {}).get("tags", []):
+            cell["outputs"], cell["execution_count"] = [], None
+            cell["metadata"].pop("execution", None)
+
+
 def normalise(nb: dict, where: str = "notebook", kernelspec: dict | None = None) -> dict:
     """A copy of notebook ``nb`` (parsed JSON) in its stored form (see the module's notes): no widget state, no
-    widget view beside a twin declaration, ``metadata.kernelspec`` the installed kernel's (``kernelspec``, default
-    :func:`installed_kernelspec` of the notebook's kernel), numbers as a browser writes them. :class:`NotStorable`
+    widget view beside a twin declaration, no output in an exercise's check cell, ``metadata.kernelspec`` the
+    installed kernel's (``kernelspec``, default :func:`installed_kernelspec` of the notebook's kernel), numbers as a
+    browser writes them. :class:`NotStorable`
     for a widget view without a declaration, or for what is not a notebook (``where`` names the notebook)."""
     if not isinstance(nb, dict) or not isinstance(nb.get("cells"), list) or "nbformat" not in nb:
         raise NotStorable(f"{where}: not a notebook (no cells or no nbformat)")
     nb = copy.deepcopy(nb)
     metadata = nb.setdefault("metadata", {})
     metadata.pop("widgets", None)
+    drop_exercise_verdicts(nb)
     _, undeclared = drop_explorer_views(nb)
     if undeclared:
         from attention_core.explorers.twin import TWIN_MIME

@@ -3,8 +3,10 @@
 import numpy as np
 import pytest
 
+from attention_core.checks.base import FSI, PDI
 from attention_core.checks.scoring import check_additive_score, check_causal_mask, check_linear_ablation
 from attention_core.lang import language
+from tests.checks.tries import at_try, in_english_and_chinese
 from tests.helpers import NUMBER, has_cjk
 
 
@@ -22,7 +24,7 @@ def test_additive_accepts_length_one_array():
 
 
 def _assert_rejected(check, fn, *phrases):
-    result = check(fn)
+    result = at_try(2, check, fn)  # the hint and its detail
     assert result.ok is False
     out = result.message
     assert "Not yet" in result._repr_html_()
@@ -34,7 +36,7 @@ def test_additive_wrong_answers():
     _assert_rejected(check_additive_score, lambda s, h, W_s, W_h, v, b: v @ (W_s @ s + W_h @ h + b), "tanh")
     _assert_rejected(check_additive_score, lambda s, h, W_s, W_h, v, b: v @ np.tanh(W_s @ s + W_h @ h), "bias")
     _assert_rejected(
-        check_additive_score, lambda s, h, W_s, W_h, v, b: np.tanh(v @ (W_s @ s + W_h @ h + b)), "after the dot"
+        check_additive_score, lambda s, h, W_s, W_h, v, b: np.tanh(v @ (W_s @ s + W_h @ h + b)), "then take the dot"
     )
     _assert_rejected(check_additive_score, lambda s, h, W_s, W_h, v, b: np.tanh(W_s @ s + W_h @ h + b), "v?")
     _assert_rejected(check_additive_score, lambda s, h, W_s, W_h, v, b: v @ np.tanh(W_s.T @ s + W_h @ h + b), "W_s @ s")
@@ -60,7 +62,7 @@ def test_ablation_right_and_wrong():
     _assert_rejected(check_linear_ablation, lambda H, W_h, v: H @ W_h.T @ v, "softmax")
     _assert_rejected(check_linear_ablation, lambda H, W_h, v: np.exp(H @ W_h.T @ v))
     _assert_rejected(
-        check_linear_ablation, lambda H, W_h, v: np.exp(H @ W_h.T @ v) / np.exp(H @ W_h.T @ v).sum(), "subtract"
+        check_linear_ablation, lambda H, W_h, v: np.exp(H @ W_h.T @ v) / np.exp(H @ W_h.T @ v).sum(), "Subtract"
     )
     _assert_rejected(check_linear_ablation, lambda H, W_h, v: np.ones(3) / 3, "shape")
     _assert_rejected(check_linear_ablation, lambda H, W_h, v: right_ablation(H, W_h, -v), "expected")
@@ -71,7 +73,7 @@ def test_causal_mask_right_and_wrong():
     _assert_rejected(check_causal_mask, lambda T: np.tril(np.ones((T, T))), "dtype")
     _assert_rejected(check_causal_mask, lambda T: np.triu(np.ones((T, T), dtype=bool)), "transposed")
     _assert_rejected(check_causal_mask, lambda T: np.tril(np.ones((T, T), dtype=bool), k=-1), "diagonal")
-    _assert_rejected(check_causal_mask, lambda T: ~np.tril(np.ones((T, T), dtype=bool)), "swapped")
+    _assert_rejected(check_causal_mask, lambda T: ~np.tril(np.ones((T, T), dtype=bool)), "hidden positions")
     _assert_rejected(check_causal_mask, lambda T: np.ones((T, T + 1), dtype=bool), "shape")
 
 
@@ -108,9 +110,8 @@ def _todo(*args):
     ],
 )
 def test_in_chinese_wrong_answers_get_chinese_messages_with_the_same_numbers(check, fn):
-    english = check(fn)
+    english, chinese = in_english_and_chinese(check, fn, n=2)
     with language("zh"):
-        chinese = check(fn)
         assert "还不对" in chinese._repr_html_()
     assert not english.ok and not chinese.ok
     assert not has_cjk(english.message) and has_cjk(chinese.message), chinese.message
@@ -133,9 +134,11 @@ def test_in_chinese_right_answers_pass_and_cases_keep_their_lower_case_symbols()
             result = check(fn)
             assert result.ok and has_cjk(result.message), result.message
         # a message that starts with a case such as "d_a = 1 ..." is not capitalised in Chinese
-        no_tanh_on_one_unit = check_additive_score(wrong_only_with_one_hidden_unit)
-        assert no_tanh_on_one_unit.message.startswith("d_a = 1 的例子：你返回了 "), no_tanh_on_one_unit.message
-    assert check_additive_score(wrong_only_with_one_hidden_unit).message.startswith("On the case with d_a = 1 you ")
+        no_tanh_on_one_unit = at_try(1, check_additive_score, wrong_only_with_one_hidden_unit)
+        assert no_tanh_on_one_unit.lead == "d_a = 1 的例子：你的分数对 s 和 h 是线性的；缺了非线性。"
+    assert at_try(1, check_additive_score, wrong_only_with_one_hidden_unit).lead == (
+        "On the case with d_a = 1: your score is linear in s and h; the nonlinearity is missing."
+    )
     assert check_additive_score(_todo).message == (
-        "Your function _todo still raises NotImplementedError: replace its body with an answer."
+        f"Your function {FSI}_todo{PDI} still raises NotImplementedError: replace its body with an answer."
     )

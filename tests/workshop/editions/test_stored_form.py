@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from attention_core.explorers.twin import TWIN_MIME, unrun_note
 from attention_core.lang import language
 from attention_workshop.execute import (
+    EXERCISE_CHECK,
     WIDGET_VIEW,
     NotStorable,
     installed_kernelspec,
@@ -123,6 +124,19 @@ def test_a_notebook_not_in_its_stored_form_fails_the_check(problem):
     if problem == "no final newline":
         text = text.rstrip("\n")
     assert stored_form(text) != text
+
+
+def test_an_exercise_check_cell_is_stored_unrun_and_every_other_cell_as_it_ran():
+    """A self-check's verdict on a starting answer would show the reader what to change before they tried."""
+    verdict = {"data": {"text/plain": ["✗ forward states: ..."]}, "execution_count": 3, "metadata": {}}
+    nb = a_notebook([{**verdict, "output_type": "execute_result"}])
+    nb["cells"][0]["metadata"] = {"tags": [EXERCISE_CHECK, "nbval-ignore-output"], "execution": {"iopub": "x"}}
+    nb["cells"].append({**nb["cells"][0], "id": "c0ffee02", "metadata": {}})  # the same output, not a check cell
+    stored = json.loads(stored_form(as_jupyter_execute_writes(nb)))
+    check, other = stored["cells"]
+    assert check["outputs"] == [] and check["execution_count"] is None and "execution" not in check["metadata"]
+    assert check["metadata"]["tags"] == [EXERCISE_CHECK, "nbval-ignore-output"]
+    assert other["outputs"] and other["execution_count"] == 1
 
 
 def test_a_widget_view_without_a_twin_declaration_is_refused_naming_the_cell():
