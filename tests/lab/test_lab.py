@@ -337,9 +337,19 @@ def explorer_cells(original: bytes) -> list[int]:
     return [i for i, c in enumerate(code) if any(TWIN_MIME in o.get("data", {}) for o in c.get("outputs", []))]
 
 
-def holds_views(lab, path: str) -> bool:
-    """Whether the lesson's file, as saved, holds an explorer's widget view."""
-    nb = json.loads((lab.root / path).read_text(encoding="utf-8"))
+def holds_views(lab, path: str, seconds: float = 10) -> bool:
+    """Whether the lesson's file, as saved, holds an explorer's widget view. Jupyter Server writes a notebook in
+    place (its atomic writing keeps a backup copy, not a temporary file), so a read during an autosave can find it
+    half written: read again until it parses."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            nb = json.loads((lab.root / path).read_text(encoding="utf-8"))
+            break
+        except ValueError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.2)
     return any(WIDGET_VIEW in o.get("data", {}) for c in nb["cells"] for o in c.get("outputs", []))
 
 

@@ -60,7 +60,7 @@ class Block:
 
 def has_words(text: str) -> bool:
     """Whether ``text`` has prose besides math, code, role names, tags and addresses (a block with none, say a
-    table cell holding only ``$T$`` or a ``{doc}`` link, is not an entry)."""
+    table cell holding only ``$T$``, is not an entry; a link's text is prose: a lesson's title in a table cell is)."""
     return re.search(r"[^\W\d_]", _NOT_PROSE.sub(" ", text)) is not None
 
 
