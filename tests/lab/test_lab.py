@@ -72,6 +72,14 @@ CODE_OUTPUT = """(needle) => {
   return {text: outputs.map(o => o.innerText).join(' | '), widgets: area.querySelectorAll('.jupyter-widgets').length,
           errors: area.innerText.includes('Error displaying widget'), html: area.innerHTML.slice(0, 2000)};
 }"""
+# The page a link of the lesson opened (JupyterLab's Markdown preview): its tab, its text and its anchors (JupyterLab
+# writes an element's id as data-jupyter-id and scrolls a link's #fragment to it).
+LINKED_PAGE = """() => {
+  const view = [...document.querySelectorAll('.jp-MainAreaWidget:not(.lm-mod-hidden) .jp-RenderedMarkdown')].pop();
+  return {tab: document.querySelector('.lm-DockPanel .lm-TabBar-tab.lm-mod-current')?.innerText.trim() ?? null,
+          text: view ? view.innerText : '',
+          anchors: view ? [...view.querySelectorAll('[data-jupyter-id]')].map(e => e.dataset.jupyterId) : []};
+}"""
 # Every explorer cell (its index among the code cells): what its output area shows.
 EXPLORER_CELLS = """(indices) => {
   const cells = [...document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell')];
@@ -116,6 +124,7 @@ class Visit:
     explorer_before_run: dict | None = None
     read_diff: list = dataclasses.field(default_factory=list)  # the file after reading vs. its original
     read_seconds: float = 0.0
+    linked_page: dict = dataclasses.field(default_factory=dict)  # the book page its link opens (LINKED_PAGE, href)
     readouts: list = dataclasses.field(default_factory=list)  # (step, readout) after each action, first run
     reopened_output: dict | None = None
     reopened_readouts: list = dataclasses.field(default_factory=list)
@@ -311,6 +320,24 @@ def save(page) -> None:
     )
 
 
+def open_linked_page(page, record: dict) -> None:
+    """Click the lesson's first link to a book page (``../book/references.md#sources``), read the page JupyterLab
+    opens, then close its tab (the lesson's is current again)."""
+    link = page.locator('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-RenderedMarkdown a[href*="/book/"]').first
+    record["href"] = link.get_attribute("href")
+    link.scroll_into_view_if_needed()
+    link.click()
+    page.wait_for_function(
+        "() => /\\.md$/.test(document.querySelector('.lm-DockPanel .lm-TabBar-tab.lm-mod-current')?.innerText.trim())"
+        " && [...document.querySelectorAll('.jp-MainAreaWidget:not(.lm-mod-hidden) .jp-RenderedMarkdown')].length",
+        timeout=30_000,
+    )
+    page.wait_for_timeout(1000)  # rendered: math, links
+    record.update(page.evaluate(LINKED_PAGE))
+    page.locator(".lm-DockPanel .lm-TabBar-tab.lm-mod-current .lm-TabBar-tabCloseIcon").click()
+    page.wait_for_function("() => document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden)')", timeout=30_000)
+
+
 def close_reopen(page, path: str, cells: int) -> None:
     """Close the lesson's tab without saving and open it again from the file browser (its session stays)."""
     page.locator(".lm-DockPanel .lm-TabBar-tab.lm-mod-current .lm-TabBar-tabCloseIcon").click()
@@ -387,6 +414,7 @@ def visit(request, lab, lab_browser) -> Visit:
             result.read_diff = notebook_diff(lab.originals[path], after) if after != lab.originals[path] else []
 
         step(result, page, "read", autosave)
+        step(result, page, "open the linked page", lambda: open_linked_page(page, result.linked_page))
         if not step(result, page, "run all", lambda: run_all(page)):
             return result
         if not step(result, page, "drive", lambda: drive(page, edition, result.readouts)):
@@ -477,6 +505,22 @@ def test_no_markdown_cell_shows_myst_syntax(visit):
         for f in cell["fences"]
     ]
     assert not found, f"{visit.path}: {len(found)} leftovers of MyST syntax:\n" + "\n".join(found)
+
+
+def test_the_book_page_a_lesson_links_to_opens_without_myst_at_its_anchor(visit):
+    """The lessons' links to ``book/*.md`` open JupyterLab's Markdown preview: no role, label or directive shows
+    (the pages are portable Markdown, attention_workshop.portable) and the link's ``#anchor`` is an element there."""
+    visit.need("open", "open the linked page")
+    shown = visit.linked_page
+    anchor = shown["href"].partition("#")[2]
+    assert shown["tab"].endswith(".md") and "/book/" in shown["href"] and anchor, shown["href"]
+    found = [
+        f"{what}: {match.group(0)!r} in “{around(shown['text'], match)}”"
+        for what, pattern in MYST.items()
+        for match in pattern.finditer(shown["text"])
+    ]
+    assert not found, f"{shown['tab']}: {len(found)} leftovers of MyST syntax:\n" + "\n".join(found)
+    assert anchor in shown["anchors"], f"{shown['tab']} has no anchor {anchor!r}: {shown['anchors'][:20]}"
 
 
 def test_every_solution_is_folded(visit):
