@@ -1,15 +1,16 @@
-"""Lesson 05 in a real JupyterLab, both editions, as a reader meets it (issue 30): ``make lab``'s command serves a
-copy of the lessons (tests/lab/conftest.py) and a headless Chromium opens, reads, runs, drags, saves and reopens.
+"""Lesson 05 in a real JupyterLab, every edition, as a reader meets it (issue 30): ``make lab``'s command serves a copy
+of the lessons (tests/lab/conftest.py) and a headless Chromium opens, reads, runs, drags, saves and reopens.
 
 One visit per edition collects what the checks need, in the reader's order (:func:`visit`): the lesson opened and
 read without running it (its rendered Markdown, the explorer cell's stored output, the file after JupyterLab's
-autosave), then Run All, the state explorer driven with its slider (typed into its readout and moved with the
-arrow keys) and its tanh switch, then a save, the tab closed and the lesson reopened from the file browser while
-its kernel still runs, and the explorer driven again. Then the two ways a saved explorer's view outlives its model
-(issue 45): the lesson saved, closed, its session ended (as a restart of JupyterLab ends it) and reopened, then
-closed and reopened once more in the new session that opening started; and Run All again, Kernel > Restart Kernel,
-a save, the tab closed and reopened. Each time every explorer must show its note, never "model not found". Each
-test asserts one part of what was collected; a step that failed is reported by the tests that need it.
+autosave, the book page its first link to ``book/`` opens), then Run All, the state explorer driven with its slider
+(typed into its readout and moved with the arrow keys) and its tanh switch, then a save, the tab closed and the
+lesson reopened from the file browser while its kernel still runs, and the explorer driven again. Then the two ways
+a saved explorer's view outlives its model (issue 45): the lesson saved, closed, its session ended (as a restart of
+JupyterLab ends it) and reopened, then closed and reopened once more in the new session that opening started; and
+Run All again, Kernel > Restart Kernel, a save, the tab closed and reopened. Each time every explorer must show its
+note, never "model not found". Each test asserts one part of what was collected; a step that failed is reported by
+the tests that need it.
 """
 
 from __future__ import annotations
