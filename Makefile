@@ -7,7 +7,8 @@
 #               outputs or whose code or package messages changed since it was executed (its stamp says)
 # make test     run every check: lint, unit and property tests, strict nbval, the -W build, browser tests
 # make check    the inner loop (a few minutes): lint, unit and property tests; no notebooks, build or browser
-# make lab      open the lessons of every edition in JupyterLab with working widgets
+# make lab      open the lessons of every edition in JupyterLab with working widgets (installs only what the
+#               lessons need: pyproject.toml's `lab` extra)
 # make lab-test drive those lessons in that JupyterLab from a headless browser (CI runs it after make test)
 # make execute  re-run every notebook of every edition in place and store it as JupyterLab saves it (no widget
 #               state: an explorer's stored output is a note to run its cell)
@@ -22,12 +23,15 @@ BIN := $(VENV)/bin
 FOLDERS = $$($(BIN)/python -m attention_workshop.paths folders)
 ALL_NOTEBOOKS = $$($(BIN)/python -m attention_workshop.paths notebooks)
 
-.PHONY: book test check lab lab-test execute bench assets clean editions serve
+.PHONY: book test check lab lab-test execute bench assets clean editions serve catalogues
 
 # Installed: the packages, then the package's message catalogues compiled (PO -> .mo, read by attention_core.lang;
 # the .mo files are build products, not committed). A PO file newer than its .mo is compiled again; pip runs again
 # only when requirements.txt or pyproject.toml changes.
 CATALOGUES := $(patsubst %.po,%.mo,$(wildcard src/attention_core/locale/*/LC_MESSAGES/attention_core.po))
+# The install the catalogues are compiled after (both bring Babel): the whole toolchain, or `make lab`'s reader's
+# install, which compiles them with PACKAGES=$(BIN)/.lab.
+PACKAGES = $(BIN)/.packages
 
 $(BIN)/.installed: $(BIN)/.packages $(CATALOGUES)
 	touch $@
@@ -39,8 +43,21 @@ $(BIN)/.packages: requirements.txt pyproject.toml
 	$(BIN)/pip install --quiet -e .
 	touch $@
 
+# A reader's install (make lab): only what the lessons need, pyproject.toml's `lab` extra (numpy, matplotlib,
+# ipywidgets, mplfonts, Babel, JupyterLab) and the book's two packages, not requirements.txt's build and test
+# toolchain. pip says what it fetches and installs as it goes. Over a full install it adds JupyterLab.
+$(BIN)/.lab: pyproject.toml
+	@echo "make lab: installing what the lessons need into $(VENV)/: numpy, matplotlib, ipywidgets, JupyterLab and the"
+	@echo "book's package, attention_core (about 530 MB in a fresh .venv; the build and test tools are left out)"
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install -e '.[lab]'
+	touch $@
+
+catalogues: $(CATALOGUES)
+
 # Compiled beside, then renamed: a compile stopped half-way leaves no .mo newer than its PO file (attention_core.files).
-src/attention_core/locale/%/LC_MESSAGES/attention_core.mo: src/attention_core/locale/%/LC_MESSAGES/attention_core.po $(BIN)/.packages
+src/attention_core/locale/%/LC_MESSAGES/attention_core.mo: src/attention_core/locale/%/LC_MESSAGES/attention_core.po $(PACKAGES)
 	$(BIN)/pybabel --quiet compile --input-file $< --output-file $(@D)/.$(@F).tmp && mv $(@D)/.$(@F).tmp $@
 
 assets: _vendor/.versions
@@ -77,14 +94,14 @@ check: $(BIN)/.installed assets
 execute: $(BIN)/.installed
 	$(BIN)/python -m attention_workshop.execute $(ALL_NOTEBOOKS)
 
-lab: $(BIN)/.installed
-	$(BIN)/pip install --quiet 'jupyterlab>=4,<5'
+lab: $(BIN)/.lab
+	@$(MAKE) --no-print-directory catalogues PACKAGES=$(BIN)/.lab
 	$(BIN)/python -m attention_workshop.lab
 
 # The lessons in the JupyterLab `make lab` installs, driven by a headless browser (tests/lab): every edition read
-# without running, Run All, the explorer against the package, save, reopen, a new kernel. Run by CI after make test.
-lab-test: $(BIN)/.installed
-	$(BIN)/pip install --quiet 'jupyterlab>=4,<5'
+# without running, Run All, the explorer against the package, save, reopen, a new kernel, a kernel restarted. Run by
+# CI after make test.
+lab-test: $(BIN)/.installed $(BIN)/.lab
 	$(BIN)/python -m pytest tests/lab -m lab -p no:randomly
 
 bench: $(BIN)/.installed

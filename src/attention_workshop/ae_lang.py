@@ -20,8 +20,10 @@ aliases of its own glossary (``zh/book/glossary.md``: :func:`term_list`) become 
 **Glossary terms.** Each edition's glossary names the language of every term line: a line in the page's own language
 is plain (the first is the term that edition writes), a line in another edition's language is ``{lang}`zh: 注意力```
 (shown as ``<span lang="zh-CN">注意力</span>``), and the aliases readers may search with are ``{aliases}`zh: 打分,
-注意力分数``` at the end of a definition (shown with a label in the page's language). Every entry carries the
-English entry's anchor (``#term-attention``) in every edition (:func:`_glossary_anchors`).
+注意力分数``` at the end of a definition (shown with a label in the page's language). The page itself is portable
+Markdown (a ``<dl class="glossary">``, ``attention_workshop.portable``), which the build reads as that MyST
+``{glossary}``. Every entry carries the English entry's anchor (``#term-attention``) in every edition
+(:func:`_glossary_anchors`).
 """
 
 from __future__ import annotations
@@ -84,8 +86,11 @@ def _split(listed: str) -> list[str]:
 
 
 def term_list(edition: str = ENGLISH, glossary: pathlib.Path | None = None) -> list[Term]:
-    """The entries of an edition's glossary (``glossary`` instead of its page, if given): a plain term line is in the
-    edition's own language, a marked one (``{lang}`zh: 注意力```) in the language it names."""
+    """The entries of an edition's glossary (``glossary`` instead of its page, if given), read as the website's
+    build reads the page (its portable Markdown as MyST, :func:`attention_workshop.portable.to_myst`): a plain term
+    line is in the edition's own language, a marked one (``{lang}`zh: 注意力```) in the language it names."""
+    from attention_workshop.portable import to_myst
+
     glossary = glossary or glossary_file(edition)
     terms, inside, entry, definition = [], False, None, []
 
@@ -97,7 +102,7 @@ def term_list(edition: str = ENGLISH, glossary: pathlib.Path | None = None) -> l
                 aliases.setdefault(language, []).extend(_split(" ".join(listed.split())))
             terms.append(Term(entry, aliases))
 
-    for line in glossary.read_text(encoding="utf-8").splitlines():
+    for line in to_myst(glossary.read_text(encoding="utf-8")).splitlines():
         if line.startswith("```"):
             close()
             entry, definition, inside = None, [], line.startswith("```{glossary}")

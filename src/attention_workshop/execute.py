@@ -119,11 +119,12 @@ def installed_kernelspec(name: str = "python3") -> dict:
     return {"display_name": spec.display_name, "language": spec.language, "name": name}
 
 
-def drop_explorer_views(nb: dict) -> tuple[int, list[str]]:
+def drop_explorer_views(nb: dict, keep: frozenset[str] = frozenset()) -> tuple[int, list[str]]:
     """Drop, in place, the widget view (:data:`WIDGET_VIEW`) of every code cell output that holds an explorer's twin
-    declaration beside it (:data:`attention_core.explorers.twin.TWIN_MIME`): the committed lessons, a lesson a
-    reader saves (:func:`pre_save_hook`) and a lesson ``make lab`` opens with no kernel running
-    (``attention_workshop.lab``) keep the explorer's note and declaration, never a view whose model is gone.
+    declaration beside it (:data:`attention_core.explorers.twin.TWIN_MIME`), except a view whose model is in ``keep``
+    (model ids): the committed lessons, a lesson a reader saves (:func:`pre_save_hook`) and a lesson ``make lab``
+    opens (``attention_workshop.lab``: ``keep`` the models its kernel still holds) keep the explorer's note and
+    declaration, never a view whose model is gone.
     Returns how many views were dropped, and the cells (their id, else ``#n``, n counted from 1) that hold a widget
     view without a declaration, which are left as they are."""
     from attention_core.explorers.twin import TWIN_MIME
@@ -135,6 +136,9 @@ def drop_explorer_views(nb: dict) -> tuple[int, list[str]]:
             if WIDGET_VIEW not in data:
                 continue
             if TWIN_MIME in data:
+                view = data[WIDGET_VIEW]
+                if isinstance(view, dict) and view.get("model_id") in keep:
+                    continue
                 del data[WIDGET_VIEW]
                 dropped += 1
             else:
@@ -201,8 +205,8 @@ def stored_form(text: str, where: str = "notebook", kernelspec: dict | None = No
 def pre_save_hook(model: dict, **_) -> None:
     """A ``ContentsManager.pre_save_hook`` for jupyter_server: a notebook a reader saves keeps no widget state and
     no widget view of an explorer, as the committed lessons (its note and declaration stay). ``make lab`` does not
-    use it: its contents manager (:func:`attention_workshop.lab.lesson_contents`) leaves the views out when a
-    lesson is read with no kernel running for it instead; this hook is for a JupyterLab started by hand.
+    use it: its contents manager (:func:`attention_workshop.lab.lesson_contents`) leaves out, when a lesson is
+    read, the views whose models its kernel does not hold instead; this hook is for a JupyterLab started by hand.
 
     Without it, a lesson saved after *Run All* stores each explorer's widget view but not its model (JupyterLab
     saves no widget state by default), and reopened with a new kernel it shows "Error displaying widget: model

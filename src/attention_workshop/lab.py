@@ -12,30 +12,44 @@ Runs as root only with JupyterLab's ``--allow-root``, which it adds when the use
 
 Nothing in the user's home is edited: every setting is a command-line option of this run. One of them is the
 server's contents manager, ``LessonContents`` (:func:`lesson_contents`). A lesson saved after its explorers ran
-keeps their widget views (JupyterLab does not save the widgets' state), which point at models only the kernel that
-ran them holds. Opened again while that kernel runs, the views draw from it; opened with no kernel running for it
-(the next day, after a restart), the views are left out as the lesson is read, so each explorer shows its stored
-note ("run this cell to start it") instead of "Error displaying widget: model not found".
+keeps their widget views (JupyterLab does not save the widgets' state), each naming the model it draws
+(``model_id``), which only the kernel that made it holds. So when a lesson is read, the contents manager asks the
+kernel of each session open on that lesson which widget models it holds (:func:`held_models`: a
+``comm_info_request`` for ipywidgets' comm target, the question JupyterLab's widget manager itself asks when it
+reconnects to a kernel; an ipywidgets model's id is its comm's id) and leaves out every explorer's view whose model
+no such kernel holds: after Kernel > Restart, after a restart of JupyterLab, in a session whose new kernel has not
+run the cell. Each such explorer then shows its stored note ("run this cell to start it") instead of "Error
+displaying widget: model not found"; a view whose model the kernel still holds (the lesson closed and reopened
+while its kernel ran on) is kept and keeps working.
+
+The question goes on the kernel's control channel, which ipykernel (6 and later) answers even while a cell runs;
+a kernel that has not answered within :data:`ASK_SECONDS` (starting, stopped, hung) is taken to hold no model.
+The server alone knows nothing of a restart's effect on the widgets (a restarted kernel keeps its id and its
+session), which is why it asks rather than remembers which kernel made the views.
 """
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import os
 import pathlib
+import queue
 import secrets
 import socket
 import sys
 import urllib.parse
 
 from attention_workshop.command import OneLineParser, port_number, run
-from attention_workshop.execute import drop_explorer_views
+from attention_workshop.execute import WIDGET_VIEW, drop_explorer_views
 from attention_workshop.paths import ENGLISH, ROOT, editions, name
 
 PROG = "python -m attention_workshop.lab"
 FIRST_PORT = 8888  # JupyterLab's own default
 PORTS_TRIED = 50
 HOST = "localhost"
+WIDGET_TARGET = "jupyter.widget"  # the comm target of ipywidgets' models: a model's id is its comm's id
+ASK_SECONDS = 3.0  # how long a kernel has to say which widget models it holds (it answers in milliseconds)
 
 
 def lessons_folder(edition: str) -> str:
@@ -80,6 +94,42 @@ def guide(root: pathlib.Path, port: int, token: str) -> str:
     return "\n".join(lines)
 
 
+def view_models(nb: dict) -> set[str]:
+    """The models the widget views stored in notebook ``nb`` (parsed JSON) draw: their ``model_id``."""
+    return {
+        view["model_id"]
+        for cell in nb.get("cells", [])
+        if cell.get("cell_type") == "code"
+        for output in cell.get("outputs", [])
+        if isinstance(view := output.get("data", {}).get(WIDGET_VIEW), dict) and isinstance(view.get("model_id"), str)
+    }
+
+
+async def held_models(kernel, seconds: float = ASK_SECONDS) -> frozenset[str]:
+    """The ids of the widget models a running kernel holds (``kernel``: its ``jupyter_client`` kernel manager, as
+    Jupyter Server's kernel manager hands it out), asked on its control channel (``comm_info_request`` for
+    :data:`WIDGET_TARGET`); none if it is still starting or does not answer within ``seconds``."""
+    if getattr(kernel, "execution_state", None) == "starting":  # a kernel still starting has run nothing
+        return frozenset()
+    client = kernel.client()
+    client.start_channels(shell=False, iopub=False, stdin=False, hb=False, control=True)
+    try:
+        request = client.session.msg("comm_info_request", {"target_name": WIDGET_TARGET})
+        client.control_channel.send(request)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + seconds
+        while (left := deadline - loop.time()) > 0:
+            reply = await client.control_channel.get_msg(timeout=left)
+            if reply.get("parent_header", {}).get("msg_id") == request["header"]["msg_id"]:
+                comms = reply.get("content", {}).get("comms")
+                return frozenset(comms) if isinstance(comms, dict) else frozenset()
+    except queue.Empty:  # no answer in time
+        pass
+    finally:
+        client.stop_channels()
+    return frozenset()
+
+
 @functools.cache
 def lesson_contents():
     """The server's contents manager, :class:`LessonContents` (made on first use: Jupyter Server is installed with
@@ -87,16 +137,29 @@ def lesson_contents():
     from jupyter_server.services.contents.largefilemanager import AsyncLargeFileManager
 
     class LessonContents(AsyncLargeFileManager):
-        """JupyterLab's own contents manager, except that a notebook read while no kernel runs for it loses its
-        explorers' widget views (their models died with the kernel that made them): see the module's docstring."""
+        """JupyterLab's own contents manager, except that a notebook is read without the widget views of its
+        explorers whose models no kernel of the notebook's sessions holds: see the module's docstring."""
 
         async def get(self, path, content=True, type=None, format=None, **kwargs):
             model = await super().get(path, content=content, type=type, format=format, **kwargs)
             if model.get("type") == "notebook" and model.get("content") is not None:
-                sessions = getattr(self.parent, "session_manager", None)
-                if sessions is None or not await sessions.session_exists(path=model["path"]):
-                    drop_explorer_views(model["content"])
+                wanted = view_models(model["content"])
+                held = await self.models_held_for(model["path"]) if wanted else frozenset()
+                drop_explorer_views(model["content"], keep=held)
             return model
+
+        async def models_held_for(self, path: str) -> frozenset[str]:
+            """The widget models held by the kernels of the sessions open on notebook ``path``."""
+            sessions = getattr(self.parent, "session_manager", None)
+            kernels = getattr(self.parent, "kernel_manager", None)
+            if sessions is None or kernels is None:
+                return frozenset()
+            held: set[str] = set()
+            for session in await sessions.list_sessions():
+                kernel_id = (session.get("kernel") or {}).get("id")
+                if session.get("path") == path and kernel_id in kernels:
+                    held |= await held_models(kernels.get_kernel(kernel_id))
+            return frozenset(held)
 
     LessonContents.__module__, LessonContents.__qualname__ = __name__, "LessonContents"
     return LessonContents

@@ -1,14 +1,16 @@
-"""Lesson Markdown written to read cleanly in a notebook client, turned into the MyST the website is built from.
+"""Lesson and page Markdown written to read cleanly in a notebook client, turned into the MyST the website is built
+from.
 
-A lesson's Markdown cells are written for readers in JupyterLab, VS Code, Colab and GitHub, which render
-CommonMark and know nothing of MyST's roles, directives and labels. So the lessons hold only CommonMark and a
-few HTML blocks (``details``, a ``div``, an ``a id``); the tests render them with markdown-it-py's CommonMark
-renderer, and ``tests/lab`` reads lesson 05 in a real JupyterLab (the other clients are not tested). The book's
-build (``nb_custom_formats`` in ``_config.yml`` names :func:`read`) turns each into the MyST construct the website
-always had:
+A lesson's Markdown cells, and the book's pages they link to (``book/*.md``: intro, notation, glossary, references),
+are written for readers in JupyterLab, VS Code, Colab and GitHub, which render CommonMark and know nothing of MyST's
+roles, directives and labels. So they hold only CommonMark and a few HTML blocks (``details``, a ``div``, an ``a
+id``, a glossary's ``dl``); the tests render them with markdown-it-py's CommonMark renderer, and ``tests/lab`` reads
+lesson 05 in a real JupyterLab (the other clients are not tested). The book's build turns each into the MyST
+construct the website always had: a lesson through :func:`read` (``nb_custom_formats`` in ``_config.yml``), a page
+through :func:`read_page` (Sphinx's ``source-read``; this module is the extension ``attention_workshop.portable``):
 
 ==========================================================  ===========================================
-In the lesson (portable)                                    On the website (MyST)
+In the lesson or page (portable)                            On the website (MyST)
 ==========================================================  ===========================================
 ``<details>`` / ``<summary>Solution</summary>`` ...         ```` ```{dropdown} Solution ````: a solution
 ``</details>``                                              folded in every client
@@ -18,19 +20,27 @@ In the lesson (portable)                                    On the website (MyST
 ``<a id="eq-score"></a>`` before ``$$ ... \\tag{3} $$``      ``$$ ... $$ (eq-score)``: numbered by Sphinx
 ``[(3)](#eq-score)`` or ``[(3)](04_....ipynb#eq-score)``    ``{eq}`eq-score```: Sphinx's number
 ``[text](04_....ipynb#label)``                              ``[text](#label)``: MyST finds the label
+``<dl class="glossary">`` ... ``</dl>``                     ```` ```{glossary} ````
+``<dt><a id="term-score"></a>score · <span lang="zh">``      the entry's term lines: ``score``,
+``评分</span></dt>``                                        ``{lang}`zh: 评分``` (Sphinx's anchor)
+``<dd>``, blank line, the definition, blank line, ``</dd>``  the definition, indented
+``<span class="aliases">Chinese aliases: <span lang="zh">``  ``{aliases}`zh: 打分```: the website writes
+``打分</span></span>`` in a definition                       its own label
 ==========================================================  ===========================================
 
-Links to a lesson or a page (``[Lesson 04](04_from_scores_to_weights.ipynb)``) and to a label of the same lesson
-(``[the shared scorer](#shared-scorer)``) are MyST already and stay as they are. In a notebook client the
-``\\tag{n}`` numbers the equation and ``(n)`` in the text refers to it; ``python -m attention_workshop.editions
-renumber`` writes each ``n`` as the book numbers it (:func:`equation_labels`, :func:`renumbered`), and
-``tests/lessons/test_portable_markdown.py`` checks that each ``n`` is the number Sphinx gives the equation and that no
-MyST syntax is left in a lesson.
+Links to a lesson or a page (``[Lesson 04](04_from_scores_to_weights.ipynb)``, ``[Notation](notation.md)``) and to a
+label of the same lesson (``[the shared scorer](#shared-scorer)``) are MyST already and stay as they are. In a
+notebook client the ``\\tag{n}`` numbers the equation and ``(n)`` in the text refers to it; ``python -m
+attention_workshop.editions renumber`` writes each ``n`` as the book numbers it (:func:`equation_labels`,
+:func:`renumbered`), and ``tests/lessons/test_portable_markdown.py`` checks that each ``n`` is the number Sphinx gives
+the equation, that no MyST syntax is left in a lesson or page, that every link reaches its file and anchor, and that
+a glossary entry's ``<a id>`` is the anchor the website gives it. A heading's own anchor differs between clients
+(GitHub writes ``the-two-sources``, JupyterLab ``The-two-sources``), so a link's anchor is an ``<a id>``.
 
-A construct half written (a ``<details>`` never closed, an equation anchor without its ``\\tag``) is an error
-naming the line, never a page built from it. The build checks every lesson with :func:`problems` before Sphinx
-reads any: raised inside Sphinx's reader, the same error came out of a build as 88 lines with three tracebacks
-(one per edition) that never named the file.
+A construct half written (a ``<details>`` never closed, an equation anchor without its ``\\tag``, a glossary term
+without its definition) is an error naming the line, never a page built from it. The build checks every lesson with
+:func:`problems` before Sphinx reads any: raised inside Sphinx's reader, the same error came out of a build as 88
+lines with three tracebacks (one per edition) that never named the file.
 """
 
 from __future__ import annotations
@@ -40,7 +50,7 @@ import re
 
 import nbformat
 
-__all__ = ["PortableError", "equation_labels", "problems", "read", "renumbered", "to_myst"]
+__all__ = ["PortableError", "equation_labels", "problems", "read", "read_page", "renumbered", "to_myst"]
 
 
 class PortableError(ValueError):
@@ -48,6 +58,12 @@ class PortableError(ValueError):
 
 
 _ANCHOR = re.compile(r'^<a id="([\w.:-]+)"></a>[ \t]*$')
+_GLOSSARY = re.compile(r'^<dl class="glossary">[ \t]*$')
+_TERMS = re.compile(r'^<dt>(?:<a id="[\w.:-]+"></a>)?(.+)</dt>[ \t]*$')  # its anchor: Sphinx makes its own
+_LANG = re.compile(r'<span lang="([A-Za-z][\w-]*)">([^<]+)</span>')
+# A definition's closing aliases: the label a reader sees (the website writes its own), then the words in a span.
+_ALIASES = re.compile(r'<span class="aliases">[^<]*<span lang="([A-Za-z][\w-]*)">([^<]+)</span>[^<]*</span>')
+TERM_SEPARATOR = " · "  # between the terms of one glossary entry, on its <dt> line
 _TAG = re.compile(r"^\\tag\{(\d+)\}[ \t]*$")
 _DETAILS = re.compile(r"^<details>[ \t]*$")
 _SUMMARY = re.compile(r"^<summary>(.*)</summary>[ \t]*$")
@@ -94,12 +110,62 @@ def _blank_around(lines: list[str], first: int, last: int, what: str, where: int
     return body[1:-1]
 
 
+def _glossary(lines: list[str], start: int, end: int, offset: int) -> list[str]:
+    """The MyST ``{glossary}`` of the ``<dl class="glossary">`` block from line ``start`` to its ``</dl>`` at
+    ``end``: each ``<dt>`` line the entry's term lines (a term in another language, ``<span lang="zh">注意力</span>``,
+    as ``{lang}`zh: 注意力```), each ``<dd>`` body its definition, indented (a closing ``<span class="aliases">`` as
+    ``{aliases}`zh: ...```)."""
+    entries: list[list[str]] = []
+    terms: list[str] = []
+    k = start + 1
+    while k < end:
+        line, where = lines[k].rstrip("\n").rstrip(), offset + k + 1
+        found = _TERMS.match(line)
+        if not line.strip():
+            k += 1
+        elif found:
+            for term in found.group(1).split(TERM_SEPARATOR):
+                marked = _LANG.fullmatch(term.strip())
+                if not term.strip() or ("<" in term and marked is None):
+                    raise PortableError(f"line {where}: {term.strip()!r} is not a term (words, or <span lang=...>)")
+                terms.append(f"{{lang}}`{marked.group(1)}: {marked.group(2)}`" if marked else term.strip())
+            k += 1
+        elif line == "<dd>" and terms:
+            close = next((j for j in range(k + 1, end) if lines[j].rstrip() == "</dd>"), None)
+            if close is None:
+                raise PortableError(f"line {where}: '<dd>' is never closed by '</dd>'")
+            body = _lines_to_myst(_blank_around(lines, k + 1, close, "<dd>", where), offset + k + 2)
+            body = [_ALIASES.sub(lambda m: f"{{aliases}}`{m.group(1)}: {m.group(2)}`", x) for x in body]
+            if any('<span class="aliases">' in x for x in body):
+                raise PortableError(f'line {where}: write aliases as <span class="aliases">label <span lang=...>')
+            entries.append(terms + [f"  {x}" if x.strip() else "" for x in body])
+            terms = []
+            k = close + 1
+        else:
+            raise PortableError(
+                f"line {where}: a glossary holds <dt>terms</dt> lines, each entry's followed by <dd>, its "
+                f"definition and </dd>; not {line.strip()[:40]!r}"
+            )
+    if terms:
+        raise PortableError(f"line {offset + end + 1}: the last terms of the glossary have no <dd> definition")
+    body = [x for n, entry in enumerate(entries) for x in ([""] if n else []) + entry]
+    fence = _fence(body)
+    return [f"{fence}{{glossary}}", *body, fence]
+
+
 def _lines_to_myst(lines: list[str], offset: int = 0) -> list[str]:
     out: list[str] = []
     k = 0
     while k < len(lines):
         line = lines[k].rstrip("\n")
         where = offset + k + 1
+        if _GLOSSARY.match(line):
+            end = next((j for j in range(k + 1, len(lines)) if lines[j].rstrip() == "</dl>"), None)
+            if end is None:
+                raise PortableError(f"line {where}: {line.strip()!r} is never closed by '</dl>'")
+            out += _glossary(lines, k, end, offset)
+            k = end + 1
+            continue
         if _DETAILS.match(line):
             summary = _SUMMARY.match(lines[k + 1].rstrip("\n")) if k + 1 < len(lines) else None
             if summary is None:
@@ -236,6 +302,22 @@ def renumbered(markdown: str, numbers: dict[str, int]) -> str:
 def to_myst(markdown: str) -> str:
     """The MyST the website is built from, for one Markdown cell of a lesson (:class:`PortableError` if malformed)."""
     return "\n".join(_lines_to_myst(markdown.split("\n")))
+
+
+def read_page(app, docname: str, source: list[str]) -> None:
+    """Sphinx's ``source-read`` for a book page (``book/*.md``): its portable Markdown as the MyST the website is
+    built from, :func:`to_myst` (a lesson is read by :func:`read`)."""
+    if str(app.env.doc2path(docname)).endswith(".md"):
+        try:
+            source[0] = to_myst(source[0])
+        except PortableError as error:
+            raise PortableError(f"{docname}.md, {error}") from None
+
+
+def setup(app):
+    """The book pages' reader, as a Sphinx extension (``_config.yml``: ``attention_workshop.portable``)."""
+    app.connect("source-read", read_page)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
 
 
 def read(text: str) -> nbformat.NotebookNode:

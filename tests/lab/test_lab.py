@@ -1,12 +1,16 @@
-"""Lesson 05 in a real JupyterLab, both editions, as a reader meets it (issue 30): ``make lab``'s command serves a
-copy of the lessons (tests/lab/conftest.py) and a headless Chromium opens, reads, runs, drags, saves and reopens.
+"""Lesson 05 in a real JupyterLab, every edition, as a reader meets it (issue 30): ``make lab``'s command serves a copy
+of the lessons (tests/lab/conftest.py) and a headless Chromium opens, reads, runs, drags, saves and reopens.
 
 One visit per edition collects what the checks need, in the reader's order (:func:`visit`): the lesson opened and
 read without running it (its rendered Markdown, the explorer cell's stored output, the file after JupyterLab's
-autosave), then Run All, the state explorer driven with its slider (typed into its readout and moved with the
-arrow keys) and its tanh switch, then a save, the tab closed and the lesson reopened from the file browser while
-its kernel still runs, and the explorer driven again. Each test asserts one part of what was collected; a step
-that failed is reported by the tests that need it.
+autosave, the book page its first link to ``book/`` opens), then Run All, the state explorer driven with its slider
+(typed into its readout and moved with the arrow keys) and its tanh switch, then a save, the tab closed and the
+lesson reopened from the file browser while its kernel still runs, and the explorer driven again. Then the two ways
+a saved explorer's view outlives its model (issue 45): the lesson saved, closed, its session ended (as a restart of
+JupyterLab ends it) and reopened, then closed and reopened once more in the new session that opening started; and
+Run All again, Kernel > Restart Kernel, a save, the tab closed and reopened. Each time every explorer must show its
+note, never "model not found". Each test asserts one part of what was collected; a step that failed is reported by
+the tests that need it.
 """
 
 from __future__ import annotations
@@ -25,6 +29,9 @@ import pytest
 
 from attention_core import worked_example
 from attention_core.explorers.state import TEXT as STATE_TEXT
+from attention_core.explorers.twin import TEXT as TWIN_TEXT
+from attention_core.explorers.twin import TWIN_MIME
+from attention_workshop.execute import WIDGET_VIEW
 from attention_workshop.lab import lessons_folder
 from attention_workshop.paths import editions, name
 from tests.helpers import ROOT
@@ -66,6 +73,25 @@ CODE_OUTPUT = """(needle) => {
   return {text: outputs.map(o => o.innerText).join(' | '), widgets: area.querySelectorAll('.jupyter-widgets').length,
           errors: area.innerText.includes('Error displaying widget'), html: area.innerHTML.slice(0, 2000)};
 }"""
+# The page a link of the lesson opened (JupyterLab's Markdown preview): its tab, its text and its anchors (JupyterLab
+# writes an element's id as data-jupyter-id and scrolls a link's #fragment to it).
+LINKED_PAGE = """() => {
+  const view = [...document.querySelectorAll('.jp-MainAreaWidget:not(.lm-mod-hidden) .jp-RenderedMarkdown')].pop();
+  return {tab: document.querySelector('.lm-DockPanel .lm-TabBar-tab.lm-mod-current')?.innerText.trim() ?? null,
+          text: view ? view.innerText : '',
+          anchors: view ? [...view.querySelectorAll('[data-jupyter-id]')].map(e => e.dataset.jupyterId) : []};
+}"""
+# Every explorer cell (its index among the code cells): what its output area shows.
+EXPLORER_CELLS = """(indices) => {
+  const cells = [...document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell')];
+  return indices.map(i => {
+    const area = cells[i]?.querySelector('.jp-OutputArea');
+    if (!area) return {index: i, text: null, widgets: 0, errors: false};
+    const text = [...area.querySelectorAll('.jp-OutputArea-output')].map(o => o.innerText.trim()).join(' | ');
+    return {index: i, text, widgets: area.querySelectorAll('.jupyter-widgets').length,
+            errors: area.innerText.includes('Error displaying widget')};
+  });
+}"""
 # The state explorer: the widget box holding the slider whose label is the explorer's (in the edition's language).
 EXPLORER = """(label) => {
   const slider = [...document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .widget-hslider')]
@@ -99,11 +125,16 @@ class Visit:
     explorer_before_run: dict | None = None
     read_diff: list = dataclasses.field(default_factory=list)  # the file after reading vs. its original
     read_seconds: float = 0.0
+    linked_page: dict = dataclasses.field(default_factory=dict)  # the book page its link opens (LINKED_PAGE, href)
     readouts: list = dataclasses.field(default_factory=list)  # (step, readout) after each action, first run
     reopened_output: dict | None = None
     reopened_readouts: list = dataclasses.field(default_factory=list)
     new_kernel_output: dict | None = None  # the explorer cell reopened with no kernel left for the lesson
     new_kernel_console: list = dataclasses.field(default_factory=list)
+    # The two flows of issue 45, each: whether the file held widget views when reopened (the flow's premise), every
+    # explorer cell's output (EXPLORER_CELLS), the console errors meanwhile.
+    same_session: dict = dataclasses.field(default_factory=dict)  # closed and reopened in the new kernel's session
+    restarted: dict = dataclasses.field(default_factory=dict)  # Run All, Kernel > Restart, saved, reopened
     console: list = dataclasses.field(default_factory=list)  # console errors
     seconds: dict = dataclasses.field(default_factory=dict)  # step -> seconds it took
     failed: dict = dataclasses.field(default_factory=dict)
@@ -268,10 +299,7 @@ def run_all(page) -> None:
 def save_close_reopen(page, path: str, cells: int, lab=None) -> None:
     """Save the lesson, close its tab and open it again from the file browser; with ``lab``, shut its kernel
     down in between (as a restart of JupyterLab does)."""
-    page.keyboard.press("Control+S")
-    page.wait_for_function(
-        "() => !document.querySelector('.lm-DockPanel .lm-TabBar-tab.lm-mod-current.jp-mod-dirty')", timeout=30_000
-    )
+    save(page)
     page.locator(".lm-DockPanel .lm-TabBar-tab.lm-mod-current .lm-TabBar-tabCloseIcon").click()
     page.wait_for_function("() => !document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden)')", timeout=30_000)
     if lab is not None:
@@ -279,6 +307,78 @@ def save_close_reopen(page, path: str, cells: int, lab=None) -> None:
     name = path.rsplit("/", 1)[-1]
     page.locator(".jp-DirListing-item", has=page.locator(".jp-DirListing-itemText", has_text=name)).first.dblclick()
     wait_opened(page, cells)
+
+
+def save(page) -> None:
+    """File > Save (Control+S), then wait until the tab is clean and no save is under way (the status bar's
+    "Saving started": a tab closed while its save runs gets a "File Save Error ... Disposed" dialog)."""
+    page.keyboard.press("Control+S")
+    page.wait_for_function(
+        """() => !document.querySelector('.lm-DockPanel .lm-TabBar-tab.lm-mod-current.jp-mod-dirty')
+          && ![...document.querySelectorAll('.jp-StatusBar-Widget')]
+               .some(w => w.innerText.includes('Saving started'))""",
+        timeout=30_000,
+    )
+
+
+def open_linked_page(page, record: dict) -> None:
+    """Click the lesson's first link to a book page (``../book/references.md#sources``), read the page JupyterLab
+    opens, then close its tab (the lesson's is current again)."""
+    link = page.locator('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-RenderedMarkdown a[href*="/book/"]').first
+    record["href"] = link.get_attribute("href")
+    link.scroll_into_view_if_needed()
+    link.click()
+    page.wait_for_function(
+        "() => /\\.md$/.test(document.querySelector('.lm-DockPanel .lm-TabBar-tab.lm-mod-current')?.innerText.trim())"
+        " && [...document.querySelectorAll('.jp-MainAreaWidget:not(.lm-mod-hidden) .jp-RenderedMarkdown')].length",
+        timeout=30_000,
+    )
+    page.wait_for_timeout(1000)  # rendered: math, links
+    record.update(page.evaluate(LINKED_PAGE))
+    page.locator(".lm-DockPanel .lm-TabBar-tab.lm-mod-current .lm-TabBar-tabCloseIcon").click()
+    page.wait_for_function("() => document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden)')", timeout=30_000)
+
+
+def close_reopen(page, path: str, cells: int) -> None:
+    """Close the lesson's tab without saving and open it again from the file browser (its session stays)."""
+    page.locator(".lm-DockPanel .lm-TabBar-tab.lm-mod-current .lm-TabBar-tabCloseIcon").click()
+    page.wait_for_function("() => !document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden)')", timeout=30_000)
+    name = path.rsplit("/", 1)[-1]
+    page.locator(".jp-DirListing-item", has=page.locator(".jp-DirListing-itemText", has_text=name)).first.dblclick()
+    wait_opened(page, cells)
+
+
+def restart_kernel(page) -> None:
+    """Kernel > Restart Kernel..., confirmed, then wait until the new kernel is idle."""
+    page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(r"^Kernel$")).click()
+    page.locator(".lm-Menu-itemLabel", has_text=re.compile(r"^Restart Kernel")).first.click()
+    page.locator(".jp-Dialog .jp-mod-accept").click()
+    page.wait_for_function(
+        "() => document.querySelector('.jp-Notebook-ExecutionIndicator')?.dataset.status !== 'idle'", timeout=15_000
+    )
+    wait_idle(page, 60_000)
+
+
+def explorer_cells(original: bytes) -> list[int]:
+    """The indices, among a lesson's code cells, of the cells whose stored output declares an explorer's twin."""
+    code = [c for c in json.loads(original)["cells"] if c["cell_type"] == "code"]
+    return [i for i, c in enumerate(code) if any(TWIN_MIME in o.get("data", {}) for o in c.get("outputs", []))]
+
+
+def holds_views(lab, path: str, seconds: float = 10) -> bool:
+    """Whether the lesson's file, as saved, holds an explorer's widget view. Jupyter Server writes a notebook in
+    place (its atomic writing keeps a backup copy, not a temporary file), so a read during an autosave can find it
+    half written: read again until it parses."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            nb = json.loads((lab.root / path).read_text(encoding="utf-8"))
+            break
+        except ValueError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.2)
+    return any(WIDGET_VIEW in o.get("data", {}) for c in nb["cells"] for o in c.get("outputs", []))
 
 
 def shut_down(lab, path: str) -> None:
@@ -315,6 +415,7 @@ def visit(request, lab, lab_browser) -> Visit:
             result.read_diff = notebook_diff(lab.originals[path], after) if after != lab.originals[path] else []
 
         step(result, page, "read", autosave)
+        step(result, page, "open the linked page", lambda: open_linked_page(page, result.linked_page))
         if not step(result, page, "run all", lambda: run_all(page)):
             return result
         if not step(result, page, "drive", lambda: drive(page, edition, result.readouts)):
@@ -332,7 +433,36 @@ def visit(request, lab, lab_browser) -> Visit:
             result.new_kernel_output = page.evaluate(CODE_OUTPUT, "state_explorer(")
             result.new_kernel_console = result.console[seen:]
 
-        step(result, page, "reopen with a new kernel", new_kernel)
+        if not step(result, page, "reopen with a new kernel", new_kernel):
+            return result
+        explorers = explorer_cells(result.original)
+
+        def flow(record: dict, reopen) -> None:
+            seen = len(result.console)
+            record["views in the file"] = holds_views(lab, path)
+            reopen()
+            page.wait_for_timeout(2000)  # what the explorer cells draw: a widget view still loading is waited for
+            page.wait_for_function(
+                f"() => ({EXPLORER_CELLS})({json.dumps(explorers)}).every(c => !c.text.includes('Loading widget'))",
+                timeout=15_000,
+            )
+            record["cells"] = page.evaluate(EXPLORER_CELLS, explorers)
+            record["console"] = result.console[seen:]
+
+        step(
+            result,
+            page,
+            "close and reopen in the new session",
+            lambda: flow(result.same_session, lambda: close_reopen(page, path, cells)),
+        )
+
+        def restarted():
+            run_all(page)
+            restart_kernel(page)
+            save(page)
+            flow(result.restarted, lambda: close_reopen(page, path, cells))
+
+        step(result, page, "run all, restart the kernel, save, close, reopen", restarted)
         return result
     finally:
         context.close()
@@ -376,6 +506,22 @@ def test_no_markdown_cell_shows_myst_syntax(visit):
         for f in cell["fences"]
     ]
     assert not found, f"{visit.path}: {len(found)} leftovers of MyST syntax:\n" + "\n".join(found)
+
+
+def test_the_book_page_a_lesson_links_to_opens_without_myst_at_its_anchor(visit):
+    """The lessons' links to ``book/*.md`` open JupyterLab's Markdown preview: no role, label or directive shows
+    (the pages are portable Markdown, attention_workshop.portable) and the link's ``#anchor`` is an element there."""
+    visit.need("open", "open the linked page")
+    shown = visit.linked_page
+    anchor = shown["href"].partition("#")[2]
+    assert shown["tab"].endswith(".md") and "/book/" in shown["href"] and anchor, shown["href"]
+    found = [
+        f"{what}: {match.group(0)!r} in “{around(shown['text'], match)}”"
+        for what, pattern in MYST.items()
+        for match in pattern.finditer(shown["text"])
+    ]
+    assert not found, f"{shown['tab']}: {len(found)} leftovers of MyST syntax:\n" + "\n".join(found)
+    assert anchor in shown["anchors"], f"{shown['tab']} has no anchor {anchor!r}: {shown['anchors'][:20]}"
 
 
 def test_every_solution_is_folded(visit):
@@ -445,3 +591,32 @@ def test_after_save_and_reopen_the_explorer_still_works(visit):
     if "drive after reopening" in visit.failed:
         pytest.fail(f"{visit.failed['drive after reopening']}\nthe reopened explorer cell: {reopened}")
     check_readouts(visit.edition, visit.reopened_readouts)
+
+
+def check_notes(visit: Visit, record: dict) -> None:
+    """Every explorer cell of the reopened lesson shows its note (in the edition's language), no widget and no
+    "model not found"; the file did hold the views (else the flow proves nothing)."""
+    assert record.get("views in the file"), f"{visit.path}: the saved lesson held no widget view to leave out"
+    cells = record["cells"]
+    note = TWIN_TEXT.text("unrun", visit.edition)
+    assert cells, f"{visit.path}: no explorer cell"
+    wrong = [c for c in cells if c["errors"] or c["widgets"] or c["text"] != note]
+    assert not wrong, f"{visit.path}: {len(wrong)} of {len(cells)} explorer cells do not show {note!r}: {wrong}"
+    assert not [line for line in record["console"] if "model not found" in line.lower()], record["console"]
+
+
+def test_reopened_in_the_session_of_a_new_kernel_the_explorers_show_their_note(visit):
+    """After a restart of JupyterLab (the lesson's session ended), the lesson opened, its tab closed and opened
+    again: the session that the first opening started has a new kernel, which holds none of the saved views'
+    models."""
+    visit.need(
+        "open", "run all", "save, close, reopen", "reopen with a new kernel", "close and reopen in the new session"
+    )
+    check_notes(visit, visit.same_session)
+
+
+def test_after_a_kernel_restart_the_reopened_explorers_show_their_note(visit):
+    """Run All, Kernel > Restart Kernel, save, close, reopen: the restarted kernel (same session, same kernel id)
+    holds none of the saved views' models."""
+    visit.need("open", "run all", "reopen with a new kernel", "run all, restart the kernel, save, close, reopen")
+    check_notes(visit, visit.restarted)

@@ -81,6 +81,7 @@ def markdown_text(text: str) -> str:
     """A Markdown entry as its spacing is read: code, math and equation references one WORD each, link targets
     and tags gone, link text and emphasis as the text they show."""
     text = re.sub(r"(?:\{[\w-]+\})?`[^`]*`", WORD, text)  # a code span or a role ({doc}`...`)
+    text = re.sub(r'<span class="aliases">.*?</span></span>', WORD, text, flags=re.S)  # a glossary's alias list: data
     text = re.sub(r"\$\$.*?\$\$|\$[^$\n]+\$", WORD, text, flags=re.S)
     text = re.sub(r"\[((?:[^\[\]]|\[[^\]]*\])*)\]\([^)]*\)", rf"{LINK_EDGE}\1{LINK_EDGE}", text)
     text = re.sub(r"<[^<>]+>", "", text)

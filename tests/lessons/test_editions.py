@@ -162,7 +162,7 @@ def test_pages_cut_into_blocks_that_write_back_exactly():
         text = path.read_text(encoding="utf-8")
         assert blocks.replace(text, lambda b: b.text) == text, path.name
     glossary = sources.PageSource(ROOT / "book" / "glossary.md").units()
-    assert any(u.kind == "term" and u.msgid == "context vector\n{lang}`zh: 上下文向量`" for u in glossary)
+    assert any(u.kind == "term" and u.msgid == 'context vector · <span lang="zh">上下文向量</span>' for u in glossary)
 
 
 def test_the_edition_folder_is_named_for_its_translation_files():

@@ -1,7 +1,8 @@
-"""Each edition's glossary is its term list (``book/glossary.md``, ``<edition>/book/glossary.md``): a term line in
-the page's language is plain, one in another language names it (``{lang}`zh: 注意力```), and the aliases readers
-may search with are ``{aliases}`zh: 打分, 注意力分数``` (``attention_workshop.ae_lang.term_list``). Each text of a
-translated edition uses the term its glossary names first in that edition's language, never one of its aliases (a
+"""Each edition's glossary is its term list (``book/glossary.md``, ``<edition>/book/glossary.md``): a term in the
+page's language is plain, one in another language names it (``<span lang="zh">注意力</span>``), and the aliases
+readers may search with are ``<span class="aliases">Chinese aliases: <span lang="zh">打分, 注意力分数</span></span>``
+(``attention_workshop.ae_lang.term_list``). Each text of a translated edition uses the term its glossary names first
+in that edition's language, never one of its aliases (a
 word in quotation marks is mentioned, not used; code, placeholders and obsolete entries are not text). The French
 glossary names one term for each notion the lessons of training and experiments come back to (:data:`FRENCH_TERMS`),
 so that the French text says it one way."""
@@ -100,8 +101,11 @@ def test_a_word_in_code_or_a_field_is_not_text():
 def test_a_marked_line_and_aliases_are_read_by_their_language(tmp_path):
     page = tmp_path / "glossary.md"
     page.write_text(
-        "# Glossaire\n\n```{glossary}\nscore\n{lang}`en: score`\n{lang}`zh: 评分`\n"
-        "  Un nombre réel. {aliases}`zh: 打分, 注意力分数`. {aliases}`fr: note`.\n\nsoftmax\n  Normalise.\n```\n",
+        '# Glossaire\n\n<dl class="glossary">\n'
+        '<dt>score · <span lang="en">score</span> · <span lang="zh">评分</span></dt>\n<dd>\n\nUn nombre réel. '
+        '<span class="aliases">Termes chinois : <span lang="zh">打分, 注意力分数</span></span>. '
+        '<span class="aliases">Autres termes : <span lang="fr">note</span></span>.\n\n</dd>\n'
+        "<dt>softmax</dt>\n<dd>\n\nNormalise.\n\n</dd>\n</dl>\n",
         encoding="utf-8",
     )
     first, second = ae_lang.term_list("fr", page)

@@ -1,12 +1,15 @@
-"""Every lesson of every edition is portable Markdown, for notebook clients that render CommonMark (JupyterLab,
-VS Code, Colab, GitHub), and still builds the website (``attention_workshop.portable``).
+"""Every lesson and every book page of every edition is portable Markdown, for the clients that render CommonMark
+(JupyterLab, VS Code, Colab, GitHub), and still builds the website (``attention_workshop.portable``).
 
-Each Markdown cell is rendered by markdown-it-py's CommonMark renderer, standing in for those clients (each renders
-CommonMark, with extensions of its own; ``tests/lab`` reads lesson 05 in a real JupyterLab): no MyST role, label
-line, directive fence, directive option or equation label may be left in what a reader sees, and every
-solution is folded (inside a closed ``<details>``; a solution's code cell collapsed). The ``\\tag{n}`` a lesson
-writes on an equation is the number the book gives it (the labelled equations of the table of contents, counted
-in order), and each ``(n)`` a lesson links to an equation is that equation's tag.
+Each Markdown cell, and each page (``book/*.md``, which the lessons link to), is rendered by markdown-it-py's
+CommonMark renderer, standing in for those clients (each renders CommonMark, with extensions of its own;
+``tests/lab`` reads lesson 05 in a real JupyterLab): no MyST role, label line, directive fence, directive option or
+equation label may be left in what a reader sees, and every solution is folded (inside a closed ``<details>``; a
+solution's code cell collapsed). Every link of a lesson or page reaches a file of its edition, and its ``#anchor``
+an element of that file with that id (an ``<a id="...">``): a heading's own anchor counts only where GitHub's
+(lower case, punctuation dropped) and JupyterLab's (the heading's text, spaces as hyphens) are the same. The
+``\\tag{n}`` a lesson writes on an equation is the number the book gives it (the labelled equations of the table of
+contents, counted in order), and each ``(n)`` a lesson links to an equation is that equation's tag.
 """
 
 from __future__ import annotations
@@ -21,8 +24,10 @@ import pytest
 import yaml
 from markdown_it import MarkdownIt
 
-from attention_workshop import portable
+from attention_core.explorers.site import PAGE
+from attention_workshop import ae_lang, portable
 from attention_workshop.paths import ENGLISH, LOCALE, editions
+from attention_workshop.paths import name as edition_name
 from tests.helpers import ROOT
 
 COMMONMARK = MarkdownIt("commonmark")
@@ -38,6 +43,8 @@ LESSONS = [
     for p in sorted([*(_folder(e) / "notebooks").glob("*.ipynb"), *(_folder(e) / "book").glob("*.ipynb")])
 ]
 IDS = [str(p.relative_to(ROOT)) for _, p in LESSONS]
+PAGES = [(e, p) for e in editions() for p in sorted((_folder(e) / "book").glob("*.md"))]
+PAGE_IDS = [str(p.relative_to(ROOT)) for _, p in PAGES]
 
 # What MyST syntax looks like once a CommonMark client has rendered it (found in the HTML it gives).
 LEFTOVERS = {
@@ -118,6 +125,100 @@ def test_lesson_reads_cleanly_in_a_notebook_client(edition, path):
             if not cell["metadata"].get("jupyter", {}).get("source_hidden"):
                 problems.append(f"[{cell['id']}] a hidden input that is not collapsed")
     assert not problems, f"{path.relative_to(ROOT)}:\n" + "\n".join(problems)
+
+
+@pytest.mark.parametrize(("edition", "path"), PAGES, ids=PAGE_IDS)
+def test_page_reads_cleanly_in_a_markdown_client(edition, path):
+    source = path.read_text(encoding="utf-8")
+    problems = leftovers(source)
+    try:
+        portable.to_myst(source)
+    except portable.PortableError as error:
+        problems.append(str(error))
+    assert not problems, f"{path.relative_to(ROOT)}:\n" + "\n".join(problems)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Links: every target a file of the edition, every anchor an id in it
+
+
+def github_anchor(heading: str) -> str:
+    """The anchor GitHub gives a heading (github-slugger): lower case, punctuation dropped, spaces as hyphens."""
+    return re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-")
+
+
+def jupyterlab_anchor(heading: str) -> str:
+    """The id JupyterLab gives a rendered heading (``createHeaderId``): its text, spaces as hyphens."""
+    return heading.replace(" ", "-")
+
+
+def anchors(path) -> set[str]:
+    """The anchors a CommonMark client finds in a lesson or page: every ``id`` its HTML writes, and each heading's
+    own anchor where GitHub's and JupyterLab's agree."""
+    rendered = COMMONMARK.render(_markdown_of(path))
+    found = set(re.findall(r'\bid="([^"]+)"', rendered))
+    for heading in re.findall(r"<h[1-6]>(.*?)</h[1-6]>", rendered):
+        text = html.unescape(re.sub(r"<[^>]+>", "", heading))
+        if github_anchor(text) == jupyterlab_anchor(text):
+            found.add(github_anchor(text))
+    return found
+
+
+def links(path) -> list[str]:
+    """The targets of every link a CommonMark client shows in a lesson or page (Markdown links and ``<a href>``),
+    except web addresses."""
+    rendered = _without_code(COMMONMARK.render(_markdown_of(path)))
+    targets = [html.unescape(t) for t in re.findall(r'<a\s[^>]*?href="([^"]*)"', rendered)]
+    return [t for t in targets if not re.match(r"[a-z]+:", t)]
+
+
+def broken_links(edition: str, path) -> list[str]:
+    """Each link of ``path`` whose file is missing or whose anchor that file does not have. The edition's PDF
+    (``ae_lang.pdf_name``), which the build prints beside the site, is the one target no checkout holds."""
+    problems = []
+    for target in links(path):
+        where, _, anchor = target.partition("#")
+        file = (path.parent / where).resolve() if where else path
+        if where and file == (_folder(edition) / ae_lang.pdf_name(edition)).resolve():
+            continue
+        if not file.is_file():
+            problems.append(f"{target}: no such file")
+        elif anchor and anchor not in anchors(file):
+            problems.append(f"{target}: {file.relative_to(ROOT)} has no anchor {anchor!r}")
+    return problems
+
+
+@pytest.mark.parametrize(("edition", "path"), LESSONS + PAGES, ids=IDS + PAGE_IDS)
+def test_every_link_reaches_its_file_and_anchor(edition, path):
+    problems = broken_links(edition, path)
+    assert not problems, f"{path.relative_to(ROOT)}: {len(problems)} broken links:\n" + "\n".join(problems)
+
+
+def test_the_lessons_link_the_pages_anchors_that_github_and_jupyterlab_both_find():
+    assert github_anchor("The two sources") == "the-two-sources" != jupyterlab_anchor("The two sources")
+    assert "sources" in anchors(ROOT / "book" / "references.md")  # <a id="sources"></a>
+    assert "the-two-sources" not in anchors(ROOT / "book" / "references.md")
+    linked = [t for _, p in LESSONS for t in links(p) if "../book/" in t]
+    assert len(linked) >= 26 and any(t.endswith("references.md#sources") for t in linked)
+
+
+@pytest.mark.parametrize("edition", editions())
+def test_each_glossary_entry_has_the_websites_anchor_and_aliases_label(edition):
+    """A glossary entry's ``<a id>`` is the anchor the website gives it (the English entry's ``term-...``, in every
+    edition), and the label a page writes before a term's aliases is the one the website shows there."""
+    page = (_folder(edition) / "book" / "glossary.md").read_text(encoding="utf-8")
+    written = re.findall(r'^<dt><a id="([^"]+)"></a>', page, re.M)
+    assert written == ae_lang.english_term_ids("book/glossary") and len(written) >= 50
+    wrong = []
+    for label, language, after in re.findall(
+        r'<span class="aliases">([^<]*)<span lang="([^"]+)">[^<]*</span>([^<]*)', page
+    ):
+        key = f"aliases_{language}"
+        shown = PAGE.text(key, edition) if key in PAGE.entries else PAGE.text("aliases", edition)
+        before, _, end = shown.replace("{language}", edition_name(language)).partition("{aliases}")
+        if (label, after) != (before, end):
+            wrong.append(f"{label!r}...{after!r} where the website shows {before!r}...{end!r}")
+    assert not wrong and "aliases" in page, f"{edition}: " + "; ".join(wrong)
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -310,12 +411,73 @@ def test_the_reader_gives_the_websites_myst():
         ('<a id="eq-one"></a>\n\n$$\na = 1\n$$', "must end with \\tag{n}"),
         ('<a id="eq-one"></a>\n\nText.', "must stand before a $$ block"),
         ('<div class="admonition tip">\n\nText.\n', "never closed"),
+        ('<dl class="glossary">\n<dt>score</dt>\n<dd>\n\nA number.\n\n</dd>\n', "never closed by '</dl>'"),
     ],
 )
 def test_a_half_written_construct_is_an_error_naming_its_line(broken, message):
     with pytest.raises(portable.PortableError, match=re.escape(message)) as error:
         portable.to_myst(broken)
     assert str(error.value).startswith("line 1:")
+
+
+PORTABLE_GLOSSARY = """<a id="glossary"></a>
+# Glossary
+
+<dl class="glossary">
+<dt><a id="term-score"></a>score · <span lang="zh">评分</span> · <span lang="zh">分数</span></dt>
+<dd>
+
+A real number, [(7)](../notebooks/04_from_scores_to_weights.ipynb#eq-score) in
+[04 · From scores to weights](../notebooks/04_from_scores_to_weights.ipynb).
+<span class="aliases">Chinese aliases: <span lang="zh">打分, 注意力分数</span></span>.
+
+</dd>
+<dt><a id="term-softmax"></a>softmax</dt>
+<dd>
+
+Positive weights.
+
+</dd>
+</dl>
+"""
+
+MYST_GLOSSARY = """(glossary)=
+# Glossary
+
+```{glossary}
+score
+{lang}`zh: 评分`
+{lang}`zh: 分数`
+  A real number, {eq}`eq-score` in
+  [04 · From scores to weights](../notebooks/04_from_scores_to_weights.ipynb).
+  {aliases}`zh: 打分, 注意力分数`.
+
+softmax
+  Positive weights.
+```
+"""
+
+
+def test_the_reader_gives_a_pages_glossary_as_mysts():
+    assert portable.to_myst(PORTABLE_GLOSSARY) == MYST_GLOSSARY
+    assert not leftovers(PORTABLE_GLOSSARY)
+    rendered = COMMONMARK.render(PORTABLE_GLOSSARY)  # a definition's Markdown is rendered, its link a link
+    assert '<dd>\n<p>A real number, <a href="../notebooks/04_from_scores_to_weights.ipynb#eq-score">(7)</a>' in rendered
+
+
+@pytest.mark.parametrize(
+    ("broken", "message"),
+    [
+        ('<dl class="glossary">\n<dt>score</dt>\n</dl>', "line 3: the last terms of the glossary have no <dd>"),
+        ('<dl class="glossary">\n<dt>score</dt>\n<dd>\n\nA number.\n</dl>', "line 3: '<dd>' is never closed"),
+        ('<dl class="glossary">\n<dt>score · <b>note</b></dt>\n<dd>\n\nA.\n\n</dd>\n</dl>', "line 2: '<b>note</b>' is"),
+        ('<dl class="glossary">\n<p>score</p>\n</dl>', "line 2: a glossary holds <dt>terms</dt> lines"),
+        ('<dl class="glossary">\n<dt>score</dt>\n<dd>\nA number.\n</dd>\n</dl>', "line 3: the body of <dd> must"),
+    ],
+)
+def test_a_half_written_glossary_is_an_error_naming_its_line(broken, message):
+    with pytest.raises(portable.PortableError, match=f"^{re.escape(message)}"):
+        portable.to_myst(broken)
 
 
 def test_the_reader_names_the_cell_of_an_error():

@@ -113,8 +113,8 @@ def test_each_edition_box_states_the_same_reading_time_and_links(lang, path):
 def test_the_intro_offers_the_argument_page_as_the_short_route_with_its_reading_time(intro):
     want = reading_minutes(words(ARGUMENT))
     paragraphs = re.split(r"\n\s*\n", (ROOT / intro).read_text(encoding="utf-8"))
-    offers = [p for p in paragraphs if "{doc}`argument`" in p and re.search(r"\d+\s*(?:minutes|分钟)", p)]
-    assert offers, f"{intro}: no paragraph offers {{doc}}`argument` with a reading time"
+    offers = [p for p in paragraphs if "](argument.ipynb)" in p and re.search(r"\d+\s*(?:minutes|分钟)", p)]
+    assert offers, f"{intro}: no paragraph offers a link to argument.ipynb with a reading time"
     stated = [int(n) for p in offers for n in re.findall(r"(\d+)\s*(?:minutes|分钟)", p)]
     assert want in stated, f"{intro}: the argument page ({words(ARGUMENT)} words) reads in about {want} minutes"
 

@@ -22,7 +22,7 @@ INTRO = ROOT / "book" / "intro.md"
 CITATION = re.compile(r"\[\[(\d+)\]\]\(\.\./book/references\.md#references\)|\bentry \[(\d+)\]")
 ENTRY = re.compile(r"(?m)^\[(\d+)\] \*\*")
 CITED_IN = re.compile(r"\*Cited in:\*([^\n]*(?:\n[^\n]+)*)")
-DOC = re.compile(r"\{doc\}`\.\./notebooks/([^`]+)`")
+DOC = re.compile(r"\]\(\.\./notebooks/([\w-]+)\.ipynb\)")  # a link to a lesson: [01 · ...](../notebooks/01_....ipynb)
 
 # Citations the references page promises on a page that does not make them yet (for a page whose owner is still
 # writing it); the owner removes a pair when the citation lands. Empty now: lesson 07 cites [7] and [8].

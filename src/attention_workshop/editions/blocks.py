@@ -7,10 +7,11 @@ The text is tokenised by MyST's own parser (``myst_parser.parsers.mdit.create_md
 book's extensions from ``_config.yml``), so a directive fence ```` ```{name} ````, a ``:::`` colon fence, a
 ``(label)=`` target, ``$$`` math and a code block are recognised as the book's build recognises them. The rest of
 math and code, labels, other directive options and HTML blocks are not text. The body of a directive whose content
-is Markdown (``{admonition}``, ``{dropdown}``, ``{note}``, ...) is cut the same way, recursively; a ``{glossary}``
-body is cut into its term groups and definitions. A lesson's portable HTML (``attention_workshop.portable``: a
-solution's ``<summary>``, an admonition's ``<p class="admonition-title">``) gives its title as a block; its body,
-Markdown between blank lines, is cut like any other.
+is Markdown (``{admonition}``, ``{dropdown}``, ``{note}``, ...) is cut the same way, recursively. The portable HTML
+of a lesson or page (``attention_workshop.portable``: a solution's ``<summary>``, an admonition's ``<p
+class="admonition-title">``) gives its title as a block, and a glossary's ``<dt>`` line its entry's terms (one
+block: ``attention · <span lang="zh">注意力</span>``); a body, Markdown between blank lines, is cut like any other,
+a paragraph between a glossary's ``<dd>`` and ``</dd>`` as a definition.
 
 A block's text (a translator's ``msgid``) is its lines without what the Markdown around them adds: the ``#`` of a
 heading, a list item's marker, a block quote's ``>``, indentation. :func:`replace` puts a translation back in
@@ -29,7 +30,7 @@ MARKDOWN_DIRECTIVES = {
     "admonition", "attention", "caution", "danger", "dropdown", "epigraph", "error", "figure", "hint", "important",
     "margin", "note", "pull-quote", "seealso", "sidebar", "tip", "topic", "warning", "card", "tab-item", "div",
 }  # fmt: skip
-UNTITLED = {"figure", "image", "glossary", "div"}  # their argument is a path or a class, not text
+UNTITLED = {"figure", "image", "div"}  # their argument is a path or a class, not text
 TEXT_OPTIONS = {"alt", "caption"}  # directive options whose value is text a reader sees
 # The kinds of block ("#." in a PO file; the pseudo edition treats a math line and a comment apart).
 KINDS = ("heading", "paragraph", "item", "cell", "title", "alt", "caption", "term", "definition", "math", "comment")
@@ -59,7 +60,7 @@ class Block:
 
 def has_words(text: str) -> bool:
     """Whether ``text`` has prose besides math, code, role names, tags and addresses (a block with none, say a
-    table cell holding only ``$T$`` or a ``{doc}`` link, is not an entry)."""
+    table cell holding only ``$T$``, is not an entry; a link's text is prose: a lesson's title in a table cell is)."""
     return re.search(r"[^\W\d_]", _NOT_PROSE.sub(" ", text)) is not None
 
 
@@ -92,6 +93,7 @@ def _blocks(text: str, lines: list[str]) -> list[Block]:
     tokens = _parser().parse(text)
     out: list[Block] = []
     containers: list[str] = []
+    definition = False  # between a portable glossary's <dd> and </dd> (HTML blocks around Markdown)
     for i, tok in enumerate(tokens):
         if tok.type in ("list_item_open", "dd_open", "footnote_open"):
             containers.append(tok.type)
@@ -99,7 +101,8 @@ def _blocks(text: str, lines: list[str]) -> list[Block]:
             containers.pop()
         elif tok.type == "paragraph_open":
             kind = {"list_item_open": "item", "dd_open": "definition"}.get(containers[-1] if containers else "", "")
-            out.append(_paragraph(tokens[i + 1].content, tok.map, lines, kind or "paragraph"))
+            kind = kind or ("definition" if definition and not containers else "paragraph")
+            out.append(_paragraph(tokens[i + 1].content, tok.map, lines, kind))
         elif tok.type in ("heading_open", "dt_open"):
             out.append(_one_line(tokens[i + 1].content, tok.map[0], lines, "heading" if tok.type[0] == "h" else "term"))
         elif tok.type == "tr_open":
@@ -112,25 +115,31 @@ def _blocks(text: str, lines: list[str]) -> list[Block]:
             out.extend(_math(tok.map, lines))
         elif tok.type == "html_block":
             out.extend(_html_titles(tok.map, lines))
+            tags = [_body(lines[n]).strip() for n in range(*tok.map) if _body(lines[n]).strip()]
+            definition = bool(tags) and tags[-1] == "<dd>"
     return out
 
 
 # The titles a portable lesson writes in HTML (``attention_workshop.portable``): a solution's ``<summary>`` and an
-# admonition's ``<p class="admonition-title">``, each alone on its line.
+# admonition's ``<p class="admonition-title">``, each alone on its line; and a portable glossary's terms, one
+# ``<dt>`` line per entry (after the entry's anchor, which is not text).
 _HTML_TITLE = re.compile(r'^\s*<(summary|p class="admonition-title")>(.*?)</(?:summary|p)>\s*$')
+_HTML_TERMS = re.compile(r'^\s*<dt>(?:<a id="[^"<>]*"></a>)?(.*?)</dt>\s*$')
 
 
 def _html_titles(where: list[int], lines: list[str]) -> list[Block]:
-    """The titles in an HTML block (the rest of its HTML is not text)."""
+    """The titles and glossary terms in an HTML block (the rest of its HTML is not text)."""
     out = []
     for number in range(*where):
         body = _body(lines[number])
         match = _HTML_TITLE.match(body)
-        if match and match.group(2).strip():
-            start = match.start(2) + len(match.group(2)) - len(match.group(2).lstrip())
-            out.append(
-                Block("title", match.group(2).strip(), ((number, start, start + len(match.group(2).strip())),), True)
-            )
+        terms = _HTML_TERMS.match(body)
+        found, group = (match, 2) if match else (terms, 1)
+        if found and found.group(group).strip():
+            words = found.group(group)
+            start = found.start(group) + len(words) - len(words.lstrip())
+            kind = "title" if match else "term"
+            out.append(Block(kind, words.strip(), ((number, start, start + len(words.strip())),), True))
     return out
 
 
@@ -238,7 +247,7 @@ def _directive(tok, lines: list[str]) -> list[Block]:
     if argument and name not in UNTITLED:
         body = _body(lines[fence])
         out.append(Block("title", argument, ((fence, len(body) - len(argument), len(body)),), inline=True))
-    if name not in MARKDOWN_DIRECTIVES and name != "glossary":
+    if name not in MARKDOWN_DIRECTIVES:
         return out
     content = tok.content.splitlines(keepends=True)
     skip = 0
@@ -252,8 +261,8 @@ def _directive(tok, lines: list[str]) -> list[Block]:
             out.append(Block(option.group(1), value, ((fence + 1 + skip, len(body) - len(value), len(body)),), True))
         skip += 1
     inner = content[skip:]
-    found = _glossary(inner) if name == "glossary" else _blocks("".join(inner), inner)
-    for block in found:  # from the body's lines to the source's: the body was cut out of the fence's indentation
+    # from the body's lines to the source's: the body was cut out of the fence's indentation
+    for block in _blocks("".join(inner), inner):
         spans = []
         for number, start, end in block.spans:
             source, own = _body(lines[fence + 1 + skip + number]), _body(inner[number])
@@ -262,26 +271,6 @@ def _directive(tok, lines: list[str]) -> list[Block]:
             shift = len(source) - len(own)
             spans.append((fence + 1 + skip + number, start + shift, end + shift))
         out.append(dataclasses.replace(block, spans=tuple(spans)))
-    return out
-
-
-def _glossary(lines: list[str]) -> list[Block]:
-    """A glossary's entries: each group of term lines (unindented, one after another) and its definition (the
-    indented lines below it)."""
-    out, group, kind = [], [], None
-    for number, line in enumerate([*lines, "\n"]):
-        body = _body(line)
-        now = None if not body else ("definition" if body[0].isspace() else "term")
-        if group and now != kind:
-            text = "\n".join(_body(lines[n]).strip() for n in group)
-            spans = tuple(
-                (n, len(_body(lines[n])) - len(_body(lines[n]).lstrip()), len(_body(lines[n]))) for n in group
-            )
-            out.append(Block(kind, text, spans))
-            group = []
-        if now is not None:
-            group.append(number)
-        kind = now
     return out
 
 

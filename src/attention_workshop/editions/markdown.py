@@ -24,8 +24,8 @@ NOTES = {  # what a translator needs to know about a block of this kind ("#." in
     "title": "a box's title, one line",
     "cell": "a table cell, one line",
     "term": (
-        "a glossary entry's terms, one per line: this edition's own terms plain, the one it uses first; a term in "
-        "another language marked with its code, {lang}`en: attention`, {lang}`zh: 注意力`"
+        "a glossary entry's terms, separated by ' · ': this edition's own terms plain, the one it uses first; a term "
+        'in another language marked with its code, <span lang="en">attention</span>, <span lang="zh">注意力</span>'
     ),
     "definition": "a glossary definition",
 }

@@ -23,13 +23,14 @@ ROLE = re.compile(r"\{(\w+)\}`([^`]*)`")
 LINK = re.compile(r"(\[[^\]]*\])(\([^)]*\))")
 MATH = re.compile(r"\$\$?[^$]+\$\$?")
 CODE = re.compile(r"`[^`]*`")
+TAG = re.compile(r"<[^<>\n]+>")  # an HTML tag of portable Markdown (<span lang="zh">, <a id=...>)
 
 
 def pseudo_inline(text: str) -> str:
-    """A block of markdown in the pseudo-language: text replaced, syntax, math, code, link targets and cross-reference
-    targets kept (a ``{ref}``'s own text and a ``{term}``'s term are text too)."""
+    """A block of markdown in the pseudo-language: text replaced, syntax, math, code, HTML tags, link targets and
+    cross-reference targets kept (a ``{ref}``'s own text and a ``{term}``'s term are text too)."""
     parts, last = [], 0
-    pattern = re.compile(f"{ROLE.pattern}|{LINK.pattern}|{MATH.pattern}|{CODE.pattern}")
+    pattern = re.compile(f"{ROLE.pattern}|{LINK.pattern}|{MATH.pattern}|{CODE.pattern}|{TAG.pattern}")
     for m in pattern.finditer(text):
         parts.append(pseudo_text(text[last : m.start()]))
         piece = m.group()

@@ -38,12 +38,15 @@ x = 1  # a comment
 y = "# not a comment"
 ```
 
-```{glossary}
-term one
-术语一
-  Its definition, which
-  continues here.
-```
+<dl class="glossary">
+<dt><a id="term-term-one"></a>term one · <span lang="zh">术语一</span></dt>
+<dd>
+
+Its definition, which
+continues here.
+
+</dd>
+</dl>
 """
 
 
@@ -61,9 +64,9 @@ def test_a_page_is_cut_into_blocks_of_each_kind_and_the_rest_is_not_text():
         ("paragraph", "Inside the box."),
         ("math", "y = \\text{the same for every } j"),
         ("comment", "a comment"),
-        ("term", "term one\n术语一"),
+        ("term", 'term one · <span lang="zh">术语一</span>'),
         ("definition", "Its definition, which\ncontinues here."),
-    ]  # the label, the option, the math's symbols, the code and the cell "$T$" are not text
+    ]  # the label, the option, the math's symbols, the code, the cell "$T$" and the HTML's tags are not text
 
 
 def test_translations_replace_their_blocks_and_nothing_else():
@@ -75,7 +78,7 @@ def test_translations_replace_their_blocks_and_nothing_else():
         "A title": "标题",
         "y = \\text{the same for every } j": "y = \\text{对每个 } j \\text{ 都相同}",
         "a comment": "注释",
-        "term one\n术语一": "术语一\nterm one",
+        'term one · <span lang="zh">术语一</span>': '术语一 · <span lang="en">term one</span>',
         "Its definition, which\ncontinues here.": "它的定义。",
     }
     out = blocks.replace(SAMPLE, lambda b: table.get(b.text))
@@ -87,7 +90,8 @@ def test_translations_replace_their_blocks_and_nothing_else():
         .replace("{admonition} A title", "{admonition} 标题")
         .replace("\\text{the same for every } j", "\\text{对每个 } j \\text{ 都相同}")
         .replace("# a comment", "# 注释")
-        .replace("term one\n术语一\n  Its definition, which\n  continues here.", "术语一\nterm one\n  它的定义。")
+        .replace('term one · <span lang="zh">术语一</span>', '术语一 · <span lang="en">term one</span>')
+        .replace("Its definition, which\ncontinues here.", "它的定义。")
     )
     assert blocks.replace(SAMPLE, lambda b: None) == SAMPLE
     assert blocks.replace(SAMPLE, lambda b: b.text) == SAMPLE
@@ -151,5 +155,5 @@ def test_a_pages_units_are_keyed_by_the_page_not_by_a_heading():
     page = sources.PageSource(ROOT / "book" / "glossary.md")
     units = page.units()
     assert {u.context for u in units} == {"glossary"}
-    assert ("glossary", "context vector\n{lang}`zh: 上下文向量`") in {(u.context, u.msgid) for u in units}
+    assert ("glossary", 'context vector · <span lang="zh">上下文向量</span>') in {(u.context, u.msgid) for u in units}
     assert all(u.line > 0 for u in units)  # for reports: the page's line
