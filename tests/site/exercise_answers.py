@@ -100,11 +100,13 @@ def said(x):
     return {"book": x.book.context.rsplit(".", 1)[-1], "key": x.key, "values": values}
 
 
-def python_side(key: str, texts: list[str], lang: str) -> dict:
-    """The Python check's finding on the typed answer, called with the lesson's declared arguments in the edition
-    ``lang`` (lesson 01 reads the edition's own sentence), as data, and its verdicts as the page says them."""
+def python_side(key: str, texts: list[str], lang: str, declaration: dict | None = None) -> dict:
+    """The Python check's finding on the typed answer, called with the lesson's declared arguments (``declaration``,
+    by default the bank's call's) in the edition ``lang`` (lesson 01 reads the edition's own sentence), as data, and
+    its verdicts as the page says them."""
     decide = the_check(key).decide
-    lesson = {k: lesson_value(v, lang) for k, v in declared(key)["args"].items()}
+    declaration = declared(key) if declaration is None else declaration
+    lesson = {k: lesson_value(v, lang) for k, v in declaration["args"].items()}
     with language(lang):
         finding = decide(**dict(zip(slots(decide), map(python_value, texts), strict=True)), **lesson)
         counted = finding.judged and not finding.ok
