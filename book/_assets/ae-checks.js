@@ -1499,7 +1499,7 @@
         spellcheck: "false",
         autocomplete: "off",
         autocapitalize: "off",
-        "aria-describedby": verdictId,
+        "aria-describedby": id + "-intro " + verdictId, // how to type it, then the verdict
         class: "ae-ex-input",
       });
       var label = el("label", { for: input.id }, [slot.label]);
@@ -1508,10 +1508,10 @@
     var check = el("button", { type: "submit", class: "ae-button ae-ex-check" }, [text("site", "check")]);
     var show = el("button", { type: "button", class: "ae-button ae-ex-show" }, [text("site", "show")]);
     var verdict = el("div", { id: verdictId, class: "ae-ex-verdict", role: "status", "aria-live": "polite" });
-    var title = el("p", { class: "ae-ex-title", id: id + "-title" }, [el("strong", {}, [text("site", "title")])]);
-    var form = el("form", { class: "ae-ex-form", "aria-labelledby": id + "-title", novalidate: "novalidate" }, [
+    var title = el("p", { class: "ae-ex-title" }, [el("strong", {}, [text("site", "title")])]);
+    var form = el("form", { class: "ae-ex-form", novalidate: "novalidate" }, [
       title,
-      el("p", { class: "ae-ex-intro" }, [text("site", "intro")]),
+      el("p", { class: "ae-ex-intro", id: id + "-intro" }, [text("site", "intro")]),
     ]);
     fields.forEach(function (f) {
       form.appendChild(f.row);
