@@ -27,6 +27,7 @@ ESBUILD = ROOT / "_vendor" / "node" / "esbuild" / "esbuild"  # minifies our scri
 SCRIPTS = (
     "ae-ui.js",
     "ae-explorers.js",
+    "ae-checks.js",
     "ae-site.js",
     "ae-search.js",
     "ae-lab-math.js",

@@ -14,6 +14,13 @@ the controls they share, then ``ae-explorers.css``) and, as an inline JSON scrip
 also gets ``ae-lab.js`` and ``ae-lab.css``; its mathematics (``ae-lab-math.js``, ``lab/*.js``), Worker and numbers
 (:func:`attention_core.explorers.site.lab_data`, written as ``_static/ae-lab-data.js``) load when it comes into
 view (``_add_lab``).
+
+An exercise's check cell is a twin's place too: its metadata holds what its self-check declared
+(:mod:`attention_core.checks.declare`, kept there by ``attention_workshop.execute``), and after the cell
+``_place_exercises`` puts an answer box (``<div class="ae-exercise" data-box="...">``, the check's numbers for the
+page's edition) or, for a check of a reader's function, a note saying how to run it in the notebook. A page with a
+box gets ``ae-checks.js``, its styles and, inline, the messages its boxes say
+(:func:`attention_core.checks.site.page_parameters`, ``#ae-checks``): ``_add_exercises``.
 """
 
 from __future__ import annotations
@@ -142,6 +149,54 @@ def _replace_widgets(app, doctree, docname):
             raw.replace_self(nodes.raw("", "", format="html"))
 
 
+def _place_exercises(app, doctree, docname):
+    """After each check cell whose metadata declares its check (``attention_core.checks.site.EXERCISE_KEY``): the
+    answer box of a value check, or the note of a check of a reader's function (doctree-resolved). A declaration
+    the website cannot use is a build warning (an error under ``-W``) naming the page and the check."""
+    from attention_core.checks.site import EXERCISE_KEY, PAGE, Undeclared, box
+
+    edition = _edition(app)
+    cells = [
+        node
+        for node in doctree.findall(nodes.container)
+        if node.get("nb_element") == "cell_code" and EXERCISE_KEY in (node.get("cell_metadata") or {})
+    ]
+    for n, cell in enumerate(cells, 1):
+        try:
+            made = box(cell["cell_metadata"][EXERCISE_KEY], edition)
+        except Undeclared as error:
+            logger.warning(f"{docname}: an exercise's declaration: {error}", location=docname)
+            continue
+        if made is None:
+            markup = f'<div class="ae-exercise-note" role="note"><p>{PAGE.text("function_note", edition)}</p></div>'
+        else:
+            data = html.escape(json.dumps(made, separators=(",", ":"), allow_nan=False, ensure_ascii=False), quote=True)
+            needs = html.escape(PAGE.text("needs_js", edition))
+            markup = (
+                f'<div class="ae-exercise" id="ae-exercise-{n}" data-book="{made["book"]}" data-box="{data}">'
+                f"<p>{needs}</p></div>"
+            )
+        cell.parent.insert(cell.parent.index(cell) + 1, nodes.raw("", markup, format="html"))
+
+
+def _add_exercises(app, pagename, templatename, context, doctree):
+    """A page with answer boxes: ``ae-checks.js``, its styles and the messages its boxes say (``#ae-checks``)."""
+    body = context.get("body", "")
+    if 'class="ae-exercise-note"' in body and 'class="ae-exercise"' not in body:
+        app.add_css_file("ae-checks.css")
+    if 'class="ae-exercise"' not in body:
+        return
+    from attention_core.checks.site import page_parameters
+
+    books = set(re.findall(r'<div class="ae-exercise" [^>]*data-book="(\w+)"', body))
+    text = json.dumps(page_parameters(books, _edition(app)), separators=(",", ":"), allow_nan=False)
+    text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")  # safe inside <script>
+    app.add_css_file("ae-controls.css")  # the buttons the explorers, the lab and the answer boxes share
+    app.add_css_file("ae-checks.css")
+    app.add_js_file(None, body=text, type="application/json", id="ae-checks")
+    app.add_js_file("ae-checks.js", defer="defer")
+
+
 EXPLORER_PARTS = {"state": "state", "score": "score", "question": "question"}
 
 
@@ -208,5 +263,7 @@ def _lab_version(data: pathlib.Path, models: list[pathlib.Path] | tuple = ()) ->
 
 def setup(app):
     app.connect("doctree-resolved", _replace_widgets)
+    app.connect("doctree-resolved", _place_exercises)
     app.connect("html-page-context", _add_explorers)  # priority 500: before ae_assets' tidying (900)
+    app.connect("html-page-context", _add_exercises)
     return {"parallel_read_safe": True, "parallel_write_safe": False}

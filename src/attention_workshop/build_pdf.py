@@ -168,7 +168,8 @@ def _has_class(element, name: str) -> bool:
 def chapter(site: pathlib.Path, docname: str, part: str | None, docnames: set[str], edition: str, site_url: str):
     """The article of one built page, made part of one document: every id prefixed by the page's key, links to
     pages of the book turned into links inside the document, figures loaded eagerly from the print file's
-    folder, explorers replaced by a note, folded code and solutions opened, the website's controls removed."""
+    folder, explorers replaced by a note, folded code and solutions opened, the website's controls (answer boxes
+    included) removed."""
     from bs4 import BeautifulSoup
 
     page = BeautifulSoup((site / f"{docname}.html").read_text(encoding="utf-8"), "html.parser")
@@ -193,6 +194,8 @@ def chapter(site: pathlib.Path, docname: str, part: str | None, docnames: set[st
         live.replace_with(BeautifulSoup(explorer_note(edition, docname, site_url), "html.parser"))
     for old in article.select("div.ae-notebook-note"):
         old.replace_with(BeautifulSoup(explorer_note(edition, docname, site_url, "pdf_widget"), "html.parser"))
+    for box in article.select("div.ae-exercise"):  # an answer box needs the page's script; paper has the cell above
+        box.decompose()
     # folded content: a hidden cell's code is shown; a dropdown (an exercise's solution) is opened
     for details in article.find_all("details"):
         classes = details.get("class") or []

@@ -15,7 +15,10 @@ written in its stored form (:func:`normalise`, :func:`dumps`):
   move. A widget view without a declaration has nothing to stand in for it: the command stops, naming the notebook
   and the cell.
 - **No verdict in the file.** A code cell tagged :data:`EXERCISE_CHECK` (it runs a self-check on the starting
-  answer of an exercise) is stored as never run (:func:`drop_exercise_verdicts`): the reader runs it.
+  answer of an exercise) is stored as never run (:func:`drop_exercise_verdicts`): the reader runs it. What the
+  check declared for the website (:data:`attention_core.checks.base.EXERCISE_MIME`: its name, the lesson's
+  arguments, the starting answer) stays, in the cell's metadata under ``exercise``: the website's build reads it
+  there to put an answer box after the cell (``attention_workshop.ae_twins``), never the cell's source.
 - **What JupyterLab would write.** Opening and saving a lesson in JupyterLab must change nothing, so the file is
   what JupyterLab's save writes. JupyterLab sends the notebook from the browser as JSON; jupyter_server parses it
   (``json.loads``, ``JupyterHandler.get_json_body``) and writes it with ``nbformat.write`` (``FileContentsManager.
@@ -150,9 +153,23 @@ def drop_exercise_verdicts(nb: dict) -> None:
     """Store, in place, every code cell tagged :data:`EXERCISE_CHECK` as never run: no outputs, no execution count,
     no execution timestamps. Such a cell runs a self-check on the reader's answer (its starting answer in the
     lesson), and a stored verdict would show what to change before the reader has tried (issue 45); nbval runs it
-    but does not compare its output (the cell also carries ``nbval-ignore-output``)."""
+    but does not compare its output (the cell also carries ``nbval-ignore-output``).
+
+    The declaration the check's verdict carried (:data:`~attention_core.checks.base.EXERCISE_MIME`) moves to the
+    cell's metadata (:data:`~attention_core.checks.site.EXERCISE_KEY`) for the website's build; a cell that ran
+    without one loses an older one; a cell stored unrun keeps what it has."""
+    from attention_core.checks.base import EXERCISE_MIME
+    from attention_core.checks.site import EXERCISE_KEY
+
     for cell in nb.get("cells", []):
         if cell.get("cell_type") == "code" and EXERCISE_CHECK in cell.get("metadata", {}).get("tags", []):
+            if cell.get("outputs"):
+                outputs = [out.get("data", {}) for out in cell["outputs"]]
+                declared = [data[EXERCISE_MIME] for data in outputs if EXERCISE_MIME in data]
+                if declared:
+                    cell["metadata"][EXERCISE_KEY] = declared[-1]
+                else:
+                    cell["metadata"].pop(EXERCISE_KEY, None)
             cell["outputs"], cell["execution_count"] = [], None
             cell["metadata"].pop("execution", None)
 

@@ -473,6 +473,7 @@ async def _switch(page, site, path: str) -> list[str]:
 
 EXPLORERS_FIT = js("explorers_fit")
 EXPLORERS_READY = js("explorers_ready")
+CHECKS_BANK = js("checks_bank")  # the answer boxes' checker on a list of answers (test_site_checks.py)
 
 
 class _Recorder:

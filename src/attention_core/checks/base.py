@@ -25,11 +25,20 @@ check has seen (:data:`ATTEMPTS`, one count per check for the process, i.e. the 
 An answer of the wrong kind (text, ``None``, a function still raising ``NotImplementedError``) is named, quoted,
 and not counted as a try. Every message a check shows a reader comes from a :class:`~attention_core.lang.Messages`,
 so it is Chinese after ``set_language("zh")``; the text of the reader's own exceptions is quoted as Python wrote it.
+
+**A check declares its website twin.** A check whose answer is a value (a number, positions, a small vector) names
+the numbers its decision needs with ``@self_check(given=...)``: a function of the lesson's own arguments (``T``,
+``position``, the sentence...) that returns them, which ``decide`` itself calls. Its verdict then carries, as one
+more output type (:data:`EXERCISE_MIME`), the lesson's arguments and the starting answer it was called with;
+``attention_workshop.execute`` keeps that in the check cell's metadata (:mod:`.declare`), and the website's build
+puts an answer box there whose script (``book/_assets/ae-checks.js``) mirrors ``decide`` key for key (:mod:`.site`).
+A check of a reader's function declares only its name: the website says to run it in the notebook.
 """
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import html
 import math
@@ -45,6 +54,7 @@ from numbers import Real
 import numpy as np
 
 from ..lang import Messages
+from .declare import declaration
 
 # How close a reader's computed numbers must be to the core's. A float32 answer carries about 7 significant
 # digits, so 1e-5 relative (1e-6 absolute, for numbers near 0) accepts float32 and float64 alike, while every
@@ -55,6 +65,8 @@ MAX_ITEMS = 1_000_000  # positions read from one answer; more is refused before 
 TIME_LIMIT = 5.0  # seconds a reader's function may run on one case before the check reports it as too slow
 REVEAL_AFTER = 3  # wrong answers in a row after which a check shows the answer
 FSI, PDI = "\u2068", "\u2069"  # FIRST STRONG ISOLATE ... POP DIRECTIONAL ISOLATE, around every quotation
+EXERCISE_MIME = "application/vnd.attention-core.exercise+json"  # a verdict's declaration of its check (.site)
+CHECKS: dict[str, Callable] = {}  # every self-check by its name, as @self_check made it (.site finds them here)
 
 TEXT = Messages(
     __name__,
@@ -69,6 +81,11 @@ TEXT = Messages(
         "tries_left": (
             "Wrong answer {n} of {of}: the answer is shown after {of} wrong answers in a row, "
             "or now with show_answer=True."
+        ),
+        # the same note under an answer box of the website, whose button asks for the answer
+        "tries_left_page": (
+            "Wrong answer {n} of {of}: the answer is shown after {of} wrong answers in a row, "
+            "or now with the button “Show the answer”."
         ),
         "the_answer": "The answer: {answer}",
         "not_a_function": "expected a function, got {kind}",
@@ -109,12 +126,14 @@ TEXT = Messages(
 @dataclass(frozen=True)
 class CheckResult:
     """The verdict of a self-check: ``ok``, its first line ``lead``, the problems as ``items`` when there are several,
-    and a ``note`` (how many tries are left, or the answer). ``message`` is all of it as text."""
+    and a ``note`` (how many tries are left, or the answer). ``message`` is all of it as text. ``exercise`` is the
+    check's declaration for the website (:func:`self_check`), shown to no reader and not compared."""
 
     ok: bool
     lead: str
     items: tuple[str, ...] = ()
     note: str = ""
+    exercise: dict | None = field(default=None, compare=False, repr=False)
 
     @property
     def message(self) -> str:
@@ -134,6 +153,14 @@ class CheckResult:
         if self.note:
             parts.append(f"<p>{html.escape(self.note)}</p>")
         return f'<div class="ae-check" style="color:{colour}">{"".join(parts)}</div>'
+
+    def _repr_mimebundle_(self, include=None, exclude=None) -> dict:
+        """The verdict as text and HTML, and the check's declaration (:data:`EXERCISE_MIME`), which no front end
+        shows and ``attention_workshop.execute`` keeps in the cell's metadata for the website's build."""
+        bundle = {"text/plain": repr(self), "text/html": self._repr_html_()}
+        if self.exercise is not None:
+            bundle[EXERCISE_MIME] = self.exercise
+        return bundle
 
 
 @dataclass(frozen=True)
@@ -237,8 +264,9 @@ class Attempts:
 ATTEMPTS = Attempts()
 
 
-def feedback(finding: Finding, tries: int, show_answer: bool = False) -> CheckResult:
-    """The verdict a reader sees for ``finding`` at wrong answer number ``tries`` (0: not counted)."""
+def feedback(finding: Finding, tries: int, show_answer: bool = False, page: bool = False) -> CheckResult:
+    """The verdict a reader sees for ``finding`` at wrong answer number ``tries`` (0: not counted); with ``page``, as
+    the website's answer box says it (its note names the box's button instead of ``show_answer=True``)."""
     if finding.ok:
         return CheckResult(True, _capitalised(str(finding.passed)))
     texts = []
@@ -250,7 +278,7 @@ def feedback(finding: Finding, tries: int, show_answer: bool = False) -> CheckRe
     if show_answer or (tries >= REVEAL_AFTER and finding.answer is not None):
         note = TEXT("the_answer", answer=str(finding.answer)) if finding.answer is not None else ""
     elif tries:
-        note = TEXT("tries_left", n=tries, of=REVEAL_AFTER)
+        note = TEXT("tries_left_page" if page else "tries_left", n=tries, of=REVEAL_AFTER)
     else:
         note = ""
     texts = [_capitalised(text) for text in texts]
@@ -276,12 +304,21 @@ def verdict(problems: list[str], passed: str) -> CheckResult:
     return CheckResult(False, TEXT("problems", n=len(problems)), tuple(problems))
 
 
-def self_check(decide: Callable[..., Finding]) -> Callable[..., CheckResult]:
+def self_check(decide: Callable[..., Finding] | None = None, *, given: Callable | None = None):
     """The check a reader calls, made from the pure decision ``decide`` (kept as the check's ``.decide``).
 
     The check takes ``decide``'s arguments and ``show_answer=False``; it runs ``decide`` with numpy's warnings off,
     counts the attempt (:data:`ATTEMPTS`) and returns the :class:`CheckResult` for it (:func:`feedback`). Anything
-    ``decide`` raises (a case no guard foresaw) becomes one line naming the error: the last net, never a traceback."""
+    ``decide`` raises (a case no guard foresaw) becomes one line naming the error: the last net, never a traceback.
+
+    ``given`` (written ``@self_check(given=...)``) marks a check of a value answer that the website can decide in
+    the page: a function of the lesson's arguments of ``decide`` (its parameter names are theirs; ``decide``'s
+    other parameters are the reader's answers) returning ``(numbers, None)``, the numbers the decision needs, or
+    ``(None, problem)`` for arguments a lesson cannot mean. ``decide`` calls it; the website's build calls it too
+    (:mod:`.site`), so the page decides with the same numbers. Every check is kept in :data:`CHECKS` by name, and
+    its verdict carries its declaration (:attr:`CheckResult.exercise`)."""
+    if decide is None:
+        return functools.partial(self_check, given=given)
 
     @functools.wraps(decide)
     def check(*args, show_answer: bool = False, **kwargs) -> CheckResult:
@@ -290,10 +327,22 @@ def self_check(decide: Callable[..., Finding]) -> Callable[..., CheckResult]:
                 finding = decide(*args, **kwargs)
         except Exception as error:  # the last net: a reader's value that defeated every guard
             finding = malformed(Say(TEXT, "check_failed", {"error": _name_of(error), "detail": _detail(error)}))
-        return feedback(finding, ATTEMPTS.record(decide.__name__, finding), bool(show_answer))
+        result = feedback(finding, ATTEMPTS.record(decide.__name__, finding), bool(show_answer))
+        return dataclasses.replace(result, exercise=_declared(decide, given, args, kwargs))
 
     check.decide = decide
+    check.given = given
+    CHECKS[decide.__name__] = check
     return check
+
+
+def _declared(decide: Callable, given: Callable | None, args: tuple, kwargs: dict) -> dict | None:
+    """The check's declaration for the website (:func:`.declare.declaration`), or ``None`` if the call cannot be
+    declared (arguments that do not bind, a lesson's argument that is not plain data): never an exception."""
+    try:
+        return declaration(decide, given, args, kwargs)
+    except Exception:  # a declaration is for the website's build: the reader's verdict never depends on it
+        return None
 
 
 # ------------------------------------------------------------------------------------ quoting

@@ -5,7 +5,8 @@ hint, the second its detail, the third the answer). A function that still raises
 as "not answered yet", so the exercise cell can run before it is solved. Every message comes from the module's
 :class:`~attention_core.lang.Messages` (English, translated by its PO files).
 
-The decision rule of exercise 08.5, :func:`check_local_m_window` (the website mirrors it): distinct whole positions;
+The decision rule of exercise 08.5, :func:`check_local_m_window` (the website decides in the page with the same rule,
+``book/_assets/ae-checks.js``, from the numbers of :func:`local_m_window_given`): distinct whole positions;
 right when they are exactly ``max(1, t - D) .. min(T, t + D)``. Else, in this order: every position one less
 (``window_from_zero``); two more or ``D + 1`` positions (``window_ends``); positions outside ``1..T``
 (``window_outside``); the missing and the extra positions (``window_wrong``).
@@ -113,10 +114,18 @@ def check_gaussian(fn: Callable) -> Finding:
     return right(_say("gaussian_ok"), answer)
 
 
-@self_check
+def local_m_window_given(t: int = 3, T: int = 7, D: int = 2) -> tuple[dict | None, Say | None]:
+    """What :func:`check_local_m_window` decides with: ``t``, ``T``, ``D`` and the positions local-m reads,
+    ``max(1, t - D) .. min(T, t + D)`` (:func:`attention_core.luong.window_mask`)."""
+    expected = [int(j) for j in np.flatnonzero(window_mask(t, T, D)) + 1]
+    return {"t": int(t), "T": int(T), "D": int(D), "expected": expected}, None
+
+
+@self_check(given=local_m_window_given)
 def check_local_m_window(answer, t: int = 3, T: int = 7, D: int = 2) -> Finding:
     """Check a list of the positions (numbered from 1) that local-m reads at step ``t`` with half-width ``D``."""
-    expected = [int(j) for j in np.flatnonzero(window_mask(t, T, D)) + 1]
+    g, _ = local_m_window_given(t, T, D)
+    t, T, D, expected = g["t"], g["T"], g["D"], g["expected"]
     the_answer = str(expected)
     got, problem = positions(answer, TEXT("your_window"))
     if problem:

@@ -10,7 +10,9 @@ files), pieces included: the names of the directions and of the tokens. The less
 read (each edition's own, ``example_sentences``) and find the tokens they talk about by their features, not by
 their English names.
 
-The decision rules, exercise by exercise (the website mirrors those of the value answers):
+The decision rules, exercise by exercise. The website decides the value answers in the page with the same rules
+(``book/_assets/ae-checks.js``, key for key), from the numbers each check's ``given`` function returns (the same
+function its decision calls: ``@self_check(given=...)``, see :mod:`.base`):
 
 - 01.1 :func:`check_query_focus`: a vector of ``F`` finite numbers whose scores do not overflow; right when the
   sentence's *time* token gets at least ``at_least`` (0.5) of the weight. Else: the top token is another one
@@ -286,7 +288,24 @@ def check_softmax(my_softmax: Callable) -> Finding:
 CONTEXT_PRECISION = Precision(3)
 
 
-@self_check
+def context_given(scores, H=None) -> tuple[dict | None, Say | None]:
+    """What :func:`check_context` decides with, for ``scores`` ``(T,)`` over ``H`` ``(T, d_h)`` (the worked example's
+    annotations by default): the soft read ``want`` and the three slips it names (the raw-score read, the mean, the
+    hard read), each ``(d_h,)``, the scores' shape and the precision."""
+    Hm = H_EXAMPLE if H is None else np.asarray(H, dtype=float)
+    e = np.asarray(scores, dtype=float)
+    _, want = attend(e, Hm)  # (d_h,)
+    return {
+        "want": want,
+        "raw": raw_score_read(e, Hm),  # (d_h,)
+        "mean": Hm.mean(axis=0),  # (d_h,)
+        "hard": Hm[np.argmax(e)],  # (d_h,)
+        "scores_shape": e.shape,  # (T,): a context of this shape is the weights
+        "precision": CONTEXT_PRECISION,
+    }, None
+
+
+@self_check(given=context_given)
 def check_context(my_context, scores, H=None) -> Finding:
     r"""Check a context vector the reader computed by hand: ``c = sum_j softmax(e)_j h_j`` (eq-context), each
     component to 3 decimals (:data:`CONTEXT_PRECISION`).
@@ -294,25 +313,25 @@ def check_context(my_context, scores, H=None) -> Finding:
     ``my_context`` is the reader's answer ``(d_h,)``; ``scores`` ``(T,)``; ``H`` defaults to the worked
     example's annotations :data:`attention_core.H_EXAMPLE` ``(3, 2)``.
     """
-    Hm = H_EXAMPLE if H is None else np.asarray(H, dtype=float)
-    e = np.asarray(scores, dtype=float)
-    _, want = attend(e, Hm)  # (d_h,)
+    g, _ = context_given(scores, H)
+    want = g["want"]
     answer = f"c = {fmt(want, cut=False)}"
     got, problem = numbers(my_context, TEXT("your_context"), want.shape)
     if problem:
         if problem.key in ("answer_count", "answer_shape"):  # numbers() read an array, of another shape
             shape = np.shape(np.asarray(my_context))
-            problem = _say("context_weights" if shape == e.shape else "context_shape", got=shape, want=want.shape)
+            key = "context_weights" if shape == g["scores_shape"] else "context_shape"
+            problem = _say(key, got=shape, want=want.shape)
         return malformed(problem, answer)
-    close = CONTEXT_PRECISION.accepts
+    close = g["precision"].accepts
     shown = fmt(got)
     if close(got, want):
         return right(_say("context_ok", got=shown), answer)
-    if close(got, raw_score_read(e, Hm)):
+    if close(got, g["raw"]):
         return wrong(Problem(_say("context_raw", got=shown), _say("context_raw_detail")), answer=answer)
-    if close(got, Hm.mean(axis=0)):
+    if close(got, g["mean"]):
         return wrong(Problem(_say("context_mean", got=shown)), answer=answer)
-    if close(got, Hm[np.argmax(e)]):
+    if close(got, g["hard"]):
         return wrong(Problem(_say("context_hard", got=shown)), answer=answer)
     gap = float(np.linalg.norm(got - want))
     return wrong(Problem(_say("context_wrong", got=shown), _say("context_gap", gap=gap)), answer=answer)
@@ -360,13 +379,20 @@ def check_rnn_cell(my_cell: Callable) -> Finding:
 
 
 # ------------------------------------------------------------------------------------ 03.1 counting what is kept
-@self_check
+def stored_floats_given(T: int, d_dir: int) -> tuple[dict | None, Say | None]:
+    """What :func:`check_stored_floats` decides with: ``T`` and ``d_dir``, whole numbers."""
+    return {"T": int(T), "d_dir": int(d_dir)}, None
+
+
+@self_check(given=stored_floats_given)
 def check_stored_floats(answer, T: int, d_dir: int) -> Finding:
     """Check the reader's count of numbers a bidirectional encoder keeps for ``T`` positions (lesson 03).
 
     Each annotation concatenates a forward and a backward state of width ``d_dir``, so the answer is
     ``T * 2 * d_dir``.
     """
+    g, _ = stored_floats_given(T, d_dir)
+    T, d_dir = g["T"], g["d_dir"]
     want = T * 2 * d_dir
     the_answer = f"{T} x 2 x {d_dir} = {want}"
     got, problem = whole_number(answer, TEXT("your_answer"))
@@ -413,7 +439,19 @@ def _query(value, sentence: ToySentence) -> tuple[np.ndarray | None, Say | None]
     return query, problem
 
 
-@self_check
+def query_focus_given(token: str | None = None, sentence: ToySentence = FELIX, at_least: float = 0.5):
+    """What :func:`check_query_focus` decides with: the sentence's tokens and features ``X`` ``(T, F)``, the position
+    ``j`` of ``token`` (by default the sentence's *time* token), the weight the answer's example query gives it, and
+    ``at_least``; or ``(None, problem)`` when the sentence has no such token."""
+    token, problem = _find_token(sentence, token, "time")
+    if problem:
+        return None, problem
+    j = sentence.tokens.index(token)
+    example = float(read_with_query(sentence, feature_vector(time=3.0)).weights[j])
+    return {"tokens": sentence.tokens, "X": sentence.X, "j": j, "example": example, "at_least": float(at_least)}, None
+
+
+@self_check(given=query_focus_given)
 def check_query_focus(query, token: str | None = None, sentence: ToySentence = FELIX, at_least: float = 0.5):
     """Check that a reader's query puts at least ``at_least`` of its weight on ``token`` (lesson 01).
 
@@ -422,12 +460,12 @@ def check_query_focus(query, token: str | None = None, sentence: ToySentence = F
     :data:`~attention_core.toy_sentences.FELIX`, "昨天" in :data:`~attention_core.toy_sentences.FELIX_ZH`, "hier" in
     :data:`~attention_core.toy_sentences.FELIX_FR`.
     """
-    token, problem = _find_token(sentence, token, "time")
+    g, problem = query_focus_given(token, sentence, at_least)
     if problem:
         return malformed(problem)
-    j = sentence.tokens.index(token)
-    example = float(read_with_query(sentence, feature_vector(time=3.0)).weights[j])
-    answer = _say("focus_answer", token=_quoted(token), w=example)
+    j, at_least = g["j"], g["at_least"]
+    token = g["tokens"][j]
+    answer = _say("focus_answer", token=_quoted(token), w=g["example"])
     query, problem = _query(query, sentence)
     if problem:
         return malformed(problem, answer)
@@ -435,7 +473,7 @@ def check_query_focus(query, token: str | None = None, sentence: ToySentence = F
     w = float(read.weights[j])
     if w >= at_least:
         return right(_say("focus_ok", token=_quoted(token), w=w), answer)
-    top = sentence.tokens[int(np.argmax(read.weights))]
+    top = g["tokens"][int(np.argmax(read.weights))]
     said = {"token": _quoted(token), "w": w, "at_least": at_least}
     if top == token:
         return wrong(Problem(_say("focus_spread", **said), _say("focus_spread_detail")), answer=answer)
@@ -443,11 +481,11 @@ def check_query_focus(query, token: str | None = None, sentence: ToySentence = F
     return wrong(Problem(hint, _say("focus_other_detail", token=_quoted(token))), answer=answer)
 
 
-def _where_scale(query: np.ndarray) -> float | None:
-    """``k`` when ``query`` is ``k`` times the *where?* query apart from its *negation* entry (to 1e-5 relative,
-    with ``k > 0``); else ``None``."""
-    others = [i for i, f in enumerate(FEATURES) if f != "negation"]
-    where, mine = QUERIES["where"][others], query[others]  # (F - 1,) each
+def _where_scale(query: np.ndarray, where: np.ndarray, negation: int) -> float | None:
+    """``k`` when ``query`` is ``k`` times the *where?* query ``where`` apart from its *negation* entry (index
+    ``negation``; to 1e-5 relative, with ``k > 0``); else ``None``."""
+    others = [i for i in range(len(where)) if i != negation]
+    where, mine = where[others], query[others]  # (F - 1,) each
     scale = float(mine @ where) / float(where @ where)
     if not np.isfinite(scale) or scale <= 0:
         return None
@@ -456,7 +494,33 @@ def _where_scale(query: np.ndarray) -> float | None:
     return scale
 
 
-@self_check
+def negation_focus_given(
+    sentence: ToySentence = FELIX_NEGATED, negation_token: str | None = None, place_token: str | None = None
+):
+    """What :func:`check_negation_focus` decides with: the sentence's tokens and features ``X`` ``(T, F)``, the
+    positions of its *negation* and *place* tokens, the *where?* query ``(F,)``, the index of the *negation*
+    feature, the weight the answer's query gives the negation token, and :data:`~.base.CLOSE`; or
+    ``(None, problem)`` when the sentence lacks one of the tokens."""
+    negation_token, problem = _find_token(sentence, negation_token, "negation")
+    if problem is None:
+        place_token, problem = _find_token(sentence, place_token, "place")
+    if problem:
+        return None, problem
+    i_neg, i_place = sentence.tokens.index(negation_token), sentence.tokens.index(place_token)
+    solved = read_with_query(sentence, QUERIES["where"] + feature_vector(negation=3.0))
+    return {
+        "tokens": sentence.tokens,
+        "X": sentence.X,  # (T, F)
+        "i_neg": i_neg,
+        "i_place": i_place,
+        "where": QUERIES["where"],  # (F,)
+        "negation": FEATURES.index("negation"),
+        "solved": float(solved.weights[i_neg]),
+        "close": CLOSE,
+    }, None
+
+
+@self_check(given=negation_focus_given)
 def check_negation_focus(
     query,
     sentence: ToySentence = FELIX_NEGATED,
@@ -473,29 +537,27 @@ def check_negation_focus(
     :data:`~attention_core.toy_sentences.FELIX_NEGATED_ZH`, "pas" and "bureau" in
     :data:`~attention_core.toy_sentences.FELIX_NEGATED_FR`.
     """
-    negation_token, problem = _find_token(sentence, negation_token, "negation")
-    if problem is None:
-        place_token, problem = _find_token(sentence, place_token, "place")
+    g, problem = negation_focus_given(sentence, negation_token, place_token)
     if problem:
         return malformed(problem)
-    i_neg, i_place = sentence.tokens.index(negation_token), sentence.tokens.index(place_token)
-    solved = read_with_query(sentence, QUERIES["where"] + feature_vector(negation=3.0))
-    answer = _say("negation_answer", w=float(solved.weights[i_neg]))
+    i_neg, i_place = g["i_neg"], g["i_place"]
+    answer = _say("negation_answer", w=g["solved"])
     query, problem = _query(query, sentence)
     if problem:
         return malformed(problem, answer)
-    scale = _where_scale(query)
+    scale = _where_scale(query, g["where"], g["negation"])
     if scale is None:
         return wrong(Problem(_say("negation_keep_where")), answer=answer)
-    if scale < 1 - CLOSE["rtol"]:
+    if scale < 1 - g["close"]["rtol"]:
         return wrong(Problem(_say("negation_scale", scale=scale)), answer=answer)
     read = read_with_query(sentence, query)
     w_neg, w_place = float(read.weights[i_neg]), float(read.weights[i_place])
-    negation = float(read.context[FEATURES.index("negation")])
-    said = {"neg": _quoted(negation_token), "w_neg": w_neg, "place": _quoted(place_token), "w_place": w_place}
+    negation = float(read.context[g["negation"]])
+    said = {"neg": _quoted(g["tokens"][i_neg]), "w_neg": w_neg, "place": _quoted(g["tokens"][i_place])}
+    said["w_place"] = w_place
     if w_neg >= w_place - 1e-12:  # a tie counts: equal scores give equal weights
         return right(_say("negation_ok", negation=negation, **said), answer)
-    if query[FEATURES.index("negation")] <= 0:
+    if query[g["negation"]] <= 0:
         detail = _say("negation_positive_detail", neg=said["neg"])
         return wrong(Problem(_say("negation_positive", **said), detail), answer=answer)
     return wrong(Problem(_say("negation_raise", **said), _say("negation_raise_detail")), answer=answer)
@@ -549,13 +611,21 @@ def _moved_problem(got: list[int], changed: int, T: int, direction: str, two: bo
     return Problem(hint, both(*details) if len(details) == 2 else details[0])
 
 
-@self_check
+def moved_given(changed: int, T: int) -> tuple[dict | None, Say | None]:
+    """What :func:`check_moved_states` and :func:`check_moved_halves` decide with: ``changed`` and ``T``, whole
+    numbers."""
+    return {"changed": int(changed), "T": int(T)}, None
+
+
+@self_check(given=moved_given)
 def check_moved_states(answer, changed: int, T: int) -> Finding:
     """Check the positions whose forward-RNN states move when only ``x_changed`` changes (lesson 02).
 
     Positions are numbered ``1..T``; the answer is a list such as ``[3, 4, 5]``. A forward state ``h_j`` depends
     on ``x_1, ..., x_j``, so exactly the states ``j >= changed`` move.
     """
+    g, _ = moved_given(changed, T)
+    changed, T = g["changed"], g["T"]
     the_answer = str(_moved(changed, T, "forward"))
     got, problem = _positions(answer, T)
     if problem:
@@ -567,13 +637,15 @@ def check_moved_states(answer, changed: int, T: int) -> Finding:
     return wrong(problem, answer=the_answer)
 
 
-@self_check
+@self_check(given=moved_given)
 def check_moved_halves(forward, backward, changed: int, T: int) -> Finding:
     """Check which halves of the bidirectional annotations move when only ``x_changed`` changes (lesson 03).
 
     ``forward`` and ``backward`` list positions ``1..T`` whose forward or backward half moves. The forward half
     of ``h_j`` has read ``x_1..x_j``, the backward half ``x_j..x_T``.
     """
+    g, _ = moved_given(changed, T)
+    changed, T = g["changed"], g["T"]
     the_answer = _say("halves_answer", forward=_moved(changed, T, "forward"), backward=_moved(changed, T, "backward"))
     problems, form = [], []
     for given, direction in ((forward, "forward"), (backward, "backward")):

@@ -4,7 +4,8 @@ Each check is a pure decision on the answer (its ``.decide``, see :mod:`.base`),
 grow with the attempts; it never raises, whatever the answer (an answer of the wrong kind is quoted and named). The
 verdicts come from the module's :class:`~attention_core.lang.Messages` (English, translated by its PO files).
 
-The decision rules (the website mirrors them):
+The decision rules (the website decides in the page with the same rules, ``book/_assets/ae-checks.js``, from the
+numbers each check's ``given`` function returns):
 
 - 06.1 :func:`check_example_read`: a state, three scores and three weights, all finite; each score, then each
   weight, must be within :data:`EXAMPLE_PRECISION` of the worked example's (3 decimals: half a unit of the third
@@ -65,38 +66,55 @@ def _say(key: str, **values) -> Say:
     return Say(TEXT, key, values)
 
 
-@self_check
+def example_read_given(s: float) -> tuple[dict | None, Say | None]:
+    """What :func:`check_example_read` decides with: the state ``s``, the worked example's scores and weights there
+    ``(3,)`` each, the tokens and the precision; or ``(None, problem)`` when ``s`` is not a finite number."""
+    s, problem = number(s, TEXT("the_state"))
+    if problem:
+        return None, problem
+    read = worked_example(s)
+    return {
+        "s": s,
+        "scores": read.scores,  # (3,)
+        "weights": read.weights,  # (3,)
+        "tokens": TOKENS,
+        "precision": EXAMPLE_PRECISION,
+    }, None
+
+
+@self_check(given=example_read_given)
 def check_example_read(s: float, scores, weights) -> Finding:
     """Check hand-computed scores and weights of the worked example at state ``s``, each to 3 decimals
     (:data:`EXAMPLE_PRECISION`)."""
-    s, problem = number(s, TEXT("the_state"))
+    g, problem = example_read_given(s)
     if problem:
         return malformed(problem)
-    read = worked_example(s)
-    answer = _say("read_answer", scores=fmt(np.round(read.scores, 3)), weights=fmt(np.round(read.weights, 3)))
+    want_e, want_w = g["scores"], g["weights"]
+    answer = _say("read_answer", scores=fmt(np.round(want_e, 3)), weights=fmt(np.round(want_w, 3)))
     e, problem = numbers(scores, TEXT("the_scores"), (3,))
     if problem is None:
         w, problem = numbers(weights, TEXT("the_weights"), (3,))
     if problem:
         return malformed(problem, answer)
-    close = EXAMPLE_PRECISION.accepts
-    for j, token in enumerate(TOKENS):
-        if not close(e[j], read.scores[j]):
+    precision = g["precision"]
+    close = precision.accepts
+    for j, token in enumerate(g["tokens"]):
+        if not close(e[j], want_e[j]):
             sign = "tanh(s + h_j1) - tanh(s + h_j2)"
-            hint = TEXT("sign_hint", sign=sign) if close(-e[j], read.scores[j]) else ""
+            hint = TEXT("sign_hint", sign=sign) if close(-e[j], want_e[j]) else ""
             said = _say("score_wrong", j=j + 1, token=token, score=float(e[j]), sign=sign, hint=hint)
             return wrong(Problem(said), answer=answer)
-    if abs(w.sum() - 1) > 3 * EXAMPLE_PRECISION.tolerance(1.0):
+    if abs(w.sum() - 1) > 3 * precision.tolerance(1.0):
         return wrong(Problem(_say("weights_sum", total=float(w.sum()))), answer=answer)
-    raw = read.scores / read.scores.sum()
-    if close(w, raw) and not close(w, read.weights):
+    raw = want_e / want_e.sum()
+    if close(w, raw) and not close(w, want_w):
         return wrong(Problem(_say("divided_by_sum"), _say("divided_by_sum_detail")), answer=answer)
-    for j, token in enumerate(TOKENS):
-        if not close(w[j], read.weights[j]):
+    for j, token in enumerate(g["tokens"]):
+        if not close(w[j], want_w[j]):
             return wrong(
                 Problem(_say("weight_wrong", j=j + 1, token=token), _say("weight_wrong_detail")), answer=answer
             )
-    return right(_say("read_ok", s=s), answer)
+    return right(_say("read_ok", s=g["s"]), answer)
 
 
 @functools.cache
@@ -109,23 +127,32 @@ def peak_state(position: int) -> float:
     return float(fine[np.argmax(worked_example(fine).weights[:, position - 1])])
 
 
-@self_check
+def peak_given(position: int = 1) -> tuple[dict | None, Say | None]:
+    """What :func:`check_peak_state` decides with: the position (1, 2 or 3), the state ``s_best`` where its weight
+    peaks (:func:`peak_state`) and the precision; or ``(None, problem)`` for another position."""
+    n, problem = _whole_number(position, "position")
+    if problem or n not in (1, 2, 3):
+        return None, _say("position_kind", given=quote(position))
+    return {"position": n, "s_best": peak_state(n), "precision": PEAK_PRECISION}, None
+
+
+@self_check(given=peak_given)
 def check_peak_state(answer: float, position: int = 1) -> Finding:
     """Check the state ``s`` in the lesson's range at which ``position`` (1, 2 or 3) gets its largest weight, to two
     decimals (:data:`PEAK_PRECISION`)."""
-    n, problem = _whole_number(position, "position")
-    if problem or n not in (1, 2, 3):
-        return malformed(_say("position_kind", given=quote(position)))
-    s_best = peak_state(n)
+    g, problem = peak_given(position)
+    if problem:
+        return malformed(problem)
+    n, s_best, precision = g["position"], g["s_best"], g["precision"]
     the_answer = _say("peak_answer", rounded=round(s_best, 2), s_best=s_best)
     s_answer, problem = number(answer, TEXT("your_s"))
     if problem:
         return malformed(problem, the_answer)
-    if PEAK_PRECISION.accepts(s_answer, s_best):
+    if precision.accepts(s_answer, s_best):
         return right(_say("peak_ok", position=n, s_best=s_best), the_answer)
-    if PEAK_PRECISION.accepts(-s_answer, s_best) and abs(s_best) > PEAK_PRECISION.tolerance(s_best):
+    if precision.accepts(-s_answer, s_best) and abs(s_best) > precision.tolerance(s_best):
         return wrong(Problem(_say("peak_mirror")), answer=the_answer)
     side = TEXT("left") if s_answer > s_best else TEXT("right")
-    if abs(s_answer - s_best) <= 10 * PEAK_PRECISION.tolerance(s_best):
+    if abs(s_answer - s_best) <= 10 * precision.tolerance(s_best):
         return wrong(Problem(_say("peak_close", s=s_answer), _say("peak_close_detail", side=side)), answer=the_answer)
     return wrong(Problem(_say("peak_wrong", s=s_answer, side=side)), answer=the_answer)

@@ -6,7 +6,8 @@ detail, the third the answer). A wrong answer never raises; an exception inside 
 as a failed check. Every message, the names of the cases included, comes from the module's
 :class:`~attention_core.lang.Messages`.
 
-The decision rule of exercise 07.2, :func:`check_steepest_push` (the website mirrors it): a whole position 1, 2
+The decision rule of exercise 07.2, :func:`check_steepest_push` (the website decides in the page with the same rule,
+``book/_assets/ae-checks.js``, from the numbers of :func:`steepest_push_given`): a whole position 1, 2
 or 3 and a finite amount. The wrong position (``push_other_position``) is said first; then an amount within
 :data:`PUSH_PRECISION` of the exact ``-dL/de_j`` (4 decimals: half a unit of the fourth decimal plus one part in ten
 thousand, so 0.4151 and 0.4152, the amount computed from the lesson's printed weights, pass, and 0.4150 does not)
@@ -144,11 +145,19 @@ def steepest_push_answer(g=(1.0, 1.0)) -> tuple[int, float]:
 PUSH_PRECISION = Precision(4)
 
 
-@self_check
+def steepest_push_given() -> tuple[dict | None, Say | None]:
+    """What :func:`check_steepest_push` decides with: the position whose score one descent step raises most, the
+    amount (:func:`steepest_push_answer`) and the precision. The exercise takes no argument of the lesson's."""
+    position, amount = steepest_push_answer()
+    return {"position": position, "amount": amount, "precision": PUSH_PRECISION}, None
+
+
+@self_check(given=steepest_push_given)
 def check_steepest_push(position: int, amount: float) -> Finding:
     """Check the answer to exercise 2: ``position`` (1, 2 or 3) and ``amount = -dL/de_j`` to 4 decimals
     (:data:`PUSH_PRECISION`)."""
-    want_j, want_amount = steepest_push_answer()
+    g, _ = steepest_push_given()
+    want_j, want_amount, precision = g["position"], g["amount"], g["precision"]
     answer = _say("push_answer", position=want_j, amount=want_amount)
     j, problem = whole_number(position, "position")
     if problem or j not in (1, 2, 3):
@@ -158,10 +167,10 @@ def check_steepest_push(position: int, amount: float) -> Finding:
         return malformed(problem, answer)
     if j != want_j:
         return wrong(Problem(_say("push_other_position", position=j)), answer=answer)
-    if PUSH_PRECISION.accepts(amount, want_amount):
+    if precision.accepts(amount, want_amount):
         return right(_say("push_ok", position=want_j, amount=want_amount), answer)
-    if PUSH_PRECISION.accepts(-amount, want_amount):
+    if precision.accepts(-amount, want_amount):
         return wrong(Problem(_say("push_sign"), _say("push_sign_detail")), answer=answer)
-    if abs(amount - want_amount) <= 10 * PUSH_PRECISION.tolerance(want_amount):
+    if abs(amount - want_amount) <= 10 * precision.tolerance(want_amount):
         return wrong(Problem(_say("push_close", amount=amount), _say("push_close_detail")), answer=answer)
     return wrong(Problem(_say("push_amount", amount=amount)), answer=answer)

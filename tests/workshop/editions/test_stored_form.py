@@ -139,6 +139,25 @@ def test_an_exercise_check_cell_is_stored_unrun_and_every_other_cell_as_it_ran()
     assert other["outputs"] and other["execution_count"] == 1
 
 
+def test_a_check_cells_declaration_moves_to_its_metadata():
+    """What the check declared for the website (its verdict's EXERCISE_MIME) stays, in the cell's metadata; the verdict
+    goes. A cell stored unrun keeps what it has; a cell that ran without a declaration loses an older one."""
+    from attention_core.checks.base import EXERCISE_MIME
+    from attention_core.checks.site import EXERCISE_KEY
+
+    declared = {"check": "check_peak_state", "args": {"position": 1}, "start": ["0.0"]}
+    verdict = {"data": {"text/plain": ["✗ ..."], EXERCISE_MIME: declared}, "execution_count": 3, "metadata": {}}
+    nb = a_notebook([{**verdict, "output_type": "execute_result"}])
+    nb["cells"][0]["metadata"] = {"tags": [EXERCISE_CHECK, "nbval-ignore-output"]}
+    stored = json.loads(stored_form(as_jupyter_execute_writes(nb)))
+    cell = stored["cells"][0]
+    assert cell["outputs"] == [] and cell["metadata"][EXERCISE_KEY] == declared
+    assert json.loads(stored_form(json.dumps(stored)))["cells"][0]["metadata"][EXERCISE_KEY] == declared  # unrun: kept
+    bare = {"data": {"text/plain": ["✗ ..."]}, "execution_count": 3, "metadata": {}, "output_type": "execute_result"}
+    stored["cells"][0]["outputs"] = [bare]
+    assert EXERCISE_KEY not in json.loads(stored_form(json.dumps(stored)))["cells"][0]["metadata"]
+
+
 def test_a_widget_view_without_a_twin_declaration_is_refused_naming_the_cell():
     output = {"data": {WIDGET_VIEW: {"model_id": "ab"}, "text/plain": ["HBox()"]}, "metadata": {}}
     nb = a_notebook([{**output, "output_type": "display_data"}])
