@@ -2,11 +2,11 @@
 
 `make test` runs everything. `make check` (the inner loop, a few minutes) deselects two markers:
 
-- ``site``: tests that need the built book, a browser or the site's fetched assets (every test in a
-  ``tests/site/test_site_*.py`` file, and any test using the ``book_build``, ``site``, ``server``,
-  ``chromium_browser``, ``tabs``, ``visit`` or ``sweep`` fixture, is marked automatically), except the
-  laboratory's Node tests that compile ``lab/gemm.wat`` with the fetched wabt (``tests/site/test_lab_kernels.py``,
-  ``test_lab_parts.py`` and ``test_lab_math.py``), which run in `make check` (it fetches the assets too);
+- ``site``: tests that need the built book, a browser, Node.js or the site's fetched assets: every test in a
+  ``tests/site/test_site_*.py`` file or in one of the laboratory's Node tests (``tests/site/test_lab_*.py``:
+  kernels, parts, math and the Worker, which run the page's JavaScript under Node), and any test using the
+  ``book_build``, ``site``, ``server``, ``chromium_browser``, ``tabs``, ``visit`` or ``sweep`` fixture, is marked
+  automatically. So `make check` needs Python alone: no Node, npm or wabt, and no `make assets`;
 - ``slow``: tests that retrain a full model or scan the whole site (marked by hand with ``@pytest.mark.slow``).
 
 The notebooks are validated only by `make test` (`--nbval`), spread with the rest over the machine's cores by
@@ -38,9 +38,11 @@ import shutil
 
 import pytest
 
+from attention_core import files
 from tests.helpers import ROOT
 
 SITE_FIXTURES = {"book_build", "site", "server", "chromium_browser", "tabs", "visit", "sweep"}
+SITE_FILES = ("test_site_", "test_lab_")  # the website's browser tests and the laboratory's Node tests
 BUILD_FIXTURES = {"book_build", "site"}  # a test using one of these makes the book's build or waits for it
 DURATIONS = "tests/durations.json"  # relative to the repository
 DURATIONS_NOTE = (
@@ -52,6 +54,7 @@ DURATIONS_NOTE = (
 RUN_CACHE = ROOT / "_build" / "run-cache"
 KERNEL_PROFILE = ROOT / "_build" / "ipython"  # IPYTHONDIR of the gate's kernels: runs tests/kernel_startup.py
 SECONDS = pytest.StashKey[dict]()  # unit -> stored seconds
+UNITS = pytest.StashKey[list]()  # the units this session collected, in the order collected (tests/test_gate.py)
 PROBLEM = pytest.StashKey[str]()  # why the stored seconds could not be read ("" when they could)
 
 
@@ -107,7 +110,7 @@ def pytest_collection_modifyitems(config, items):
     units = []  # each item's unit
     for item in items:
         fixtures = set(getattr(item, "fixturenames", ()))
-        if item.path.name.startswith("test_site_") or SITE_FIXTURES & fixtures:
+        if item.path.name.startswith(SITE_FILES) or SITE_FIXTURES & fixtures:
             item.add_marker(pytest.mark.site)
         unit = unit_of(item)
         units.append(unit)
@@ -116,9 +119,17 @@ def pytest_collection_modifyitems(config, items):
         if config.getoption("record_durations"):
             item.user_properties.append(("unit", unit))  # reaches xdist's controller with each report
         needs_build[unit] = needs_build.get(unit, False) or bool(BUILD_FIXTURES & fixtures)
+    config.stash[UNITS] = list(needs_build)
     position = {unit: i for i, unit in enumerate(hand_out_order(needs_build, config.stash[SECONDS]))}
     order = sorted(range(len(items)), key=lambda i: position[units[i]])  # stable: a unit's tests keep their order
     items[:] = [items[i] for i in order]
+
+
+@pytest.fixture(scope="session")
+def collected_units(request) -> list[str]:
+    """The units of work this session collected, in the order collected (tests/test_gate.py checks that each has
+    its seconds in tests/durations.json)."""
+    return request.config.stash[UNITS]
 
 
 def unit_of(item) -> str:
@@ -181,4 +192,4 @@ class DurationRecorder:
         units = kept | {unit: round(s, 1) for unit, s in self.seconds.items()}
         ordered = dict(sorted(units.items(), key=lambda pair: (-pair[1], pair[0])))
         text = json.dumps({"note": DURATIONS_NOTE, "units": ordered}, indent=1, ensure_ascii=False) + "\n"
-        self.path.write_text(text, encoding="utf-8")
+        files.write_text(self.path, text)

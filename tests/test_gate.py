@@ -159,3 +159,23 @@ def test_the_stored_durations_are_readable_and_name_units_that_exist():
     for unit, seconds in stored["units"].items():
         assert seconds >= 0, unit
         assert "/" not in unit or (ROOT / unit).exists(), f"{unit}: no such file (make durations drops it)"
+
+
+def gate_notebooks() -> set[str]:
+    """Every notebook of every edition (``locale/editions.toml``): each is a unit of the gate."""
+    from attention_workshop.paths import ENGLISH, editions
+
+    folders = [ROOT / ("" if code == ENGLISH else code) / part for code in editions() for part in ("book", "notebooks")]
+    return {path.relative_to(ROOT).as_posix() for folder in folders for path in folder.glob("*.ipynb")}
+
+
+def test_every_unit_of_the_gate_has_measured_seconds(collected_units):
+    """The units go out longest first by their stored seconds, and a unit the file does not list goes after all
+    those it lists, in the order collected: so every unit of the gate (each test file or ``xdist_group``, each
+    notebook of every edition) must be in tests/durations.json. The gate's own session knows its units; run
+    alone, this test has only its own file to look at and skips."""
+    if not gate_notebooks() <= set(collected_units) or "tests/test_gate.py" not in collected_units:
+        pytest.skip("the gate's units are those of the gate's own run: make test (or make durations)")
+    stored = json.loads((ROOT / "tests" / "durations.json").read_text(encoding="utf-8"))["units"]
+    missing = [unit for unit in collected_units if unit not in stored]
+    assert not missing, f"{len(missing)} units of the gate have no seconds in tests/durations.json: {missing}"
