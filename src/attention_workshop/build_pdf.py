@@ -58,7 +58,7 @@ class Chapter(NamedTuple):
     part: str | None  # the caption of the part it opens (None inside a part, or before the first)
     title: str  # its first heading
     sections: list[tuple[str, str]]  # (id in the print file, title) of its second-level headings
-    math_titles: dict[str, str]  # a heading's text without its inline math (as Chromium's outline has it) -> with it
+    titles: dict[str, str]  # a heading's text as Chromium's outline may have it (outline_key) -> its whole text
     body: str  # the article's HTML, with ids, links and image paths rewritten for the print file
     math_css: str  # MathJax's stylesheet for the glyphs of the page
 
@@ -217,12 +217,19 @@ def chapter(site: pathlib.Path, docname: str, part: str | None, docnames: set[st
     title_tag = article.find("h1")
     title = heading_text(title_tag) if title_tag else docname
     sections = [(h["id"], heading_text(h)) for h in article.find_all("h2") if h.get("id")]
-    math_titles = {
-        heading_text(h, with_math=False): heading_text(h)
+    titles = {
+        outline_key(heading_text(h, with_math=False)): heading_text(h)
         for h in article.find_all(["h1", "h2", "h3", "h4", "h5", "h6"])
-        if h.find("mjx-container")
     }
-    return Chapter(docname, key, part, title, sections, math_titles, article.decode_contents(), math_css)
+    return Chapter(docname, key, part, title, sections, titles, article.decode_contents(), math_css)
+
+
+def outline_key(text: str) -> str:
+    """A heading's text without its white space: how a bookmark Chromium wrote is matched with its heading.
+    Chromium's outline leaves out a heading's inline math ("The worked example at  and ") and, where the printed
+    heading wraps onto a second line, the space at the break ("calculent unecorrespondance" in the French
+    edition)."""
+    return "".join(text.split())
 
 
 def print_formulas(article) -> str:
@@ -565,11 +572,12 @@ def destinations(pdf: pathlib.Path) -> dict[str, int]:
     }
 
 
-def finish(pdf: pathlib.Path, title: str, author: str, lang: str, math_titles: dict[str, str]) -> int:
+def finish(pdf: pathlib.Path, title: str, author: str, lang: str, titles: dict[str, str]) -> int:
     """Set the PDF's title, author and language (the document information and its XMP metadata, and the catalog's
-    ``/Lang``), and put the inline math back into the outline: Chromium leaves a formula out of a bookmark's title
-    ("The worked example at  and "), so each title equal to a heading's text without its math, whitespace aside,
-    becomes the heading's text with it (``math_titles``). Returns how many titles were completed."""
+    ``/Lang``), and give each bookmark its heading's whole text: Chromium leaves a formula out of a bookmark's
+    title ("The worked example at  and ") and drops the space where a printed heading wraps, so each title equal to
+    a heading's text without its math, white space aside (:func:`outline_key`), becomes the heading's text with it
+    (``titles``). Returns how many titles were completed."""
     import pikepdf
 
     completed = 0
@@ -580,8 +588,8 @@ def finish(pdf: pathlib.Path, title: str, author: str, lang: str, math_titles: d
             item = stack.pop()
             if item is None:
                 continue
-            found = math_titles.get(" ".join(str(item.get("/Title", "")).split()))
-            if found is not None:
+            found = titles.get(outline_key(str(item.get("/Title", ""))))
+            if found is not None and found != str(item.get("/Title", "")):
                 item.Title = pikepdf.String(found)
                 completed += 1
             stack += [item.get("/Next"), item.get("/First")]
@@ -657,8 +665,8 @@ def build_edition(browser, out: pathlib.Path, edition: str, site_url: str = "") 
             page.close()
     finally:
         shutil.rmtree(folder, ignore_errors=True)
-    math_titles = {k: v for ch in chapters for k, v in ch.math_titles.items()}
-    finish(pdf, str(config["title"]), str(config.get("author", "")), language(config, edition), math_titles)
+    titles = {k: v for ch in chapters for k, v in ch.titles.items()}
+    finish(pdf, str(config["title"]), str(config.get("author", "")), language(config, edition), titles)
     compact(pdf)
     shutil.copyfile(pdf, site / pdf.name)  # the website links to it from every page
     return pdf
