@@ -5,7 +5,7 @@
 # make editions merge the English into the translation files (report missing/stale), regenerate each edition
 #               (zh/, fr/, ... as locale/editions.toml lists them), execute what changed
 # make test     run every check: lint, unit and property tests, strict nbval, the -W build, browser tests
-# make check    the inner loop (a few minutes): lint, unit and property tests; no notebooks, build or browser
+# make check    the inner loop (a minute): lint, unit and property tests; no notebooks, build, browser or Node.js
 # make lab      open the lessons of every edition in JupyterLab with working widgets
 # make lab-test drive those lessons in that JupyterLab from a headless browser (CI runs it after make test)
 # make execute  re-run every notebook of every edition in place and store it as JupyterLab saves it (no widget
@@ -58,7 +58,8 @@ book: $(BIN)/.installed assets editions
 
 # The gate's run: every test and notebook, a file, a notebook or an xdist_group to a process, the longest first
 # (the seconds in tests/durations.json; the root conftest.py). `make durations` is the same run measuring those
-# seconds again: run it when the slowest units change (make test prints the 30 slowest tests).
+# seconds again into tests/durations.json: run it when a unit is added (tests/test_gate.py fails on a unit the file
+# does not list) or when the slowest units change (make test prints the 30 slowest tests).
 GATE = tests $(FOLDERS) --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg \
 	-n auto --dist loadgroup --no-loadscope-reorder
 
@@ -69,7 +70,8 @@ test: $(BIN)/.installed assets
 durations: $(BIN)/.installed assets
 	$(BIN)/python -m pytest $(GATE) --record-durations
 
-check: $(BIN)/.installed assets
+# The inner loop needs Python alone: no build, browser, Node.js or fetched assets (the `site` tests need them).
+check: $(BIN)/.installed
 	$(BIN)/python -m pytest tests -m "not slow and not site" -q -n auto --dist loadgroup --no-loadscope-reorder
 
 execute: $(BIN)/.installed
