@@ -3,9 +3,10 @@
 - Units of work: under ``--dist loadgroup`` the tests of one ``xdist_group`` run on one pytest-xdist worker, and a
   file without marks (a notebook, for nbval) stays whole on one worker, with xdist's own scheduler.
 - Durations: the units go out longest first by the stored seconds (``--unit-durations``, tests/durations.json), the
-  longest one that needs the book's build first and the longest that does not second, the unlisted ones after
-  them in the order collected; a missing or unreadable file gives one line of warning and the order collected;
-  ``--record-durations`` writes what a run measured and keeps the rest.
+  longest one that needs the book's build first, then units that do not need it until their seconds cover the
+  build's, the unlisted ones after them in the order collected; a missing or unreadable file gives one line of
+  warning and the order collected; ``--record-durations`` writes what a run measured, with the build's seconds,
+  and keeps the files it did not run that still exist; every unit of the gate is in tests/durations.json.
 
 The folders are made under ``_build`` so that the root conftest.py applies to them as it does to the suite.
 """
@@ -78,7 +79,7 @@ def spread():
         {"test_grouped_a.py": GROUPED, "test_grouped_b.py": GROUPED, "test_plain_c.py": PLAIN, "test_plain_d.py": PLAIN}
     )
     unit = os.path.relpath(folder, ROOT) + "/test_plain_c.py"
-    before = {"units": {"sweep-kept": 7.0, "_build/gone/test_gone.py": 9.0, unit: 100.0}}
+    before = {"units": {"tests/test_gate.py": 7.0, "sweep-gone": 8.0, "_build/gone/test_gone.py": 9.0, unit: 100.0}}
     stored, log = os.path.join(folder, "durations.json"), os.path.join(folder, "workers.log")
     with open(stored, "w", encoding="utf-8") as f:
         json.dump(before, f)
@@ -112,8 +113,9 @@ def test_recorded_durations_replace_what_the_run_measured_and_keep_the_rest(spre
         assert unit in units, unit
     assert 0.55 <= units[f"{folder}/test_plain_c.py"] < 100, "measured again (three tests of 0.2 s, to 0.1 s)"
     assert units["pair"] >= 1.15, "a group sums the tests of both its files (six of 0.2 s)"
-    assert units["sweep-kept"] == 7.0, "a unit the run did not run keeps its number"
+    assert units["tests/test_gate.py"] == 7.0, "a file the run did not run keeps its number"
     assert "_build/gone/test_gone.py" not in units, "a file that no longer exists is dropped"
+    assert "sweep-gone" not in units, "a group the run did not run is dropped"
     assert list(units.values()) == sorted(units.values(), reverse=True), "longest first"
 
 
@@ -132,6 +134,47 @@ def test_units_go_out_longest_first_the_longest_needing_the_build_first():
         # test_c needs the build: it goes first, the longest of the others second, test_d (not listed) last
         assert _files_in_order(run) == ["test_c.py", "test_a.py", "test_b.py", "test_e.py", "test_d.py"]
         assert "warning" not in run.stdout
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_while_one_process_builds_the_others_get_units_that_do_not_need_the_build():
+    """x needs the build and goes first; a and f do not (9 + 4 s cover the build's 12 s), then y, which needs it."""
+    names = {"x": NEEDS_BUILD, "y": NEEDS_BUILD, "a": PLAIN, "f": PLAIN, "e": PLAIN}
+    folder = _folder({f"test_{name}.py": text for name, text in names.items()})
+    try:
+        stored = os.path.join(folder, "durations.json")
+        unit = os.path.relpath(folder, ROOT)
+        seconds = {f"{unit}/test_{name}.py": s for name, s in (("x", 10.0), ("y", 6.0), ("a", 9.0), ("f", 4.0))}
+        with open(stored, "w", encoding="utf-8") as f:
+            json.dump({"note": "", "build": 12.0, "units": seconds | {f"{unit}/test_e.py": 1.0}}, f)
+        run = _pytest(folder, "--collect-only", "-q", "--unit-durations", stored)
+        assert run.returncode == 0, run.stdout + run.stderr
+        assert _files_in_order(run) == ["test_x.py", "test_a.py", "test_f.py", "test_y.py", "test_e.py"]
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+BUILDS = """
+import pytest
+
+@pytest.fixture
+def site(note_build_seconds):  # as tests/site/conftest.py's book_build tells the seconds its build took
+    note_build_seconds(3.5)
+
+def test_one(site):
+    pass
+"""
+
+
+def test_the_seconds_of_the_build_are_recorded():
+    folder = _folder({"test_builds.py": BUILDS})
+    try:
+        stored = os.path.join(folder, "durations.json")
+        run = _pytest(folder, "--record-durations", "--unit-durations", stored)
+        assert run.returncode == 0, run.stdout + run.stderr
+        with open(stored, encoding="utf-8") as f:
+            assert json.load(f)["build"] == 3.5
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 

@@ -89,12 +89,14 @@ LANGUAGE_SWITCH = js("language_switch")  # the switch focused: holds it?, its ta
 
 
 @pytest.fixture(scope="session")
-def book_build(tmp_path_factory):
-    """Both editions built with warnings as errors (``attention_workshop.build_book``'s ``build``): English in ``html``,
-    Chinese in ``html/zh``. Returns (exit code, log, html dir).
+def book_build(tmp_path_factory, note_build_seconds):
+    """Every edition built with warnings as errors (``attention_workshop.build_book``'s ``build``): English in
+    ``html``, each other edition in ``html/<language>``. Returns (exit code, log, html dir).
 
     Built once per run: under pytest-xdist every process asks for it, the first builds it into a folder all of
-    them share (the run's temporary root) while the others wait on a lock, then read the same result."""
+    them share (the run's temporary root) while the others wait on a lock, then read the same result. The seconds
+    it took go to ``make durations`` (``note_build_seconds``, the root conftest.py): while one process builds,
+    the others are handed units that do not need the build."""
     from filelock import FileLock
 
     if not (ROOT / "_vendor" / ".versions").exists():
@@ -105,7 +107,9 @@ def book_build(tmp_path_factory):
     with FileLock(str(shared / "book.lock")):
         if not done.exists():
             out.mkdir(exist_ok=True)
+            start = time.monotonic()
             code, log = build_book.build(out)
+            note_build_seconds(time.monotonic() - start)
             done.write_text(json.dumps([code, log]), encoding="utf-8")
     code, log = json.loads(done.read_text(encoding="utf-8"))
     return code, log, out / "_build" / "html"
