@@ -48,6 +48,18 @@ def test_one(site):
 """
 
 
+BUILDS = """
+import pytest
+
+@pytest.fixture
+def site(note_build_seconds):  # as tests/site/conftest.py's book_build tells the seconds its build took
+    note_build_seconds(3.5)
+
+def test_one(site):
+    pass
+"""
+
+
 def _folder(files: dict[str, str]):
     (ROOT / "_build").mkdir(exist_ok=True)
     folder = tempfile.mkdtemp(prefix="gate-", dir=ROOT / "_build")
@@ -73,11 +85,11 @@ def _files_in_order(run: subprocess.CompletedProcess) -> list[str]:
 
 @pytest.fixture(scope="module")
 def spread():
-    """Two grouped files and two plain ones run on two workers, recording their durations (the folder's name,
-    the workers each file's tests ran on, the durations file before and after, the run)."""
-    folder = _folder(
-        {"test_grouped_a.py": GROUPED, "test_grouped_b.py": GROUPED, "test_plain_c.py": PLAIN, "test_plain_d.py": PLAIN}
-    )
+    """Two grouped files and two plain ones run on two workers, with one whose fixture notes the build's seconds,
+    recording their durations (the folder's name, the workers each file's tests ran on, the durations file before
+    and after, the run)."""
+    grouped = {"test_grouped_a.py": GROUPED, "test_grouped_b.py": GROUPED}
+    folder = _folder(grouped | {"test_plain_c.py": PLAIN, "test_plain_d.py": PLAIN, "test_builds.py": BUILDS})
     unit = os.path.relpath(folder, ROOT) + "/test_plain_c.py"
     before = {"units": {"tests/test_gate.py": 7.0, "sweep-gone": 8.0, "_build/gone/test_gone.py": 9.0, unit: 100.0}}
     stored, log = os.path.join(folder, "durations.json"), os.path.join(folder, "workers.log")
@@ -116,6 +128,7 @@ def test_recorded_durations_replace_what_the_run_measured_and_keep_the_rest(spre
     assert units["tests/test_gate.py"] == 7.0, "a file the run did not run keeps its number"
     assert "_build/gone/test_gone.py" not in units, "a file that no longer exists is dropped"
     assert "sweep-gone" not in units, "a group the run did not run is dropped"
+    assert after["build"] == 3.5, "the seconds the book's build took (note_build_seconds)"
     assert list(units.values()) == sorted(units.values(), reverse=True), "longest first"
 
 
@@ -139,44 +152,15 @@ def test_units_go_out_longest_first_the_longest_needing_the_build_first():
 
 
 def test_while_one_process_builds_the_others_get_units_that_do_not_need_the_build():
-    """x needs the build and goes first; a and f do not (9 + 4 s cover the build's 12 s), then y, which needs it."""
-    names = {"x": NEEDS_BUILD, "y": NEEDS_BUILD, "a": PLAIN, "f": PLAIN, "e": PLAIN}
-    folder = _folder({f"test_{name}.py": text for name, text in names.items()})
-    try:
-        stored = os.path.join(folder, "durations.json")
-        unit = os.path.relpath(folder, ROOT)
-        seconds = {f"{unit}/test_{name}.py": s for name, s in (("x", 10.0), ("y", 6.0), ("a", 9.0), ("f", 4.0))}
-        with open(stored, "w", encoding="utf-8") as f:
-            json.dump({"note": "", "build": 12.0, "units": seconds | {f"{unit}/test_e.py": 1.0}}, f)
-        run = _pytest(folder, "--collect-only", "-q", "--unit-durations", stored)
-        assert run.returncode == 0, run.stdout + run.stderr
-        assert _files_in_order(run) == ["test_x.py", "test_a.py", "test_f.py", "test_y.py", "test_e.py"]
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
+    """x needs the build and goes first; a and f do not (9 + 4 s cover the build's 12 s), then y, which needs it;
+    the unlisted z last. (The order as collected is checked end to end above.)"""
+    from conftest import hand_out_order
 
-
-BUILDS = """
-import pytest
-
-@pytest.fixture
-def site(note_build_seconds):  # as tests/site/conftest.py's book_build tells the seconds its build took
-    note_build_seconds(3.5)
-
-def test_one(site):
-    pass
-"""
-
-
-def test_the_seconds_of_the_build_are_recorded():
-    folder = _folder({"test_builds.py": BUILDS})
-    try:
-        stored = os.path.join(folder, "durations.json")
-        run = _pytest(folder, "--record-durations", "--unit-durations", stored)
-        assert run.returncode == 0, run.stdout + run.stderr
-        with open(stored, encoding="utf-8") as f:
-            assert json.load(f)["build"] == 3.5
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
+    needs_build = {"x": True, "y": True, "a": False, "f": False, "e": False, "z": False}
+    seconds = {"x": 10.0, "y": 6.0, "a": 9.0, "f": 4.0, "e": 1.0}
+    assert hand_out_order(needs_build, seconds, build=12.0) == ["x", "a", "f", "y", "e", "z"]
+    assert hand_out_order(needs_build, seconds) == ["x", "a", "y", "f", "e", "z"], "at least one, unknown build"
+    assert hand_out_order(needs_build, seconds, build=12.0, workers=3) == ["x", "a", "f", "e", "y", "z"]
 
 
 @pytest.mark.parametrize("content", [None, '{"units": {"tests/x.py": 1'], ids=["missing", "cut-short"])
