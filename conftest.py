@@ -1,6 +1,6 @@
 """Two test speeds for the whole suite (tests/ and the notebooks): `make check` and `make test`.
 
-`make test` runs everything. `make check` (the inner loop, a few minutes) deselects two markers:
+`make test` runs everything. `make check` (the inner loop, about a minute) deselects two markers:
 
 - ``site``: tests that need the built book, a browser, Node.js or the site's fetched assets: every test in a
   ``tests/site/test_site_*.py`` file or in one of the laboratory's Node tests (``tests/site/test_lab_*.py``:
@@ -12,14 +12,16 @@
 The notebooks are validated only by `make test` (`--nbval`), spread with the rest over the machine's cores by
 pytest-xdist's ``--dist loadgroup`` (with ``--no-loadscope-reorder``): a test file or notebook is one unit of work,
 run whole by one process (a notebook's cells share one kernel), except tests marked with an ``xdist_group``, which
-go with their group (the browser sweep: one group per setting, tests/site/test_site_sweep.py). Every other test gets
-its file as its ``xdist_group`` at collection, so xdist's own scheduler keeps the file together (pytest below
-9.2, which still sees the group xdist writes into a test's id: requirements.txt). The units are
-handed out longest first by the seconds stored in ``tests/durations.json`` (``make durations`` measures them:
-``--record-durations``); a unit the file does not list follows those it lists, in the order collected; a missing
-or unreadable file gives one line of warning and the order collected. One exception to longest first: the
-longest unit that needs the book's build goes first and the longest that does not goes second, so the second core
-works while the first builds.
+go with their group (the browser sweep: one group per setting and edition, tests/site/test_site_sweep.py; each
+edition's PDF and each edition's laboratory). Every other test gets its file as its ``xdist_group`` at
+collection, so xdist's own scheduler keeps the file together (pytest below 9.2, which still sees the group xdist
+writes into a test's id: requirements.txt). The units are handed out longest first by the seconds stored in
+``tests/durations.json`` (``make durations`` measures them: ``--record-durations``; tests/test_gate.py fails when
+a unit of the gate is missing there); a unit the file does not list follows those it lists, in the order
+collected; a missing or unreadable file gives one line of warning and the order collected. One exception to
+longest first: the longest unit that needs the book's build goes first, then units that do not need it, longest
+first, until their seconds cover the build's (stored too): the other cores work while the first builds, instead
+of waiting for the build in a unit that needs it.
 
 Lesson 07 trains its recipe live in every edition. Under the gate every notebook kernel (nbval's and the pseudo
 edition's) starts with ``tests/kernel_startup.py`` as an IPython startup file (``IPYTHONDIR`` points at a folder
