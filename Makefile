@@ -62,17 +62,22 @@ book: $(BIN)/.installed assets editions
 # does not list) or when the slowest units change (make test prints the 30 slowest tests).
 GATE = tests $(FOLDERS) --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg \
 	-n auto --dist loadgroup --no-loadscope-reorder
+# The tests run with Python's byte-code caches on (under __pycache__, ignored by git) even where the environment
+# turns them off (PYTHONDONTWRITEBYTECODE): each process of a run (the xdist workers, every notebook's kernel, the
+# commands the tests start) otherwise compiles the repository's modules again, and pytest rewrites every test
+# module again (3 of the 6 CPU-seconds a worker takes to collect make check's tests).
+PYTEST = PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest
 
 test: $(BIN)/.installed assets
-	$(BIN)/python -m pytest $(GATE) --durations=30
+	$(PYTEST) $(GATE) --durations=30
 
 .PHONY: durations
 durations: $(BIN)/.installed assets
-	$(BIN)/python -m pytest $(GATE) --record-durations
+	$(PYTEST) $(GATE) --record-durations
 
 # The inner loop needs Python alone: no build, browser, Node.js or fetched assets (the `site` tests need them).
 check: $(BIN)/.installed
-	$(BIN)/python -m pytest tests -m "not slow and not site" -q -n auto --dist loadgroup --no-loadscope-reorder
+	$(PYTEST) tests -m "not slow and not site" -q -n auto --dist loadgroup --no-loadscope-reorder
 
 execute: $(BIN)/.installed
 	$(BIN)/python -m attention_workshop.execute $(ALL_NOTEBOOKS)
