@@ -6,8 +6,8 @@ light and dark), one edition at a time, and collects everything the whole-site c
 theme it shows, what reaches past the right edge, a screenshot, the requests it made and the errors it logged; at
 1280 px light also the bytes a first visit (a cold cache) transfers, an axe scan, the alt text of its figures and
 its language switch; at 1280 px dark the colour contrast of the pages with explorers. The screenshots show the
-whole page at 1280 px light and 390 px dark, the first screen at the two others (``WHOLE_PAGE_SHOTS``). The tests
-in ``test_site_sweep.py`` assert on what it collected, so no page is loaded twice for the same setting.
+whole page at 390 px dark and, in English, at 1280 px light, the first screen otherwise (``WHOLE_PAGE_SHOTS``).
+The tests in ``test_site_sweep.py`` assert on what it collected, so no page is loaded twice for the same setting.
 """
 
 from __future__ import annotations
@@ -36,12 +36,14 @@ from tests.helpers import ROOT
 SHOTS = pathlib.Path(os.environ.get("AE_SCREENSHOTS", ROOT / "_build" / "screenshots"))
 SETTINGS = ((1280, "light"), (1280, "dark"), (390, "light"), (390, "dark"))
 FIRST = (1280, "light")  # the setting that also measures bytes, runs axe, reads alt text and the language switch
-# The settings whose screenshots show the whole page: one per width and one per colour scheme. A full-page
-# screenshot costs processor time in proportion to its pixels (at 1280 px about 0.7 CPU-seconds a page, 22 per
-# setting; at 390 px 11 per setting), and the two others would show the same layouts in the same colours again.
-# At the other two settings a screenshot shows the page's first screen. Colour contrast in the dark is axe's to
-# judge (every explorer page at 1280 px).
-WHOLE_PAGE_SHOTS = ((1280, "light"), (390, "dark"))
+# The settings whose screenshots show the whole page, and the editions they show it for: one per width and one per
+# colour scheme, the phone's in every edition (where a translation's longer words and another script wrap
+# differently), the desktop's in English (the other editions' desktop pages lay out the same blocks, wider than
+# any of their lines: their first screens are kept). A full-page screenshot costs processor time in proportion to
+# its pixels (at 1280 px 0.5-1.5 CPU-seconds a page, about 12 per edition; at 390 px 0.3-0.7), and the other
+# settings would show the same layouts in the same colours again: there a screenshot shows the page's first
+# screen. Colour contrast in the dark is axe's to judge (every explorer page at 1280 px).
+WHOLE_PAGE_SHOTS = {(1280, "light"): (ENGLISH,), (390, "dark"): tuple(editions())}
 EXPLORER_LESSONS = (
     "notebooks/01_reading_on_demand.html",
     "notebooks/04_from_scores_to_weights.html",
@@ -610,7 +612,7 @@ class Sweep:
         if (width, scheme) == (1280, "dark") and path in EXPLORER_PAGES:
             load.axe_dark = await _axe(page, kinds, colours_only=True)
         stem = path.removesuffix(".html").replace("/", "__")
-        whole = (width, scheme) in WHOLE_PAGE_SHOTS
+        whole = edition_of(path) in WHOLE_PAGE_SHOTS.get((width, scheme), ())
         await page.screenshot(path=str(SHOTS / f"{stem}-{width}-{scheme}.jpg"), full_page=whole, quality=80)
         return load
 

@@ -3,8 +3,8 @@ everything a whole-site pass checks: axe and alt text, nothing wider than the sc
 outside request, no console error, and a language switch that leads to the same page in each other edition.
 
 Settings: 1280 px and 390 px (a phone), light and dark (the theme follows the reader's setting). Screenshots of
-every page at every setting go to ``_build/screenshots/``: look at them. They show the whole page at 1280 px light
-and 390 px dark, and the first screen at 1280 px dark and 390 px light (``WHOLE_PAGE_SHOTS``). Axe runs every rule
+every page at every setting go to ``_build/screenshots/``: look at them. They show the whole page at 390 px dark,
+and in English at 1280 px light, and the first screen otherwise (``WHOLE_PAGE_SHOTS``). Axe runs every rule
 once on every page of every edition, at 1280 px light, and on the pages with explorers in the dark the one rule
 whose verdict depends on the colours (colour contrast): its other rules judge names, roles and structure, which
 neither the width nor the colour scheme changes. Colour contrast judges each kind of text (its colours, size and
