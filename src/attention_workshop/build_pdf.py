@@ -49,7 +49,7 @@ from attention_workshop import ae_lang
 from attention_workshop import chromium as browsers  # how the book runs Chromium: one place
 from attention_workshop.ae_seo import edition_address, site_address  # noqa: F401  (the one source of the address)
 from attention_workshop.command import OneLineParser, run
-from attention_workshop.paths import ENGLISH, ROOT, editions, translations
+from attention_workshop.paths import ENGLISH, ROOT, editions
 
 PRINT_CSS = ROOT / "book" / "_pdf" / "ae-print.css"
 PAGE_FOLDER = "_pdf"  # the print file's folder inside an edition's site folder: one level down, like every page
@@ -689,51 +689,65 @@ def build(out: pathlib.Path, site_url: str | None = None, browser=None) -> list[
     return [build_edition(browser, out, edition, site_url) for edition in editions()]
 
 
-# What a PDF is printed from besides its edition's built pages: the print's style and fonts, the code that makes
-# the print file (the workshop's and the package's: the notes' texts, the formulas' MathJax), the translations of
-# those texts, the versions of the fetched MathJax and its fonts.
+# What a PDF is printed from besides its edition's built pages and the files they load: the print's style and
+# fonts, the code that makes the print file (the workshop's and the package's: the notes' texts, the formulas'
+# MathJax), the translations of those texts, the versions of the fetched MathJax and its fonts.
 PRINT_INPUTS = (
     ROOT / "book" / "_pdf",
     ROOT / "src" / "attention_workshop",
     ROOT / "src" / "attention_core",
     ROOT / "_vendor" / ".versions",
 )
-SKIPPED = {"_pdf", "_sources"}  # folders of the built site a print does not read
-SKIPPED_SUFFIXES = (".pdf", ".gz", ".br", ".mo", ".pyc")
+SKIPPED_SUFFIXES = (".mo", ".pyc")  # compiled copies of files that are read whole
+LOCAL_REFERENCE = re.compile(r'(?:<link[^>]*\shref|<img[^>]*\ssrc)="(?![a-z]+:|/|#)([^"?#]+)')  # a page's own files
+CSS_REFERENCE = re.compile(r"""url\((["']?)(?![a-z]+:|/|#)([^"')?#]+)""")
 
 
-def _files(folder: pathlib.Path, skip: set[str] = frozenset()):
-    """Every file under ``folder`` (or ``folder`` itself) a print reads, in a fixed order, but those in its folders
-    ``skip`` or :data:`SKIPPED`, and the copies and caches of :data:`SKIPPED_SUFFIXES`."""
-    if folder.is_file():
-        yield folder
-        return
-    for path in sorted(folder.rglob("*")):
-        parts = set(path.relative_to(folder).parts)
-        if path.is_file() and not (parts & (SKIPPED | skip)) and not path.name.endswith(SKIPPED_SUFFIXES):
-            yield path
+def printed_from(site: pathlib.Path, source: pathlib.Path) -> list[pathlib.Path]:
+    """The files of the built site (its edition folder ``site``) an edition's print reads: the page of every entry
+    of its ``_toc.yml`` (``source``), the stylesheets and figures those pages load, and the fonts and images the
+    stylesheets load. Not the scripts (the print file has none), nor what a build leaves in ``_static`` that no
+    page loads."""
+    found: dict[pathlib.Path, None] = {}
+    pages = [site / f"{docname}.html" for _, docname in toc(source)]
+    queue = list(pages)
+    while queue:
+        path = queue.pop()
+        if path in found or not path.is_file():
+            continue
+        found[path] = None
+        if path.suffix in (".html", ".css"):
+            text = path.read_text(encoding="utf-8", errors="replace")
+            refs = (
+                LOCAL_REFERENCE.findall(text) if path.suffix == ".html" else [m[1] for m in CSS_REFERENCE.findall(text)]
+            )
+            queue += [(path.parent / unquote(ref)).resolve() for ref in refs if not ref.endswith(".js")]
+    return sorted(found)
+
+
+def _files(folder: pathlib.Path):
+    """Every file under ``folder`` (or ``folder`` itself), in a fixed order, but compiled copies."""
+    paths = [folder] if folder.is_file() else sorted(folder.rglob("*"))
+    return [p for p in paths if p.is_file() and not p.name.endswith(SKIPPED_SUFFIXES) and "__pycache__" not in p.parts]
 
 
 def inputs_digest(out: pathlib.Path, edition: str, site_url: str) -> str:
-    """A digest of everything ``edition``'s PDF is printed from: its pages as built (its folder of the site, and for
-    another edition the English folders' shared ``_static`` and ``_images`` its pages load: ``ae_seo``), its
-    configuration and contents, :data:`PRINT_INPUTS` and the site's address. Equal digests, equal prints: `make
-    book` prints an edition again only when its digest changed (about 0.2 s for all three against 20 CPU-seconds
-    of printing each)."""
+    """A digest of everything ``edition``'s PDF is printed from: the files of its built site the print reads
+    (:func:`printed_from`), its configuration and contents, :data:`PRINT_INPUTS` and the site's address. Equal
+    digests, equal prints: `make book` prints an edition again only when its digest changed (about 0.2 s for all
+    three against 20 CPU-seconds of printing each)."""
     import hashlib
 
     html = out / "_build" / "html"
     source = ROOT if edition == ENGLISH else ROOT / edition
-    folders = [(html, set(translations()))] if edition == ENGLISH else [(html / edition, set())]
-    if edition != ENGLISH:
-        folders += [(html / "_static", set()), (html / "_images", set())]
-    folders += [(source / "_config.yml", set()), (source / "_toc.yml", set())]
-    folders += [(path, set()) for path in PRINT_INPUTS]
+    site = html if edition == ENGLISH else html / edition
+    paths = printed_from(site.resolve(), source) + [source / "_config.yml", source / "_toc.yml"]
+    paths += [path for folder in PRINT_INPUTS if folder.exists() for path in _files(folder)]
     digest = hashlib.sha256(f"{edition}\n{site_url}\n".encode())
-    for folder, skip in folders:
-        for path in _files(folder, skip) if folder.exists() else ():
-            digest.update(f"{path.relative_to(ROOT if path.is_relative_to(ROOT) else out)}\n".encode())
-            digest.update(path.read_bytes())
+    for path in paths:
+        name = path.relative_to(html.resolve()) if path.is_relative_to(html.resolve()) else path.relative_to(ROOT)
+        digest.update(f"{name}\n".encode())
+        digest.update(path.read_bytes())
     return digest.hexdigest()
 
 
