@@ -6,7 +6,7 @@
 #               (zh/, fr/, ... as locale/editions.toml lists them), execute every generated notebook that has no
 #               outputs or whose code or package messages changed since it was executed (its stamp says)
 # make test     run every check: lint, unit and property tests, strict nbval, the -W build, browser tests
-# make check    the inner loop (a few minutes): lint, unit and property tests; no notebooks, build or browser
+# make check    the inner loop (a minute): lint, unit and property tests; no notebooks, build, browser or Node.js
 # make lab      open the lessons of every edition in JupyterLab with working widgets (installs only what the
 #               lessons need: pyproject.toml's `lab` extra)
 # make lab-test drive those lessons in that JupyterLab from a headless browser (CI runs it after make test)
@@ -77,19 +77,26 @@ book: $(BIN)/.installed assets editions
 
 # The gate's run: every test and notebook, a file, a notebook or an xdist_group to a process, the longest first
 # (the seconds in tests/durations.json; the root conftest.py). `make durations` is the same run measuring those
-# seconds again: run it when the slowest units change (make test prints the 30 slowest tests).
+# seconds again into tests/durations.json: run it when a unit is added (tests/test_gate.py fails on a unit the file
+# does not list) or when the slowest units change (make test prints the 30 slowest tests).
 GATE = tests $(FOLDERS) --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg \
 	-n auto --dist loadgroup --no-loadscope-reorder
+# The tests run with Python's byte-code caches on (under __pycache__, ignored by git) even where the environment
+# turns them off (PYTHONDONTWRITEBYTECODE): each process of a run (the xdist workers, every notebook's kernel, the
+# commands the tests start) otherwise compiles the repository's modules again, and pytest rewrites every test
+# module again (3 of the 6 CPU-seconds a worker takes to collect make check's tests).
+PYTEST = PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest
 
 test: $(BIN)/.installed assets
-	$(BIN)/python -m pytest $(GATE) --durations=30
+	$(PYTEST) $(GATE) --durations=30
 
 .PHONY: durations
 durations: $(BIN)/.installed assets
-	$(BIN)/python -m pytest $(GATE) --record-durations
+	$(PYTEST) $(GATE) --record-durations
 
-check: $(BIN)/.installed assets
-	$(BIN)/python -m pytest tests -m "not slow and not site" -q -n auto --dist loadgroup --no-loadscope-reorder
+# The inner loop needs Python alone: no build, browser, Node.js or fetched assets (the `site` tests need them).
+check: $(BIN)/.installed
+	$(PYTEST) tests -m "not slow and not site" -q -n auto --dist loadgroup --no-loadscope-reorder
 
 execute: $(BIN)/.installed
 	$(BIN)/python -m attention_workshop.execute $(ALL_NOTEBOOKS)

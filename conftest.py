@@ -1,26 +1,27 @@
 """Two test speeds for the whole suite (tests/ and the notebooks): `make check` and `make test`.
 
-`make test` runs everything. `make check` (the inner loop, a few minutes) deselects two markers:
+`make test` runs everything. `make check` (the inner loop, about a minute) deselects two markers:
 
-- ``site``: tests that need the built book, a browser or the site's fetched assets (every test in a
-  ``tests/site/test_site_*.py`` file, and any test using the ``book_build``, ``site``, ``server``,
-  ``chromium_browser``, ``tabs``, ``visit`` or ``sweep`` fixture, is marked automatically), except the
-  laboratory's Node tests that compile ``lab/gemm.wat`` with the fetched wabt (``tests/site/test_lab_kernels.py``,
-  ``test_lab_parts.py``, ``test_lab_math.py`` and ``test_lab_added_score.py``), which run in `make check` (it
-  fetches the assets too);
+- ``site``: tests that need the built book, a browser, Node.js or the site's fetched assets: every test in a
+  ``tests/site/test_site_*.py`` file or in one of the laboratory's Node tests (``tests/site/test_lab_*.py``:
+  kernels, parts, math and the Worker, which run the page's JavaScript under Node), and any test using the
+  ``book_build``, ``site``, ``server``, ``chromium_browser``, ``tabs``, ``visit`` or ``sweep`` fixture, is marked
+  automatically. So `make check` needs Python alone: no Node, npm or wabt, and no `make assets`;
 - ``slow``: tests that retrain a full model or scan the whole site (marked by hand with ``@pytest.mark.slow``).
 
 The notebooks are validated only by `make test` (`--nbval`), spread with the rest over the machine's cores by
 pytest-xdist's ``--dist loadgroup`` (with ``--no-loadscope-reorder``): a test file or notebook is one unit of work,
 run whole by one process (a notebook's cells share one kernel), except tests marked with an ``xdist_group``, which
-go with their group (the browser sweep: one group per setting, tests/site/test_site_sweep.py). Every other test gets
-its file as its ``xdist_group`` at collection, so xdist's own scheduler keeps the file together (pytest below
-9.2, which still sees the group xdist writes into a test's id: requirements.txt). The units are
-handed out longest first by the seconds stored in ``tests/durations.json`` (``make durations`` measures them:
-``--record-durations``); a unit the file does not list follows those it lists, in the order collected; a missing
-or unreadable file gives one line of warning and the order collected. One exception to longest first: the
-longest unit that needs the book's build goes first and the longest that does not goes second, so the second core
-works while the first builds.
+go with their group (the browser sweep: one group per setting and edition, tests/site/test_site_sweep.py; each
+edition's PDF and each edition's laboratory). Every other test gets its file as its ``xdist_group`` at
+collection, so xdist's own scheduler keeps the file together (pytest below 9.2, which still sees the group xdist
+writes into a test's id: requirements.txt). The units are handed out longest first by the seconds stored in
+``tests/durations.json`` (``make durations`` measures them: ``--record-durations``; tests/test_gate.py fails when
+a unit of the gate is missing there); a unit the file does not list follows those it lists, in the order
+collected; a missing or unreadable file gives one line of warning and the order collected. One exception to
+longest first: the longest unit that needs the book's build goes first, then units that do not need it, longest
+first, until their seconds cover the build's (stored too): the other cores work while the first builds, instead
+of waiting for the build in a unit that needs it.
 
 Lesson 07 trains its recipe live in every edition. Under the gate every notebook kernel (nbval's and the pseudo
 edition's) starts with ``tests/kernel_startup.py`` as an IPython startup file (``IPYTHONDIR`` points at a folder
@@ -42,17 +43,22 @@ from attention_core import files
 from tests.helpers import ROOT
 
 SITE_FIXTURES = {"book_build", "site", "server", "chromium_browser", "tabs", "visit", "sweep"}
+SITE_FILES = ("test_site_", "test_lab_")  # the website's browser tests and the laboratory's Node tests
 BUILD_FIXTURES = {"book_build", "site"}  # a test using one of these makes the book's build or waits for it
 DURATIONS = "tests/durations.json"  # relative to the repository
 DURATIONS_NOTE = (
     "Seconds each unit of work (a test file, a notebook or an xdist_group) took in the last run that ran it: the sum"
-    " of its tests' setup, call and teardown on one pytest-xdist worker. The root conftest.py hands the units out"
-    " longest first by these numbers. Written by `make durations` (the gate with --record-durations); a unit that"
-    " run did not run keeps its number, a file that no longer exists is dropped."
+    " of its tests' setup, call and teardown on one pytest-xdist worker; build: the seconds the book's build took"
+    " (inside the setup of the first test that needed it). The root conftest.py hands the units out longest first by"
+    " these numbers. Written by `make durations` (the gate with --record-durations); a test file or notebook that run"
+    " did not run keeps its number while it exists, a group it did not run is dropped."
 )
 RUN_CACHE = ROOT / "_build" / "run-cache"
 KERNEL_PROFILE = ROOT / "_build" / "ipython"  # IPYTHONDIR of the gate's kernels: runs tests/kernel_startup.py
 SECONDS = pytest.StashKey[dict]()  # unit -> stored seconds
+BUILD = pytest.StashKey[float]()  # the stored seconds of the book's build (0 when unknown)
+BUILT = pytest.StashKey[float]()  # the seconds the book's build took in this process, until a report carries them
+UNITS = pytest.StashKey[list]()  # the units this session collected, in the order collected (tests/test_gate.py)
 PROBLEM = pytest.StashKey[str]()  # why the stored seconds could not be read ("" when they could)
 
 
@@ -76,7 +82,7 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "slow: retrains a full model or scans the whole site; not in `make check`")
     config.addinivalue_line("markers", "site: needs the built book or a browser; not in `make check`")
     path = config.rootpath / config.getoption("unit_durations")
-    config.stash[SECONDS], config.stash[PROBLEM] = read_durations(path)
+    config.stash[SECONDS], config.stash[BUILD], config.stash[PROBLEM] = read_durations(path)
     if config.getoption("record_durations") and not hasattr(config, "workerinput"):  # xdist's controller, or alone
         config.pluginmanager.register(DurationRecorder(path, config.rootpath), "unit-durations-recorder")
 
@@ -108,7 +114,7 @@ def pytest_collection_modifyitems(config, items):
     units = []  # each item's unit
     for item in items:
         fixtures = set(getattr(item, "fixturenames", ()))
-        if item.path.name.startswith("test_site_") or SITE_FIXTURES & fixtures:
+        if item.path.name.startswith(SITE_FILES) or SITE_FIXTURES & fixtures:
             item.add_marker(pytest.mark.site)
         unit = unit_of(item)
         units.append(unit)
@@ -117,9 +123,19 @@ def pytest_collection_modifyitems(config, items):
         if config.getoption("record_durations"):
             item.user_properties.append(("unit", unit))  # reaches xdist's controller with each report
         needs_build[unit] = needs_build.get(unit, False) or bool(BUILD_FIXTURES & fixtures)
-    position = {unit: i for i, unit in enumerate(hand_out_order(needs_build, config.stash[SECONDS]))}
+    config.stash[UNITS] = list(needs_build)
+    workers = getattr(config, "workerinput", {}).get("workercount", 2)
+    order = hand_out_order(needs_build, config.stash[SECONDS], config.stash[BUILD], workers)
+    position = {unit: i for i, unit in enumerate(order)}
     order = sorted(range(len(items)), key=lambda i: position[units[i]])  # stable: a unit's tests keep their order
     items[:] = [items[i] for i in order]
+
+
+@pytest.fixture(scope="session")
+def collected_units(request) -> list[str]:
+    """The units of work this session collected, in the order collected (tests/test_gate.py checks that each has
+    its seconds in tests/durations.json)."""
+    return request.config.stash[UNITS]
 
 
 def unit_of(item) -> str:
@@ -130,56 +146,95 @@ def unit_of(item) -> str:
     return item.path.relative_to(item.config.rootpath).as_posix()
 
 
-def hand_out_order(needs_build: dict[str, bool], seconds: dict[str, float]) -> list[str]:
+def hand_out_order(
+    needs_build: dict[str, bool], seconds: dict[str, float], build: float = 0.0, workers: int = 2
+) -> list[str]:
     """The units (``needs_build``: each unit in the order collected -> whether it needs the book's build) in the
     order they are handed out: those ``seconds`` lists, longest first, then the others in the order collected.
-    Except that the longest listed unit that needs the build goes first and the longest that does not goes second,
-    so that a second process has work while the first builds the book."""
+    Except that the longest listed unit that needs the build goes first, and then, longest first, units that do
+    not need it until their seconds cover what the other ``workers`` - 1 processes do while the first builds the
+    book (``build``: its seconds; at least one such unit): a process handed a unit that needs the build would wait
+    for it, idle."""
     listed = sorted((unit for unit in needs_build if unit in seconds), key=lambda unit: -seconds[unit])
     first = next((unit for unit in listed if needs_build[unit]), None)
-    second = next((unit for unit in listed if not needs_build[unit]), None)
-    if first is not None and second is not None:
-        listed = [first, second, *(unit for unit in listed if unit not in (first, second))]
+    if first is not None:
+        meanwhile, covered = [], 0.0
+        for unit in listed:
+            if not needs_build[unit] and (not meanwhile or covered < build * (workers - 1)):
+                meanwhile.append(unit)
+                covered += seconds[unit]
+        listed = [first, *meanwhile, *(unit for unit in listed if unit != first and unit not in meanwhile)]
     return listed + [unit for unit in needs_build if unit not in seconds]
 
 
-def read_durations(path: pathlib.Path) -> tuple[dict[str, float], str]:
-    """The seconds per unit stored in ``path`` (``{"note": ..., "units": {unit: seconds}}``), and why they could not
-    be read ("" if they could; then the seconds are empty)."""
+def read_durations(path: pathlib.Path) -> tuple[dict[str, float], float, str]:
+    """The seconds per unit stored in ``path`` (``{"note": ..., "build": seconds, "units": {unit: seconds}}``), the
+    seconds of the book's build (0 if not stored), and why they could not be read ("" if they could; then the
+    seconds are empty)."""
     name = os.path.relpath(path)
     try:
-        units = json.loads(path.read_text(encoding="utf-8"))["units"]
-        seconds = {str(unit): float(s) for unit, s in units.items()}
-        if not all(math.isfinite(s) and s >= 0 for s in seconds.values()):
+        stored = json.loads(path.read_text(encoding="utf-8"))
+        seconds = {str(unit): float(s) for unit, s in stored["units"].items()}
+        build = float(stored.get("build", 0.0))
+        if not all(math.isfinite(s) and s >= 0 for s in [*seconds.values(), build]):
             raise ValueError("a unit's seconds are negative or not finite")
     except FileNotFoundError:
-        return {}, f"{name} does not exist"
+        return {}, 0.0, f"{name} does not exist"
     except (OSError, ValueError, TypeError, KeyError, AttributeError) as error:
-        return {}, f"{name} could not be read ({type(error).__name__}: {error})"
-    return seconds, ""
+        return {}, 0.0, f"{name} could not be read ({type(error).__name__}: {error})"
+    return seconds, build, ""
+
+
+@pytest.fixture(scope="session")
+def note_build_seconds(request):
+    """``note(seconds)``: the book's build took that long in this process (tests/site/conftest.py's ``book_build``);
+    the report of the test whose setup built it carries the figure to ``--record-durations``."""
+
+    def note(seconds: float) -> None:
+        request.config.stash[BUILT] = seconds
+
+    return note
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    built = item.config.stash.get(BUILT, None)
+    if built is not None and call.when == "setup":
+        report.user_properties.append(("book build", built))
+        del item.config.stash[BUILT]
+    return report
 
 
 class DurationRecorder:
     """``--record-durations``: sums each unit's test durations as the reports arrive (from every xdist worker) and
-    writes them into the durations file when the session ends, keeping the units this run did not run."""
+    writes them into the durations file when the session ends, with the seconds of the book's build. A test file
+    or notebook this run did not run keeps its number if it still exists; a group (``xdist_group``) it did not run
+    is dropped: groups are named in the test files, and a run that did not run one cannot tell whether it still
+    exists (tests/test_gate.py then names every unit of the gate the file lacks: run `make durations`)."""
 
     def __init__(self, path: pathlib.Path, root: pathlib.Path):
-        self.path, self.root, self.seconds = path, root, {}
+        self.path, self.root, self.seconds, self.build = path, root, {}, None
 
     def pytest_runtest_logreport(self, report):
-        unit = dict(report.user_properties).get("unit")
+        properties = dict(report.user_properties)
+        unit = properties.get("unit")
         if unit is not None:
             self.seconds[unit] = self.seconds.get(unit, 0.0) + report.duration
+        if "book build" in properties:
+            self.build = properties["book build"]
 
     def pytest_sessionfinish(self, session):
         if not self.seconds:
             return
+        stored, build, _ = read_durations(self.path)
         kept = {
             unit: s
-            for unit, s in read_durations(self.path)[0].items()
-            if unit not in self.seconds and ("/" not in unit or (self.root / unit).exists())
+            for unit, s in stored.items()
+            if unit not in self.seconds and "/" in unit and (self.root / unit).exists()
         }
         units = kept | {unit: round(s, 1) for unit, s in self.seconds.items()}
         ordered = dict(sorted(units.items(), key=lambda pair: (-pair[1], pair[0])))
-        text = json.dumps({"note": DURATIONS_NOTE, "units": ordered}, indent=1, ensure_ascii=False) + "\n"
-        files.write_text(self.path, text)
+        build = round(self.build, 1) if self.build is not None else build
+        text = json.dumps({"note": DURATIONS_NOTE, "build": build, "units": ordered}, indent=1, ensure_ascii=False)
+        files.write_text(self.path, text + "\n")

@@ -1,18 +1,17 @@
 """The laboratory's speed and budgets (lessons 07 and 08; prints figures; a script, not a timed test).
 
-    .venv/bin/python -m attention_workshop.bench_lab [SITE] [--engine node|chromium] [--baseline ASSETS] ...
+    .venv/bin/python -m attention_workshop.bench_lab [SITE] [--engine chromium|node] [--baseline ASSETS] ...
 
 1. The step, side by side. The page's training step (``book/_assets/lab/*.js``: loss, every gradient, the
-   clipping, Adam; run in V8 under Node, or in headless Chromium with ``--engine chromium``) and numpy's float32
-   and float64 steps of the package (``Seq2Seq.loss_and_grads``, ``clip_global_norm``, ``Adam``; one BLAS thread),
-   from the same parameters on the same batches (the committed recipe's batches of the seed-0 splits), in one
-   run: BLOCKS blocks of BLOCK_STEPS steps, each block timed for every engine in turn (the order rotates from one
-   block to the next), after one warm-up block each. Printed: milliseconds per step (wall clock, and CPU time under
-   Node) and the ratio page / numpy of each block, median and p10-p90 over the blocks, for each design the page
-   offers (attention_core.models.designs: attention with the additive or general score in Bahdanau's or Luong's
-   order, and the fixed summary), by the registry's names. The
-   ratio of one block is taken between timings a few seconds apart, so a change in the machine's load moves both
-   sides of it.
+   clipping, Adam; run in headless Chromium, the page's own engine, or in V8 under Node with ``--engine node``,
+   whose step took 1.4-1.6 times Chromium's) and numpy's float32 and float64 steps of the package
+   (``Seq2Seq.loss_and_grads``, ``clip_global_norm``, ``Adam``; one BLAS thread), from the same parameters on the
+   same batches (the committed recipe's batches of the seed-0 splits), in one run: BLOCKS blocks of BLOCK_STEPS
+   steps, each block timed for every engine in turn (the order rotates from one block to the next), after one
+   warm-up block each. Printed: milliseconds per step (wall clock, and CPU time under Node) and the ratio page /
+   numpy of each block, median and p10-p90 over the blocks, for each design the page offers
+   (attention_core.models.designs), by the registry's names. The ratio of one block is taken between timings a few
+   seconds apart, so a change in the machine's load moves both sides of it.
 2. Time to 0.95. The page's run as the Web Worker drives it (``ae-lab-worker.js``: the splits made, the
    ``Trainer``'s steps, a validation check of greedy token accuracy on the validation set every ``eval_every``
    steps, the watched sentence decoded every 200 ms): the seconds from the start to the first check at or above
@@ -663,7 +662,9 @@ def site_figures(site: pathlib.Path) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = OneLineParser(prog=PROG, description=__doc__.splitlines()[0])
     add_site_argument(parser)
-    parser.add_argument("--engine", choices=("node", "chromium"), default="node", help="where the parts run (1, 2)")
+    parser.add_argument(
+        "--engine", choices=("chromium", "node"), default="chromium", help="where the parts run (1 and 2)"
+    )
     parser.add_argument(
         "--designs", nargs="+", choices=list(DESIGNS), default=list(DESIGNS), metavar="DESIGN",
         help=f"designs to time, of {list(DESIGNS)} (default: all)",

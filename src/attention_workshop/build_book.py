@@ -22,7 +22,6 @@ from __future__ import annotations
 import html as html_lib
 import os
 import pathlib
-import re
 import shutil
 import subprocess
 import sys
@@ -30,7 +29,7 @@ import tempfile
 
 from attention_workshop import ae_seo, portable
 from attention_workshop.command import OneLineParser, run
-from attention_workshop.paths import ROOT, notebooks, translations
+from attention_workshop.paths import ENGLISH, ROOT, editions, notebooks
 
 PROG = "python -m attention_workshop.build_book"
 
@@ -38,67 +37,94 @@ PROG = "python -m attention_workshop.build_book"
 def build(out: pathlib.Path, site_url: str | None = None) -> tuple[int, str]:
     """Build every edition under ``out`` and finish the site (:func:`attention_workshop.ae_seo.publish`, with the
     address ``site_url``, or :func:`~attention_workshop.ae_seo.site_address`'s when None); return (exit status,
-    combined log)."""
-    jb = pathlib.Path(sys.executable).parent / "jupyter-book"
-    flags = ["-W", "-n", "--keep-going"]
-    logs, code = [], 0
+    combined log).
+
+    The editions are built at the same time, one Sphinx process each (:class:`Edition`): each is a program
+    of its own that uses one core, and a build of the three one after the other left the second core idle (three
+    editions: about 40 CPU-seconds, 2 minutes one after the other on a busy two-core machine). Each edition's
+    pages go into ``_build/html`` (English) or ``_build/html/<language>`` once all of them are built."""
+    html = out / "_build" / "html"
     site_url = ae_seo.site_address(site_url)
     env = {**os.environ, ae_seo.ENV: site_url}  # every edition's build reads the address (ae_seo._settings)
-    english = subprocess.run(
-        [str(jb), "build", str(ROOT), "--path-output", str(out), *flags], capture_output=True, text=True, env=env
-    )
-    logs.append(english.stdout + english.stderr)
-    code = code or english.returncode
-    html = out / "_build" / "html"
-    _complete_redirect(html / "index.html", "en", _title(ROOT))
-    for lang in translations():
-        edition_out = out / "_build" / f"{lang}-edition"
-        run = subprocess.run(
-            [str(jb), "build", str(ROOT / lang), "--path-output", str(edition_out), *flags],
-            capture_output=True,
-            text=True,
-            env=env,
-        )
-        logs.append(run.stdout + run.stderr)
-        code = code or run.returncode
-        built = edition_out / "_build" / "html"
-        if built.exists() and html.exists():
+    builds = [(lang, Edition(source(lang), edition_output(out, lang), env=env)) for lang in editions()]
+    logs, code = [], 0
+    for lang, edition in builds:
+        returncode, log = edition.wait()
+        logs.append(log)
+        code = code or returncode
+        built = edition_output(out, lang) / "_build" / "html"
+        if lang != ENGLISH and built.exists() and html.exists():
             shutil.rmtree(html / lang, ignore_errors=True)
             shutil.copytree(built, html / lang)
-            _complete_redirect(html / lang / "index.html", _html_lang(lang), _title(ROOT / lang))
     if code == 0 and html.exists():
         logs.extend(ae_seo.publish(html, site_url))
     return code, "\n".join(logs)
 
 
-def _config(folder: pathlib.Path) -> dict:
+FLAGS = ("-W", "-n", "--keep-going")  # warnings are errors, missing references too; every warning reported
+
+
+def source(lang: str) -> pathlib.Path:
+    """An edition's sources: the repository for English, else its generated folder ``<language>/``."""
+    return ROOT if lang == ENGLISH else ROOT / lang
+
+
+def edition_output(out: pathlib.Path, lang: str) -> pathlib.Path:
+    """Where an edition is built: ``out`` itself for English (its pages in ``out/_build/html``), else
+    ``out/_build/<language>-edition`` (copied into ``_build/html/<language>`` when built)."""
+    return out if lang == ENGLISH else out / "_build" / f"{lang}-edition"
+
+
+class Edition:
+    """Jupyter Book building the edition at ``source`` (its ``_config.yml`` and ``_toc.yml``) into
+    ``out/_build/html``, started at once; :meth:`wait` waits for it and gives its exit status and log. Its output
+    goes to temporary files, not pipes: a process whose pipe is full stops until it is read, and the others are
+    read first."""
+
+    def __init__(self, source: pathlib.Path, out: pathlib.Path, flags=FLAGS, env: dict | None = None):
+        self.source, self.out = source, out
+        jb = pathlib.Path(sys.executable).parent / "jupyter-book"
+        command = [str(jb), "build", str(source), "--path-output", str(out), *flags]
+        self.stdout, self.stderr = tempfile.TemporaryFile("w+"), tempfile.TemporaryFile("w+")
+        self.process = subprocess.Popen(command, stdout=self.stdout, stderr=self.stderr, text=True, env=env)
+
+    def wait(self) -> tuple[int, str]:
+        """Wait for the build; complete its ``index.html`` (:func:`complete_redirect`); its exit status and log."""
+        code = self.process.wait()
+        complete_redirect(self.out / "_build" / "html", self.source)
+        log = []
+        for stream in (self.stdout, self.stderr):
+            stream.seek(0)
+            log.append(stream.read())
+            stream.close()
+        return code, "".join(log)
+
+
+def yaml_load(path: pathlib.Path) -> dict:
     import yaml
 
-    return yaml.safe_load((folder / "_config.yml").read_text(encoding="utf-8"))
+    return yaml.safe_load(path.read_text(encoding="utf-8"))
 
 
-def _title(folder: pathlib.Path) -> str:
-    return str(_config(folder)["title"]).split(" · ")[0]
+def _config(folder: pathlib.Path) -> dict:
+    return yaml_load(folder / "_config.yml")
 
 
-def _html_lang(lang: str) -> str:
-    return str(_config(ROOT / lang)["sphinx"]["config"].get("language", lang)).replace("_", "-")
-
-
-REDIRECT = re.compile(r'^\s*<meta http-equiv="Refresh" content="0; url=([^"]+)"\s*/?>\s*$')
-
-
-def _complete_redirect(page: pathlib.Path, lang: str, title: str) -> None:
-    """Jupyter Book writes each edition's index.html as a bare meta refresh; make it a small page with its
-    language, a title, a link for readers without redirects, and an empty inline icon (so the browser neither asks
-    for a missing /favicon.ico nor starts a request that the redirect aborts)."""
+def complete_redirect(html: pathlib.Path, source: pathlib.Path) -> None:
+    """Jupyter Book writes an edition's ``index.html`` (in ``html``) as a bare meta refresh to the root page of its
+    ``_toc.yml`` (at ``source``); write it as a small page with its language, a title, a link for readers without
+    redirects, and an empty inline icon (so the browser neither asks for a missing /favicon.ico nor starts a request
+    that the redirect aborts). Written whole every time, from the edition's configuration, never by editing the page
+    found: a build with nothing to do leaves the page the last build wrote, which the site's extension had edited
+    again (it then kept an edit a clean build does not make)."""
+    page = html / "index.html"
     if not page.exists():
         return
-    match = REDIRECT.match(page.read_text(encoding="utf-8"))
-    if not match:
-        return
-    target = html_lib.escape(match.group(1))
-    title = html_lib.escape(title)
+    config = _config(source)
+    lang = str(config["sphinx"]["config"].get("language", ENGLISH)).replace("_", "-")
+    title = html_lib.escape(str(config["title"]).split(" · ")[0])
+    root = yaml_load(source / "_toc.yml")["root"]
+    target = html_lib.escape(f"{root}.html")
     page.write_text(
         f'<!DOCTYPE html>\n<html lang="{lang}"><head><meta charset="utf-8"><title>{title}</title>'
         '<link rel="icon" href="data:,">'

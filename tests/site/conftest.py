@@ -1,13 +1,13 @@
 """Fixtures of the website's tests: the built site (built once per run and shared by pytest-xdist's processes),
-a local server, Debian's Chromium, and one sweep of every page at each of four settings.
+a local server, Debian's Chromium, and one sweep of every page of every edition at each of four settings.
 
-The sweep (:class:`Sweep`) opens each reader-facing page of both editions once per setting (1280 px and 390 px,
-light and dark) and collects everything the whole-site checks need from that one load: the theme it shows,
-what reaches past the right edge, a screenshot, the requests it made and the errors it logged; at 1280 px light
-also the bytes a first visit (a cold cache) transfers, an axe scan, the alt text of its figures and its language
-switch; at 1280 px dark the colour contrast of the pages with explorers. The screenshots show the whole page at
-1280 px light and 390 px dark, the first screen at the two others (``WHOLE_PAGE_SHOTS``). The tests in
-``test_site_sweep.py`` assert on what it collected, so no page is loaded twice for the same setting.
+The sweep (:class:`Sweep`) opens each reader-facing page of every edition once per setting (1280 px and 390 px,
+light and dark), one edition at a time, and collects everything the whole-site checks need from that one load: the
+theme it shows, what reaches past the right edge, a screenshot, the requests it made and the errors it logged; at
+1280 px light also the bytes a first visit (a cold cache) transfers, an axe scan, the alt text of its figures and
+its language switch; at 1280 px dark the colour contrast of the pages with explorers. The screenshots show the
+whole page at 390 px dark and, in English, at 1280 px light, the first screen otherwise (``WHOLE_PAGE_SHOTS``).
+The tests in ``test_site_sweep.py`` assert on what it collected, so no page is loaded twice for the same setting.
 """
 
 from __future__ import annotations
@@ -36,12 +36,14 @@ from tests.helpers import ROOT
 SHOTS = pathlib.Path(os.environ.get("AE_SCREENSHOTS", ROOT / "_build" / "screenshots"))
 SETTINGS = ((1280, "light"), (1280, "dark"), (390, "light"), (390, "dark"))
 FIRST = (1280, "light")  # the setting that also measures bytes, runs axe, reads alt text and the language switch
-# The settings whose screenshots show the whole page: one per width and one per colour scheme. A full-page
-# screenshot costs processor time in proportion to its pixels (at 1280 px about 0.7 CPU-seconds a page, 22 per
-# setting; at 390 px 11 per setting), and the two others would show the same layouts in the same colours again.
-# At the other two settings a screenshot shows the page's first screen. Colour contrast in the dark is axe's to
-# judge (every explorer page at 1280 px).
-WHOLE_PAGE_SHOTS = ((1280, "light"), (390, "dark"))
+# The settings whose screenshots show the whole page, and the editions they show it for: one per width and one per
+# colour scheme, the phone's in every edition (where a translation's longer words and another script wrap
+# differently), the desktop's in English (the other editions' desktop pages lay out the same blocks, wider than
+# any of their lines: their first screens are kept). A full-page screenshot costs processor time in proportion to
+# its pixels (at 1280 px 0.5-1.5 CPU-seconds a page, about 12 per edition; at 390 px 0.3-0.7), and the other
+# settings would show the same layouts in the same colours again: there a screenshot shows the page's first
+# screen. Colour contrast in the dark is axe's to judge (every explorer page at 1280 px).
+WHOLE_PAGE_SHOTS = {(1280, "light"): (ENGLISH,), (390, "dark"): tuple(editions())}
 EXPLORER_LESSONS = (
     "notebooks/01_reading_on_demand.html",
     "notebooks/04_from_scores_to_weights.html",
@@ -49,7 +51,10 @@ EXPLORER_LESSONS = (
     "notebooks/06_same_content_different_state.html",
     "notebooks/07_learning_without_labels.html",
 )
-EXPLORER_PAGES = EXPLORER_LESSONS + tuple(f"zh/{path}" for path in EXPLORER_LESSONS)  # axe in the dark too
+# The lessons with explorers in every edition (locale/editions.toml): colour contrast in the dark too.
+EXPLORER_PAGES = tuple(
+    ("" if edition == ENGLISH else f"{edition}/") + path for edition in editions() for path in EXPLORER_LESSONS
+)
 AXE_IMPACTS = ("serious", "critical")
 JS = pathlib.Path(__file__).parent / "js"  # the JavaScript the tests run in the pages, one program a file
 
@@ -82,16 +87,18 @@ THEME = js("theme")  # the colour scheme the theme chose
 CLEAR_STORAGE = js("clear_storage")  # what a tab handed back forgets
 SET_RANGE = js("set_range")  # what dragging a range input does
 IMAGE_ALTS = js("image_alts")  # each image's address and alt text
-LANGUAGE_SWITCH = js("language_switch")  # whether the switch holds the focus, its tab index and its address
+LANGUAGE_SWITCH = js("language_switch")  # the switch focused: holds it?, its tab index, address, language, visible?
 
 
 @pytest.fixture(scope="session")
-def book_build(tmp_path_factory):
-    """Both editions built with warnings as errors (``attention_workshop.build_book``'s ``build``): English in ``html``,
-    Chinese in ``html/zh``. Returns (exit code, log, html dir).
+def book_build(tmp_path_factory, note_build_seconds):
+    """Every edition built with warnings as errors (``attention_workshop.build_book``'s ``build``): English in
+    ``html``, each other edition in ``html/<language>``. Returns (exit code, log, html dir).
 
     Built once per run: under pytest-xdist every process asks for it, the first builds it into a folder all of
-    them share (the run's temporary root) while the others wait on a lock, then read the same result."""
+    them share (the run's temporary root) while the others wait on a lock, then read the same result. The seconds
+    it took go to ``make durations`` (``note_build_seconds``, the root conftest.py): while one process builds,
+    the others are handed units that do not need the build."""
     from filelock import FileLock
 
     if not (ROOT / "_vendor" / ".versions").exists():
@@ -102,7 +109,9 @@ def book_build(tmp_path_factory):
     with FileLock(str(shared / "book.lock")):
         if not done.exists():
             out.mkdir(exist_ok=True)
+            start = time.monotonic()
             code, log = build_book.build(out)
+            note_build_seconds(time.monotonic() - start)
             done.write_text(json.dumps([code, log]), encoding="utf-8")
     code, log = json.loads(done.read_text(encoding="utf-8"))
     return code, log, out / "_build" / "html"
@@ -455,11 +464,11 @@ async def _switch(page, site, path: str) -> list[str]:
         if await link.count() != 1:
             problems.append(f"{await link.count()} links named {name!r}")
             continue
-        await link.focus()  # an <a href> in the tab order: the keyboard reaches it
-        focused, tab_index, href = await link.evaluate(LANGUAGE_SWITCH)
-        if not focused or tab_index < 0 or not await link.is_visible():
+        # focused in the page (an <a href> in the tab order: the keyboard reaches it), and read in the same call
+        focused, tab_index, href, lang, visible = await link.evaluate(LANGUAGE_SWITCH)
+        if not focused or tab_index < 0 or not visible:
             problems.append(f"the switch to {other} is not keyboard-focusable and visible")
-        if await link.get_attribute("lang") != html_lang(other):
+        if lang != html_lang(other):
             problems.append(f"the switch to {other} is not marked with its language ({html_lang(other)})")
         rel = urllib.parse.unquote(urllib.parse.urlparse(href).path).lstrip("/")
         expected = counterpart(path, other)
@@ -516,35 +525,42 @@ def run_async(coroutine):
 
 
 class Sweep:
-    """Every reader-facing page, loaded once per setting; ``sweep.at(width, scheme)`` -> ``{path: Load}``.
+    """Every reader-facing page of one edition, loaded once per setting; ``sweep.at(width, scheme, edition)`` ->
+    ``{path: Load}``.
 
-    A setting is one browser context (the viewport and the colour scheme) with ``PARALLEL`` tabs that take the
-    pages in turn, driven by Playwright's asynchronous API in a thread of its own. A reader's browser keeps its
-    cache from page to page, and so does every setting. The bytes a first visit transfers are still what the
+    A setting of an edition is one browser context (the viewport and the colour scheme) with ``PARALLEL`` tabs that
+    take the pages in turn, driven by Playwright's asynchronous API in a thread of its own. A reader's browser keeps
+    its cache from page to page, and so does every setting. The bytes a first visit transfers are still what the
     first setting measures: the browser's resource timing lists every file a page uses, those read from the cache
     included (``USED``), and a first visit transfers each of them whole, as the plain server sends the file on
     disk. Switching the cache off for that setting instead cost about 18 CPU-seconds of loading and compiling the
     same scripts again, and listed no file the cached pages did not (compared on every page of both editions).
-    One context per setting rather than one per page: a new context starts a new renderer and costs about three
-    times the processor time of the page itself."""
+    One context per setting and edition rather than one per page: a new context starts a new renderer and costs
+    about three times the processor time of the page itself. One setting of one edition is one unit of the gate
+    (tests/site/test_site_sweep.py): at 1280 px light, the dearest, about 35 CPU-seconds; all of one setting's
+    editions in one unit took 120-165 s of one process."""
 
     PARALLEL = 2
 
     def __init__(self, site, server: str):
         self.site, self.server = site, server
         self.pages = reader_pages(site)
-        self.loads: dict[tuple[int, str], dict[str, Load]] = {}
+        self.loads: dict[tuple[int, str, str], dict[str, Load]] = {}
 
-    def at(self, width: int, scheme: str) -> dict[str, Load]:
-        if (width, scheme) not in self.loads:
+    def of(self, edition: str) -> list[str]:
+        """The reader-facing pages of ``edition``."""
+        return [path for path in self.pages if edition_of(path) == edition]
+
+    def at(self, width: int, scheme: str, edition: str) -> dict[str, Load]:
+        if (width, scheme, edition) not in self.loads:
             SHOTS.mkdir(parents=True, exist_ok=True)
-            self.loads[width, scheme] = run_async(self._sweep(width, scheme))
-        return self.loads[width, scheme]
+            self.loads[width, scheme, edition] = run_async(self._sweep(width, scheme, self.of(edition)))
+        return self.loads[width, scheme, edition]
 
-    async def _sweep(self, width: int, scheme: str) -> dict[str, Load]:
+    async def _sweep(self, width: int, scheme: str, pages: list[str]) -> dict[str, Load]:
         from playwright.async_api import async_playwright
 
-        queue, loads, kinds = list(self.pages), [], []  # kinds: the kinds of text colour contrast has judged
+        queue, loads, kinds = list(pages), [], []  # kinds: the kinds of text colour contrast has judged
         async with async_playwright() as p:
             browser = await launch(p)
             context = await browser.new_context(viewport={"width": width, "height": 900}, color_scheme=scheme)
@@ -597,7 +613,7 @@ class Sweep:
         if (width, scheme) == (1280, "dark") and path in EXPLORER_PAGES:
             load.axe_dark = await _axe(page, kinds, colours_only=True)
         stem = path.removesuffix(".html").replace("/", "__")
-        whole = (width, scheme) in WHOLE_PAGE_SHOTS
+        whole = edition_of(path) in WHOLE_PAGE_SHOTS.get((width, scheme), ())
         await page.screenshot(path=str(SHOTS / f"{stem}-{width}-{scheme}.jpg"), full_page=whole, quality=80)
         return load
 

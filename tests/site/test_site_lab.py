@@ -26,16 +26,20 @@ import re
 import numpy as np
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
+from playwright.sync_api import expect
 
 from attention_core.models import data
 from attention_core.models.trained import load_snapshots, load_trained
 from attention_workshop.paths import ENGLISH, editions
 from tests.helpers import ROOT
-from tests.site.conftest import axe_in, eventually, settle
+from tests.site.conftest import axe_in, edition_of, eventually, settle
 
 SHOTS = pathlib.Path(os.environ.get("AE_SCREENSHOTS", ROOT / "_build" / "screenshots"))
 LESSON_07 = "notebooks/07_learning_without_labels.html"
-EDITIONS = [LESSON_07, f"zh/{LESSON_07}"]
+PATHS = [LESSON_07, f"zh/{LESSON_07}"]
+# Each edition's tests are one unit of the gate (``xdist_group`` ``lab-<edition>``): the two go to whichever cores
+# are free (one file of both took 120 s of one process); the tests of neither stay a unit of the file's name.
+EDITIONS = [pytest.param(p, marks=pytest.mark.xdist_group(f"lab-{edition_of(p)}"), id=p) for p in PATHS]
 LAB = '.ae-explorer.ae-lab-open[data-explorer="lab"]'  # the laboratory, its data loaded (it came into view)
 PLACE = '.ae-explorer[data-explorer="lab"]'  # where it is, before and after
 
@@ -88,6 +92,15 @@ def choose(root, design=None, language=None):
 def wait_steps(page, n: int) -> None:
     """Until the page's training run has reported ``n`` steps."""
     page.wait_for_function(f"() => (document.querySelector('{LAB}').aeLab.run.step || 0) >= {n}", timeout=60000)
+
+
+def paused(path: str) -> re.Pattern:
+    """The status the page shows once its Worker has answered a pause (``lab_train_paused`` in the page's
+    language, each of its figures a number): from then on nothing moves until Resume."""
+    from attention_core.explorers.site import LABELS
+
+    parts = re.split(r"\{\w+\}", LABELS.text("lab_train_paused", edition_of(path)))
+    return re.compile("^" + r"[\d.]+".join(map(re.escape, parts)) + "$")
 
 
 def page_decoded(root) -> dict:
@@ -407,9 +420,9 @@ def test_training_in_the_page_runs_stops_resumes_and_reports(visit, path):
     wait_steps(page, 5)
     stop = stop_button(panel)
     stop.click()  # stop
-    page.wait_for_timeout(400)
+    expect(status).to_have_text(paused(path), timeout=60_000)  # the Worker's answer (a fixed 400 ms failed loaded)
     stopped = status.inner_text()
-    page.wait_for_timeout(800)
+    page.wait_for_timeout(800)  # a window in which nothing may move: an absence has no event to await
     assert status.inner_text() == stopped, "nothing moves while stopped"
     assert re.search(r"\d", stopped)
     # the page stays usable while the Worker trains: another panel answers at once
@@ -472,7 +485,7 @@ def _axe_serious(page, label: str, seen: list[str]) -> list[str]:
     return [f"{label}: {problem}" for problem in axe_in(page, "#ae-live-lab", seen, preload=False)]
 
 
-AXE_SETTINGS = {EDITIONS[0]: (1280, "light"), EDITIONS[1]: (390, "dark")}  # each width, scheme, edition once
+AXE_SETTINGS = {PATHS[0]: (1280, "light"), PATHS[1]: (390, "dark")}  # each width, scheme, edition once
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
@@ -780,16 +793,16 @@ def test_pause_resume_and_stop_behave_in_every_state(visit, path):
     pause.click()
     assert state() == "paused" and pause.get_attribute("aria-pressed") == "true"
     status = panel.locator(".ae-lab-status")
-    page.wait_for_timeout(600)
+    expect(status).to_have_text(paused(path), timeout=60_000)  # the Worker has answered
     before = status.inner_text()
-    page.wait_for_timeout(600)
+    page.wait_for_timeout(600)  # a window in which nothing may move: an absence has no event to await
     assert status.inner_text() == before and re.search(r"\d", before)
     pause.click()  # resume
     assert state() == "running" and pause.get_attribute("aria-pressed") == "false"
     stop.click()
     assert state() == "stopped" and pause.is_disabled() and stop.is_disabled()
     step = page.evaluate(f"() => document.querySelector('{LAB}').aeLab.run.step")
-    page.wait_for_timeout(500)
+    page.wait_for_timeout(500)  # the same for a stopped run
     assert page.evaluate(f"() => document.querySelector('{LAB}').aeLab.run.step") == step, "a stopped run moves"
     # a run to its final evaluation: Pause gives way there, and Stop ends it
     panel.locator('input[type="number"]').nth(1).fill("20")

@@ -12,13 +12,19 @@ every page to its edition's PDF. Bookmarks keep a heading's inline math as text;
 and language are set. A few pages are rendered with ``pdftoppm`` into ``_build/screenshots/pdf/`` (kept by CI with the
 other screenshots) for a look.
 
-The PDFs are printed once per session from the ``site`` fixture's build (about a minute and a half), with the site's
-address :data:`SITE_URL`; ``AE_PDF=_build/pdf`` reads PDFs printed already (``make book``) instead, with
-``AE_SITE=_build/html`` (their address is the one their title page gives).
+Each edition's PDF is printed once per session from the ``site`` fixture's build, with the site's address
+:data:`SITE_URL`, by the process that runs that edition's tests: the tests of one edition are one unit of the gate
+(``xdist_group`` ``pdf-<edition>``: about 20 CPU-seconds of printing and 10 of reading), so the editions are
+printed and read on whichever cores are free. ``AE_PDF=_build/pdf`` reads PDFs printed already (``make book``)
+instead, with ``AE_SITE=_build/html`` (their address is the one their title page gives). Each PDF's text is
+extracted once (``pdftotext``, whole, split at its page breaks; ``-layout`` and ``-bbox`` likewise) and every
+check reads its pages from there: page by page, the contents and blank-page checks ran ``pdftotext`` some 200
+times on each PDF.
 """
 
 from __future__ import annotations
 
+import functools
 import html
 import os
 import pathlib
@@ -33,8 +39,14 @@ from attention_workshop.ae_lang import pdf_name
 from attention_workshop.paths import ENGLISH, editions, translations
 from tests.helpers import ROOT
 
-EDITIONS = ("en", "zh")
-PAGES = range(90, 136)  # both editions: 111 and 104 pages when this was written
+
+def pdf_unit(edition: str):
+    """The mark that keeps the tests of one edition's PDF in one process, which prints it once."""
+    return pytest.mark.xdist_group(f"pdf-{edition}")
+
+
+EDITIONS = [pytest.param(e, marks=pdf_unit(e), id=e) for e in editions()]
+PAGES = range(100, 161)  # every edition: 130 (English), 121 (Chinese) and 135 pages (French) when this was written
 SHOTS = pathlib.Path(os.environ.get("AE_SCREENSHOTS", ROOT / "_build" / "screenshots")) / "pdf"
 EXAMPLE_DIGITS = ("0.5414", "0.3095", "0.1491", "1.392334")  # lesson 06's weights and read (A)
 SITE_URL = "https://example.org/attention-executable/"  # the address the session's print gives the site
@@ -51,14 +63,27 @@ def _poppler(tool: str) -> str:
     return found
 
 
+class Printed:
+    """Each edition's PDF, printed from the built site when a test first asks for it (``site`` is OUT/_build/html;
+    the PDFs go to OUT/_build/pdf), or read from ``AE_PDF``."""
+
+    def __init__(self, site, browser):
+        self.site, self.browser, self.paths = pathlib.Path(site).resolve(), browser, {}
+
+    def __getitem__(self, edition: str) -> pathlib.Path:
+        if edition not in self.paths:
+            if os.environ.get("AE_PDF"):
+                self.paths[edition] = pathlib.Path(os.environ["AE_PDF"]).resolve() / pdf_name(edition)
+            else:
+                out = self.site.parents[1]
+                self.paths[edition] = build_pdf.build_edition(self.browser, out, edition, SITE_URL)
+        return self.paths[edition]
+
+
 @pytest.fixture(scope="session")
-def pdfs(site, chromium_browser) -> dict[str, pathlib.Path]:
-    """Each edition's PDF, printed from the built site (``site`` is OUT/_build/html; the PDFs go to OUT/_build/pdf)."""
-    if os.environ.get("AE_PDF"):
-        folder = pathlib.Path(os.environ["AE_PDF"]).resolve()
-        return {e: folder / pdf_name(e) for e in editions()}
-    paths = build_pdf.build(pathlib.Path(site).resolve().parents[1], site_url=SITE_URL, browser=chromium_browser)
-    return dict(zip(editions(), paths, strict=True))
+def pdfs(site, chromium_browser) -> Printed:
+    """Each edition's PDF (``pdfs[edition]``), printed once per session, by the process that first asks for it."""
+    return Printed(site, chromium_browser)
 
 
 def _uris(pdf: pathlib.Path, pages: range | None = None) -> list[str]:
@@ -77,22 +102,19 @@ def _uris(pdf: pathlib.Path, pages: range | None = None) -> list[str]:
     return found
 
 
-@pytest.fixture(scope="session")
-def addresses(pdfs) -> dict[str, str]:
-    """Each edition's web address as its PDF's title page gives it (the session's print: :data:`SITE_URL`, and its
-    ``<edition>/`` folder for every other edition); skips for PDFs printed without a site address (``AE_PDF``, no
+def address(pdfs, edition: str) -> str:
+    """The edition's web address as its PDF's title page gives it (the session's print: :data:`SITE_URL`, and its
+    ``<edition>/`` folder for every other edition); skips for a PDF printed without a site address (``AE_PDF``, no
     ``html: baseurl:``)."""
-    found = {}
-    for edition, pdf in pdfs.items():
-        home = [uri for uri in _uris(pdf, range(1, 2)) if uri.startswith(("http://", "https://"))]
-        if not home:
-            if os.environ.get("AE_PDF"):
-                pytest.skip(f"{pdf.name} was printed without the site's address (html: baseurl: in _config.yml)")
-            pytest.fail(f"{pdf.name}: the title page gives no web address")
-        found[edition] = home[0]
+    pdf = pdfs[edition]
+    home = [uri for uri in _uris(pdf, range(1, 2)) if uri.startswith(("http://", "https://"))]
+    if not home:
+        if os.environ.get("AE_PDF"):
+            pytest.skip(f"{pdf.name} was printed without the site's address (html: baseurl: in _config.yml)")
+        pytest.fail(f"{pdf.name}: the title page gives no web address")
     if not os.environ.get("AE_PDF"):
-        assert found == {e: SITE_URL + ("" if e == ENGLISH else f"{e}/") for e in pdfs}, found
-    return found
+        assert home[0] == SITE_URL + ("" if edition == ENGLISH else f"{edition}/"), home
+    return home[0]
 
 
 def _reader(path: pathlib.Path):
@@ -101,10 +123,18 @@ def _reader(path: pathlib.Path):
     return pypdf.PdfReader(str(path))
 
 
+@functools.cache
+def _pages(pdf: pathlib.Path, *flags: str) -> tuple[str, ...]:
+    """What ``pdftotext`` with ``flags`` writes for each page of ``pdf``, read once: its whole output cut at the
+    page breaks (form feeds) it writes after each page, the same text it writes for that page alone."""
+    out = subprocess.run([_poppler("pdftotext"), *flags, str(pdf), "-"], capture_output=True, text=True, check=True)
+    return tuple(out.stdout.split("\f")[:-1])
+
+
 def _text(pdf: pathlib.Path, page: int | None = None, layout: bool = False) -> str:
-    where = ["-f", str(page), "-l", str(page)] if page else []
-    args = [_poppler("pdftotext"), *where, *(["-layout"] if layout else []), str(pdf), "-"]
-    return subprocess.run(args, capture_output=True, text=True, check=True).stdout
+    """The text of ``pdf``'s page ``page`` (1-based), or of every page, as ``pdftotext`` extracts it."""
+    pages = _pages(pdf, *(["-layout"] if layout else []))
+    return pages[page - 1] + "\f" if page else "".join(f"{text}\f" for text in pages)
 
 
 def _flat(text: str) -> str:
@@ -294,14 +324,14 @@ def test_links_land_inside_the_document(pdfs, site, edition):
     assert equations >= 10, f"only {equations} equations are linked"
 
 
-@pytest.mark.parametrize("edition", editions())
-def test_explorers_are_notes_linking_to_their_website_page(pdfs, addresses, edition):
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_explorers_are_notes_linking_to_their_website_page(pdfs, edition):
     """Every note that stands for an explorer, and every mention of the book's website the PDF writes itself, gives
     the page's full address: the note's text ends in it and links to it; the title page names the edition's address."""
     from attention_core.explorers.site import PAGE
 
     text = _flat(_text(pdfs[edition]))
-    home = addresses[edition]
+    home = address(pdfs, edition)
     uris = _uris(pdfs[edition])
     # an address may wrap at its hyphen (attention-|executable): pdftotext's default mode then drops the hyphen as
     # a word broken across lines, its layout mode keeps what is printed
@@ -348,7 +378,7 @@ def test_the_sites_address_is_one_setting():
     )
 
 
-@pytest.mark.parametrize("edition", editions())
+@pytest.mark.parametrize("edition", EDITIONS)
 def test_every_page_of_the_site_links_to_its_editions_pdf(pdfs, site, edition):
     folder = pathlib.Path(site) if edition == ENGLISH else pathlib.Path(site) / edition
     name = pdfs[edition].name
@@ -388,14 +418,20 @@ def test_pages_rendered_for_a_look(pdfs, site, edition):
 def _words(pdf: pathlib.Path, page: int) -> list[tuple[str, float, float, float, float]]:
     """(word, xMin, yMin, xMax, yMax) of every word ``pdftotext -bbox`` finds on ``page``, in points from the top
     left corner."""
+    return _bboxes(pdf)[page - 1]
+
+
+@functools.cache
+def _bboxes(pdf: pathlib.Path) -> list[list[tuple[str, float, float, float, float]]]:
+    """:func:`_words` of every page, from one run of ``pdftotext -bbox``."""
     out = subprocess.run(
-        [_poppler("pdftotext"), "-bbox", "-f", str(page), "-l", str(page), str(pdf), "-"],
-        capture_output=True,
-        text=True,
-        check=True,
+        [_poppler("pdftotext"), "-bbox", str(pdf), "-"], capture_output=True, text=True, check=True
     ).stdout
     pattern = r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">(.*?)</word>'
-    return [(html.unescape(w), float(a), float(b), float(c), float(d)) for a, b, c, d, w in re.findall(pattern, out)]
+    return [
+        [(html.unescape(w), float(a), float(b), float(c), float(d)) for a, b, c, d, w in re.findall(pattern, page)]
+        for page in re.findall(r"<page\b[^>]*>(.*?)</page>", out, re.S)
+    ]
 
 
 def contents_lines(pdf: pathlib.Path, contents_first: str = "book/intro") -> list[tuple[str, int, str]]:
@@ -577,7 +613,8 @@ def test_title_author_and_language_are_set(pdfs, edition):
     import yaml
 
     config = yaml.safe_load((ROOT / ("" if edition == "en" else edition) / "_config.yml").read_text(encoding="utf-8"))
-    lang = {"en": "en", "zh": "zh-CN"}[edition]
+    lang = build_pdf.language(config, edition)
+    assert lang == {"en": "en", "zh": "zh-CN"}.get(edition, edition)
     with pikepdf.open(str(pdfs[edition])) as doc:
         assert str(doc.docinfo["/Title"]) == config["title"]
         assert str(doc.docinfo["/Author"]) == config["author"] != ""
