@@ -302,7 +302,7 @@ def test_lesson_01_checks_read_the_french_sentence():
         # the time token (hier) is found by its feature, and quoted with « » and no-break spaces
         assert check_query_focus(feature_vector(time=3.0), sentence=FELIX_FR).ok
         spread = check_query_focus(feature_vector(time=1.0), token="hier", sentence=FELIX_FR)
-        assert not spread.ok and spread.message.startswith("votre requête donne à «\u00a0hier\u00a0» le poids 0.254")
+        assert not spread.ok and spread.message.startswith("Votre requête donne à «\u00a0hier\u00a0» le poids 0.254")
         elsewhere = check_query_focus(feature_vector(place=3.0), sentence=FELIX_FR)
         assert not elsewhere.ok and "le poids le plus élevé va à «\u00a0bureau\u00a0»\u00a0:" in elsewhere.message
         # the negated sentence: pas (negation) against bureau (place), not n’, which carries only a little negation
