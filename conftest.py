@@ -6,7 +6,8 @@
   ``tests/site/test_site_*.py`` file, and any test using the ``book_build``, ``site``, ``server``,
   ``chromium_browser``, ``tabs``, ``visit`` or ``sweep`` fixture, is marked automatically), except the
   laboratory's Node tests that compile ``lab/gemm.wat`` with the fetched wabt (``tests/site/test_lab_kernels.py``,
-  ``test_lab_parts.py`` and ``test_lab_math.py``), which run in `make check` (it fetches the assets too);
+  ``test_lab_parts.py``, ``test_lab_math.py`` and ``test_lab_added_score.py``), which run in `make check` (it
+  fetches the assets too);
 - ``slow``: tests that retrain a full model or scan the whole site (marked by hand with ``@pytest.mark.slow``).
 
 The notebooks are validated only by `make test` (`--nbval`), spread with the rest over the machine's cores by

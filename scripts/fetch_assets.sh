@@ -4,11 +4,12 @@
 #   _vendor/node/mathjax/   the MathJax package, run by Node at build time (src/attention_workshop/ae_math.js) to typeset
 #                           every equation into the page as SVG, and again as CommonHTML in its fonts for the PDFs;
 #                           never served (pages load no MathJax file or font)
-#   _vendor/node/esbuild/   esbuild's executable (for this machine), run at build time (src/attention_workshop/ae_site.py)
+#   _vendor/node/esbuild/   esbuild's executable (for this machine), run at build time (src/attention_workshop/ae_assets.py)
 #                           to minify the site's own scripts; never served
-#   _vendor/node/wabt/      wabt's wat2wasm (JavaScript and WebAssembly, no dependencies), run by Node at build time
-#                           (ae_site.compile_wat) to compile the laboratory's matrix product, book/_assets/lab/gemm.wat,
-#                           and by the tests that compare it with the JavaScript product; never served
+#   _vendor/node/wabt/      wabt's wat2wasm (JavaScript and WebAssembly, no dependencies), run by Node only to
+#                           regenerate the laboratory's compiled product, book/_assets/lab/wasm.js, from lab/gemm.wat
+#                           (python -m attention_workshop.gemm_wasm) and by the test that recompiles it; the build
+#                           and the lab's Node tests do not need it; never served
 #
 #   bash scripts/fetch_assets.sh lighthouse   (run by `make bench`, src/attention_workshop/bench_lighthouse.py)
 #   _vendor/lighthouse/     Lighthouse and its dependencies (npm install, pinned), run by Node against the
@@ -34,7 +35,7 @@ fi
 MATHJAX=mathjax@3.2.2   # typesets the lessons' LaTeX at build time (TeX input, SVG output; MathML input and
                         # CommonHTML output for the PDFs)
 ESBUILD=esbuild@0.25.0  # minifies our scripts at build time (one file at a time, no bundling)
-WABT=wabt@1.0.37        # compiles the laboratory's WebAssembly text (lab/gemm.wat) at build time
+WABT=wabt@1.0.37        # compiles the laboratory's WebAssembly text (lab/gemm.wat) into lab/wasm.js (gemm_wasm)
 
 stamp="_vendor/.versions"
 want="$MATHJAX $ESBUILD $WABT (build-time, SVG)"

@@ -28,8 +28,9 @@ def reading_minutes(words: int) -> int:
 
 @functools.cache
 def gemm_wasm() -> str:
-    """The laboratory's matrix product, ``book/_assets/lab/gemm.wat``, compiled as the build compiles it into the
-    served ``lab/kernels.js`` (base64): the Node drivers give it to the parts, so they run the page's products."""
-    from attention_workshop.ae_site import GEMM_WAT, wasm_base64
+    """The laboratory's matrix product, ``book/_assets/lab/gemm.wat``, compiled (base64), as the committed part
+    ``lab/wasm.js`` holds it (``attention_workshop.gemm_wasm``): the Node drivers give it to the parts, so they run
+    the page's products."""
+    from attention_workshop.gemm_wasm import committed_base64
 
-    return wasm_base64(GEMM_WAT)
+    return committed_base64()

@@ -2,7 +2,7 @@
 //
 // A page that holds <div class="ae-explorer" data-explorer="state|score|question" data-args="{...}"> gets this
 // script and an inline <script type="application/json" id="ae-params"> written at build time by
-// src/attention_workshop/ae_site.py from attention_core.explorers.site.site_parameters(): the worked example's H, W_s, W_h,
+// src/attention_workshop/ae_twins.py from attention_core.explorers.site.site_parameters(): the worked example's H, W_s, W_h,
 // v, b, the sliders' ranges and the token labels. data-args is what the notebook explorer this one stands for
 // declared (attention_core.explorers.twin): where it starts (its state, annotations, scores, sentence,
 // question) and whether it has the tanh switch. Nothing here is fetched or hard-coded; the numbers have one
@@ -24,9 +24,9 @@
     tNodes = UI.tNodes,
     svg = UI.svg;
   var counter = 0; // makes element ids unique when a page holds several explorers
-  // The layout version of the parameters this script reads; the build writes attention_core.explorers.site.SCHEMA
-  // here, so a page and a script from different builds refuse to start instead of showing wrong numbers.
-  var SCHEMA = Number("__AE_SCHEMA__");
+  // The parameters' layout version, attention_core.explorers.site.SCHEMA (its one home), travels in the parameters
+  // (params.schema). A page and this script come from one build: the page names the script by its content
+  // (Sphinx's ?v=<checksum>), so a new script is a new address and never meets an older page's parameters.
 
   // ---------------------------------------------------------------------------------------------------
   // The math (plain loops over tiny arrays; the shapes are those of the core: H is (T, d_h) as rows).
@@ -675,7 +675,7 @@
       } catch (err) {
         args = null;
       }
-      if (!params || params.schema !== SCHEMA || !build || !args) {
+      if (!params || typeof params.schema !== "number" || !build || !args) {
         root.textContent = params && params.labels ? params.labels.missing : "This live explorer could not start: its parameters are missing from the page.";
         return;
       }

@@ -4,8 +4,9 @@
 //
 // It is made of parts, one file each in lab/, each the twin of one module of src/attention_core/models/ (the
 // same classes and functions, in the same order; each file says which):
+//   lab/wasm.js      kernels.js's matrix product in WebAssembly, lab/gemm.wat compiled (generated, base64)
 //   lab/kernels.js   the products, softmax and working arrays the parts share (numpy, attention_core's kernels)
-//   lab/gemm.wat     not a part: kernels.js's matrix product in WebAssembly, compiled into the served kernels.js
+//   lab/gemm.wat     not a part: the text lab/wasm.js is compiled from (python -m attention_workshop.gemm_wasm)
 //   lab/data.js      the toy language, its sampler, parser and batches          models/data.py
 //   lab/gru.js       the GRU cell                                               models/gru.py
 //   lab/encoder.js   the bidirectional encoder                                  models/encoder.py
@@ -17,7 +18,7 @@
 // others through lab when it runs. This file puts them together (aeLabMath) and gives the page its functions.
 // The parts are plain functions that close over nothing, so a Worker is started from their source text (no
 // file to fetch: it works from file:// too).
-var AE_LAB_PARTS = ["kernels", "data", "gru", "encoder", "scorers", "orders", "seq2seq", "train"]; // in this order
+var AE_LAB_PARTS = ["wasm", "kernels", "data", "gru", "encoder", "scorers", "orders", "seq2seq", "train"]; // in this order
 
 function aeLabMath(parts) {
   "use strict";

@@ -1,17 +1,19 @@
 // The laboratory on the website (lessons 07 and 08): the committed translation models, in the reader's browser.
 //
-// Loaded only on the pages of a notebook with a lab explorer (src/attention_workshop/ae_site.py). When the lab first comes into view (see
+// Loaded only on the pages of a notebook with a lab explorer (src/attention_workshop/ae_twins.py). When the lab first comes into view (see
 // "Loading" below) it loads ae-lab-math.js and its parts (the model's mathematics, a second implementation of
 // attention_core.models, part by part, tested against it), ae-lab-worker.js (the training loop of a Web Worker;
 // a second Worker of the same code runs the validation checks, which can run on another core)
 // and ae-lab-data.js (self.AELabData: every committed model of lessons 07 and 08, the grammar, the training
 // snapshots, the recipe and the seed study, exported by attention_core.explorers.site.lab_data when the site was
 // built). Every word shown comes from the page's edition (#ae-params "labels", from
-// attention_core.explorers.site.LABELS). Above the panels, the design (attention with the additive or general
-// score in Bahdanau's or Luong's order, or the fixed summary) and the target language (lesson 07's or verb-final):
-// Compose and Step use the committed model of that pair, or the reader's own finished run of it. Four panels:
+// attention_core.explorers.site.LABELS). Above the panels, the design (the designs the registry offers the lab,
+// attention_core.models.designs: attention with the additive or general score in Bahdanau's or Luong's order, or the
+// fixed summary; their labels and step panels come with the data) and the target language (lesson 07's or
+// verb-final): Compose and Step use the committed model of that pair, or the reader's own finished run of it. Four
+// panels:
 //   Compose        a sentence of the toy language, its greedy translation, the alignment grid, the reference
-//   Step through   one decoder step at a time, in the order of lesson 07's equations
+//   Step through   one decoder step at a time, in the order of the design's equations
 //   Watch it learn the committed run's snapshots: the grid, the losses and the validation curves, step by step
 //   Train          the chosen design on the chosen language, trained in a Worker with its own seed (checked in a
 //                  second one), beside the seed study's runs of the same design and language
@@ -32,20 +34,18 @@
     return "ae-lab-" + name + "-" + uid;
   }
 
-  // A symbol with a subscript and/or superscript, as nodes: sym("s", "t−1") -> s<sub>t−1</sub>.
-  function sym(base, sub, sup) {
-    var span = el("span", { class: "ae-lab-sym" }, [base]);
-    if (sub) span.appendChild(el("sub", {}, [sub]));
-    if (sup) span.appendChild(el("sup", {}, [sup]));
-    return span;
-  }
-
-  function eq(parts) {
+  // A formula of the design registry as nodes, from the pieces attention_core.explorers.formulas made of its TeX:
+  // text, and symbols {base, sub, sup} (italic; upright with "upright") -> e<sub>tj</sub>. data-tex keeps the TeX.
+  function eq(formula) {
     return el(
       "p",
-      { class: "ae-lab-eq" },
-      parts.map(function (p) {
-        return typeof p === "string" ? document.createTextNode(p) : p;
+      { class: "ae-lab-eq", "data-tex": formula.tex },
+      formula.math.map(function (p) {
+        if (typeof p === "string") return document.createTextNode(p);
+        var span = el("span", { class: p.upright ? null : "ae-lab-sym" }, [p.base]);
+        if (p.sub) span.appendChild(el("sub", {}, [p.sub]));
+        if (p.sup) span.appendChild(el("sup", {}, [p.sup]));
+        return span;
       })
     );
   }
@@ -549,17 +549,24 @@
   }
 
   // --- the design and the language: what Compose and Step decode with, and what Train trains -------------
-  // A design's label key: lab_design_<score>_<order>, or lab_design_fixed.
-  Lab.prototype.designKey = function (design) {
-    var f = this.D.designs[design];
-    return "lab_design_" + (f.attention ? f.score + "_" + f.order : "fixed");
+  // A design's short name: its order's and its score's ("Bahdanau, additive score"), or its score's alone without
+  // attention ("fixed summary"); the keys are the registry's (attention_core.models.designs, exported by lab_data).
+  Lab.prototype.shortLabel = function (design) {
+    var d = this.D.designs[design];
+    return d.config.attention ? t("lab_short", { order: t(d.labels.order), score: t(d.labels.score) }) : t(d.labels.score);
+  };
+
+  // A design's label in the menu: its own, or its short name.
+  Lab.prototype.designLabel = function (design) {
+    var d = this.D.designs[design];
+    return d.labels.menu ? t(d.labels.menu) : this.shortLabel(design);
   };
 
   Lab.prototype.buildChooser = function () {
     var self = this;
     this.designSel = el("select", { id: id("design") });
     Object.keys(this.D.designs).forEach(function (name) {
-      self.designSel.appendChild(el("option", { value: name }, [t(self.designKey(name))]));
+      self.designSel.appendChild(el("option", { value: name }, [self.designLabel(name)]));
     });
     this.languageSel = el("select", { id: id("language") });
     this.D.grammar.languages.forEach(function (lang) {
@@ -593,7 +600,7 @@
   Lab.prototype.designConfig = function (design) {
     var cfg = {},
       base = this.D.models[0].config,
-      f = this.D.designs[design];
+      f = this.D.designs[design].config;
     Object.keys(base).forEach(function (k) {
       cfg[k] = base[k];
     });
@@ -1039,83 +1046,38 @@
     this.stepT = 0;
   };
 
-  // The step's sections in the order of the chosen design's equations (lessons 07 and 08): Bahdanau's order
-  // reads with s_{t-1} and then updates; Luong's updates, reads with s_t, then makes the attentional state; the
-  // fixed summary reads the same m at every step. Laid out again when the design changes.
+  // The step's sections in the order of the chosen design's equations (lessons 07 and 08), as the registry gives
+  // them (attention_core.explorers.site.step_panel): Bahdanau's order reads with s_{t-1} and then updates; Luong's
+  // updates, reads with s_t, then makes the attentional state; the fixed summary reads the same m at every step.
+  // Each section: its heading, then its formulas, captions and displays in order. Laid out again when the design
+  // changes.
   Lab.prototype.layoutStep = function () {
     var s = this.stepParts,
       body = this.stepBody,
-      cfg = this.cfg;
-    var key = cfg.attention ? cfg.score + "_" + cfg.order : "fixed";
-    if (this.stepLayoutFor === key) return;
-    this.stepLayoutFor = key;
-    body.textContent = "";
-    this.stepIntro.textContent = t(!cfg.attention ? "lab_step_intro_fixed" : cfg.order === "luong" ? "lab_step_intro_luong" : "lab_step_intro");
-    var caption = function (label) {
-      body.appendChild(el("p", { class: "ae-lab-caption" }, [t(label)]));
-    };
-    var tt = "t",
-      t1 = "t−1",
-      tj = "tj",
+      panel = this.D.designs[this.design].step,
       n = 0;
-    function head(label) {
-      body.appendChild(el("h4", { class: "ae-lab-h" }, [++n + " · " + t(label)]));
-    }
-    var score =
-      cfg.score === "general"
-        ? function (st) {
-            return eq([sym("e", tj), " = ", sym("s", st, "⊤"), " ", sym("W", "a"), " ", sym("h", "j")]);
-          }
-        : function (st) {
-            return eq([sym("e", tj), " = ", sym("v", "", "⊤"), " tanh(", sym("W", "s"), " ", sym("s", st), " + ", sym("W", "h"), " ", sym("h", "j"), " + b)"]);
-          };
-    body.appendChild(s.input);
-    var weights = function () {
-      head("lab_h_weights");
-      body.appendChild(eq([sym("α", tj), " = softmax", el("sub", {}, ["j"]), "(", sym("e", tj), ")"]));
-      body.appendChild(s.cards);
-      body.appendChild(s.readSummary);
-      head("lab_h_context");
-      body.appendChild(eq([sym("c", tt), " = Σ", el("sub", {}, ["j"]), " ", sym("α", tj), " ", sym("h", "j")]));
-      body.appendChild(s.ctxStrip.node);
+    if (this.stepLayoutFor === this.design) return;
+    this.stepLayoutFor = this.design;
+    body.textContent = "";
+    this.stepIntro.textContent = t(panel.intro);
+    var shows = {
+      s_prev: [s.prevStrip.node],
+      s_new: [s.newStrip.node],
+      weights: [s.cards, s.readSummary],
+      context: [s.ctxStrip.node],
     };
-    if (!cfg.attention) {
-      head("lab_h_summary");
-      body.appendChild(eq([sym("c", tt), " = m = [", sym("→h", "T"), "; ", sym("←h", "1"), "]"]));
-      body.appendChild(s.ctxStrip.node);
-      head("lab_h_state");
-      body.appendChild(eq([sym("s", tt), " = GRU(", sym("s", t1), ", [", sym("e", "tgt"), "(", sym("y", t1), "); m])"]));
-      caption("lab_strip_sprev");
-      body.appendChild(s.prevStrip.node);
-      caption("lab_strip_s");
-      body.appendChild(s.newStrip.node);
-      head("lab_h_output");
-      body.appendChild(eq(["p(", sym("y", tt), " | ", sym("y", "<t"), ", x) = softmax(", sym("W", "o"), " [", sym("s", tt), "; m] + ", sym("b", "o"), ")"]));
-    } else if (cfg.order === "luong") {
-      head("lab_h_state_first");
-      body.appendChild(eq([sym("s", tt), " = GRU(", sym("s", t1), ", [", sym("e", "tgt"), "(", sym("y", t1), "); ", sym("s̃", t1), "])"]));
-      caption("lab_strip_sprev");
-      body.appendChild(s.prevStrip.node);
-      caption("lab_strip_s");
-      body.appendChild(s.newStrip.node);
-      head("lab_h_scores_new");
-      body.appendChild(score(tt));
-      weights();
-      head("lab_h_output");
-      body.appendChild(eq([sym("s̃", tt), " = tanh(", sym("W", "c"), " [", sym("c", tt), "; ", sym("s", tt), "] + ", sym("b", "c"), ")"]));
-      body.appendChild(eq(["p(", sym("y", tt), " | ", sym("y", "<t"), ", x) = softmax(", sym("W", "o"), " ", sym("s̃", tt), " + ", sym("b", "o"), ")"]));
-    } else {
-      head("lab_h_scores");
-      body.appendChild(score(t1));
-      body.appendChild(el("p", { class: "ae-lab-caption" }, [t("lab_sprev_caption")]));
-      body.appendChild(s.prevStrip.node);
-      weights();
-      head("lab_h_state");
-      body.appendChild(eq([sym("s", tt), " = GRU(", sym("s", t1), ", [", sym("e", "tgt"), "(", sym("y", t1), "); ", sym("c", tt), "])"]));
-      body.appendChild(s.newStrip.node);
-      head("lab_h_output");
-      body.appendChild(eq(["p(", sym("y", tt), " | ", sym("y", "<t"), ", x) = softmax(", sym("W", "o"), " [", sym("s", tt), "; ", sym("c", tt), "] + ", sym("b", "o"), ")"]));
-    }
+    body.appendChild(s.input);
+    panel.sections.forEach(function (section) {
+      body.appendChild(el("h4", { class: "ae-lab-h" }, [++n + " · " + t(section.head)]));
+      section.items.forEach(function (item) {
+        if (item.math) body.appendChild(eq(item));
+        else if (item.caption) body.appendChild(el("p", { class: "ae-lab-caption" }, [t(item.caption)]));
+        else
+          shows[item.show].forEach(function (node) {
+            body.appendChild(node);
+          });
+      });
+    });
     body.appendChild(s.top);
   };
 
@@ -1493,7 +1455,7 @@
   // The sentences the training panel can show: the examples and the one composed.
   Lab.prototype.trainWatchOption = function () {
     if (!this.trainWatch) return;
-    this.trainWhat.textContent = t("lab_train_what", { design: t(this.designKey(this.design)), language: t("lab_language_" + this.language) });
+    this.trainWhat.textContent = t("lab_train_what", { design: this.designLabel(this.design), language: t("lab_language_" + this.language) });
     var keep = this.trainWatch.value;
     var options = this.D.snapshots.sentences.map(function (s) {
       return s.source.join(" ");
@@ -1746,7 +1708,7 @@
     Object.keys(F).forEach(function (key) {
       var f = F[key];
       if (f.language !== language) return;
-      var names = { design: t(self.designKey(f.design).replace("lab_design_", "lab_short_")), seed: f.seed, steps: f.steps };
+      var names = { design: self.shortLabel(f.design), seed: f.seed, steps: f.steps };
       cols.push({ label: t("lab_col_yours", names), b: f.buckets, out: key });
       var study = (self.D.study[f.language] || {})[f.design];
       if (study) {
@@ -1795,7 +1757,7 @@
   // ae-lab-model-<name>.js, the first time the reader chooses that model. They are scripts beside this one, added as
   // <script> elements in order (not fetch(): it works from file:// too).
 
-  var LAB_SCHEMA = 3; // the layout of attention_core.explorers.site.lab_data() this script reads (LAB_SCHEMA there)
+  var LAB_SCHEMA = 4; // the layout of attention_core.explorers.site.lab_data() this script reads (LAB_SCHEMA there)
   var here = document.currentScript && document.currentScript.src; // .../_static/ae-lab.js?v=...
   var version = document.currentScript && document.currentScript.getAttribute("data-lab-version"); // of the build
   var loading = null; // one load for every lab of the page: a list of callbacks until the data arrive

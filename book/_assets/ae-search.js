@@ -1,4 +1,4 @@
-// Loaded on the search page only, by src/attention_workshop/ae_site.py: two changes to the results of Sphinx's search page
+// Loaded on the search page only, by src/attention_workshop/ae_assets.py: two changes to the results of Sphinx's search page
 // (searchtools.js, which fetches each page found and shows a summary of its text around the query).
 // - The summary skips what the website writes around a page's text: the language switch and the PDF link, the
 //   theme's print-only contents ("Contents", 目录) and the line an explorer shows without JavaScript.

@@ -1,4 +1,4 @@
-// Loaded on every page by src/attention_workshop/ae_site.py. An equation wider than the column scrolls inside its own box
+// Loaded on every page by src/attention_workshop/ae_assets.py. An equation wider than the column scrolls inside its own box
 // (ae-theme-fixes.css); such a box gets keyboard focus (tabindex 0), so a reader without a pointer can scroll it
 // too. A display equation scrolls wherever it overflows. An inline formula (span.math) scrolls only when the
 // formula itself is wider than its box (a long formula on a phone): then it gets the class ae-scrolls. Its glyphs

@@ -1,7 +1,7 @@
 // The helpers the website's live explorers (ae-explorers.js) and lesson 07's laboratory (ae-lab.js) share:
 // labels of the page's edition, numbers as text, and elements built as nodes (never parsed HTML).
 //
-// Loaded before them on every page that holds an explorer (src/attention_workshop/ae_site.py); it sets self.AEUI.
+// Loaded before them on every page that holds an explorer (src/attention_workshop/ae_twins.py); it sets self.AEUI.
 // Every word they show comes from the page's edition: the labels of the inline <script id="ae-params"> written at
 // build time from attention_core.explorers.site.LABELS (English or Chinese); only numbers are made here.
 (function (scope) {

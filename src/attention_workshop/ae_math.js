@@ -1,8 +1,8 @@
 // Build-time math: typesets formulas with MathJax under Node, so pages ship no MathJax script (about 1.1 MiB).
-// Called by ae_site.py: reads {"mathjax": dir, "output": "svg" | "chtml", "fontURL": url (chtml only),
+// Called by ae_math.py: reads {"mathjax": dir, "output": "svg" | "chtml", "fontURL": url (chtml only),
 // "items": [{"tex" or "mml", "display"}]} as JSON on stdin and writes {"html": [...], "css": "..."} (the markup of
 // each item and MathJax's stylesheet for them) as JSON on stdout. MathJax is fetched by scripts/fetch_assets.sh.
-// - "svg", for the website: each formula an inline SVG with each glyph a path of its own (fontCache "none": ae_site.py
+// - "svg", for the website: each formula an inline SVG with each glyph a path of its own (fontCache "none": ae_math.py
 //   then writes each outline once per page and draws the glyphs with <use>, _shared_glyphs), and no font to load;
 //   the MathML beside it is what a screen reader reads.
 // - "chtml", for the PDFs (from the website's MathML): glyphs as text in MathJax's fonts, which the PDF embeds, so

@@ -1,25 +1,29 @@
-"""What search engines and link previews read, and how the finished site is shipped (issue 33).
+"""What search engines and link previews read, and how the finished site is shipped.
 
-Two parts, one home:
+The libraries do their jobs; this module gives them each edition's settings and does what none of them does:
 
-- **The Sphinx extension** (``extra_extensions`` in ``_config.yml``), run in every edition's build, writes what
-  needs no public address, in the page's own language because it is taken from the page as built: a meta
-  description (:func:`description`: the first sentences of the page's prose, without the ones holding math,
-  trimmed to about 155 characters, a CJK character counting as two), Open Graph's title, description, type,
-  site name and ``og:locale``, and the book's card image ``_static/ae-card.png`` (1200 x 630, drawn with
-  matplotlib at build time from the favicon's three bars and the edition's title: :func:`write_card`). It also
-  clears Sphinx's ``html_baseurl``, so that Sphinx writes no canonical link of its own (it would give the
-  Chinese pages the English folder).
-- **After every edition is built** (:func:`publish`, called by ``attention_workshop.build_book``):
+- **Sphinx** writes each page's canonical link (``html_baseurl``: the edition's own address), **sphinxext-opengraph**
+  the Open Graph tags (title, type, site name, url, image) and the meta description, **sphinx-sitemap** each
+  edition's ``sitemap.xml`` (its pages at its own address). :func:`_settings` (config-inited) sets them per edition
+  from the site's public address (:func:`site_address`: ``--site-url``/``make book SITE_URL=...``, which
+  ``attention_workshop.build_book`` hands the builds as ``AE_SITE_URL``, else ``html: baseurl:`` in ``_config.yml``):
+  the English edition at the address, every other one in its ``<language>/`` folder. Without an address none of
+  the absolute links is written and the build says so in one line.
+- **Ours, in the Sphinx build**: the description each page gives the library (:func:`description`: the first
+  sentences of the page's prose, without the ones holding math, trimmed to about 155 characters, a CJK character
+  counting as two: the library's own would quote TeX and headings and cut a word), ``og:locale`` from the edition's
+  language (:func:`og_locale`, with CLDR's likely territory: ``fr_FR``, ``zh_CN``; the library writes none), and
+  the book's card image ``_static/ae-card.png`` (1200 x 630, drawn at build time from the favicon's three bars and
+  the edition's title: :func:`write_card`; one per edition, where the library's social cards would draw one per
+  page).
+- **Ours, after every edition is built** (:func:`publish`, called by ``attention_workshop.build_book``):
   1. the translated editions load the static files and figures that are byte-identical in English from the
      English folders (``zh/_static/x`` -> ``../_static/x``, the copy deleted: :func:`share_assets`), so that
      switching language downloads only the page;
-  2. with the site's public address (:func:`site_address`: ``--site-url``/``make book SITE_URL=...``, the
-     environment variable ``AE_SITE_URL``, else ``html: baseurl:`` in ``_config.yml``): every page gets its
-     canonical link, an absolute ``hreflang`` alternate for every edition (``attention_workshop.paths.editions``)
-     and ``x-default`` (English), ``og:url`` and ``og:image``; ``sitemap.xml`` (every page of every edition with
-     its alternates) and ``robots.txt`` go to the site's root. Without an address these are left out and the
-     build says so in one line;
+  2. with the site's public address, every page gets an absolute ``hreflang`` alternate for every edition that has
+     it and ``x-default`` (English) (:func:`add_alternates`: sphinx-sitemap writes alternates only for a site whose
+     every language, the first included, sits in a folder named by its Sphinx language, and never into pages), and
+     ``robots.txt`` names every edition's sitemap;
   3. every text file (HTML, CSS, JS, SVG, JSON, XML, TXT) gets a gzip (``.gz``) and a Brotli (``.br``) copy
      beside it, for servers that send precompressed files (``python -m attention_workshop.serve``).
 """
@@ -41,7 +45,6 @@ ENV = "AE_SITE_URL"  # the site's public address, for a build run without --site
 CARD = "ae-card.png"  # under _static/: the Open Graph image of every page of the edition
 CARD_SIZE = (1200, 630)
 DESCRIPTION_LIMIT = 155  # characters a search result shows of a description (a CJK character counts as two)
-OG_LOCALE = {"en": "en_US", "zh": "zh_CN"}  # Open Graph's language_TERRITORY; others: from Sphinx's language
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -151,47 +154,39 @@ def description(doctree, limit: int = DESCRIPTION_LIMIT) -> str:
     return trim(text, limit)
 
 
-def title_text(doctree, fallback: str) -> str:
-    """The page's first heading as text (a formula as its TeX without backslashes), else ``fallback``."""
-    from docutils import nodes
-
-    for title in doctree.findall(nodes.title):
-        text = " ".join(title.astext().replace("\\", "").split())
-        if text:
-            return text
-    return fallback
-
-
 def book_title(app) -> str:
     """The edition's title (``title`` in its ``_config.yml``, which Jupyter Book passes as ``html_title``)."""
     return str(app.config.html_title or app.config.project)
 
 
-def _meta(prop: str, content: str, attr: str = "property") -> str:
-    return f'\n<meta {attr}="{prop}" content="{html.escape(content, quote=True)}">'
-
-
 def og_locale(language: str | None, edition: str) -> str:
-    if edition in OG_LOCALE:
-        return OG_LOCALE[edition]
-    return str(language or edition).replace("-", "_")
+    """Open Graph's ``language_TERRITORY`` for an edition whose Sphinx ``language`` is ``language``: as given where
+    it names a territory (``zh_CN``), else with CLDR's likely territory for the language (Babel: ``fr`` ->
+    ``fr_FR``, ``en`` -> ``en_US``)."""
+    from babel.core import get_global
+
+    code = str(language or edition).replace("-", "_")
+    parts = code.split("_")
+    if len(parts) > 1 and parts[-1].isupper():
+        return f"{parts[0]}_{parts[-1]}"
+    likely = get_global("likely_subtags").get(parts[0], "")
+    territory = likely.split("_")[-1] if likely.count("_") >= 1 else ""
+    return f"{parts[0]}_{territory}" if territory.isupper() else parts[0]
 
 
-def _page_meta(app, pagename, templatename, context, doctree):
-    """Description and Open Graph tags of a page of the book (html-page-context)."""
+def _description(app, pagename, templatename, context, doctree):
+    """Give sphinxext-opengraph the page's description (:func:`description`) as the page's own ``og:description``
+    field, and write it as the page's meta description, so the library writes no description of its own (its
+    html-page-context handler runs after this one)."""
     if doctree is None or templatename != "page.html":
         return
-    edition = getattr(app.config, "ae_edition", None) or ENGLISH
-    title = title_text(doctree, re.sub(r"<[^>]+>", "", html.unescape(context.get("title", ""))))
     text = description(doctree)
-    tags = ""
-    if text:
-        tags += _meta("description", text, "name") + _meta("og:description", text)
-    tags += _meta("og:title", title) + _meta("og:type", "website" if pagename == app.config.root_doc else "article")
-    tags += _meta("og:site_name", book_title(app).split(" · ")[0])
-    tags += _meta("og:locale", og_locale(app.config.language, edition))
-    tags += _meta("twitter:card", "summary_large_image", "name")
-    context["metatags"] = context.get("metatags", "") + tags
+    if not text:
+        return
+    if context.get("meta") is None:
+        context["meta"] = {}
+    context["meta"]["og:description"] = text
+    context["metatags"] = context.get("metatags", "") + f'\n<meta name="description" content="{html.escape(text)}" />'
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -245,15 +240,36 @@ def _card(app, exception):
     write_card(pathlib.Path(app.outdir) / "_static" / CARD, book_title(app))
 
 
-def _no_sphinx_canonical(app, config):
-    """Sphinx writes ``<link rel="canonical">`` from ``html_baseurl``, the same for every edition; ours
-    (:func:`publish`) knows each edition's folder (config-inited)."""
-    config.html_baseurl = ""
+def _settings(app, config):
+    """Each edition's settings for Sphinx's canonical link, sphinxext-opengraph and sphinx-sitemap (config-inited):
+    its address (:func:`edition_address`), the card, ``og:locale`` and the summary card for Twitter/X. Without a
+    public address Sphinx writes no canonical link, the library no absolute ``og:url`` or ``og:image``, and
+    sphinx-sitemap no sitemap (its warning that it has no address is left to :func:`publish`'s one line)."""
+    edition = getattr(config, "ae_edition", None) or ENGLISH
+    address = edition_address(site_address(), edition)
+    config.html_baseurl = address
+    config.ogp_site_url = address
+    config.ogp_site_name = str(config.html_title or config.project).split(" · ")[0]
+    config.ogp_social_cards = {"enable": False}  # one card per edition (write_card), not one per page
+    config.ogp_image = f"_static/{CARD}" if address else None
+    tags = [_tag("og:locale", og_locale(config.language, edition)), _tag("twitter:card", "summary_large_image", "name")]
+    if address:
+        tags += [_tag("og:image:width", str(CARD_SIZE[0])), _tag("og:image:height", str(CARD_SIZE[1]))]
+    config.ogp_custom_meta_tags = tags
+    config.site_url = address
+    config.sitemap_url_scheme = "{link}"  # the address is the edition's own folder
+    config.sitemap_locales = [None]  # alternates: add_alternates, in the pages
+    config.sitemap_excludes = ["search.html", "genindex.html"]
+    config.suppress_warnings = [*config.suppress_warnings, "sitemap.configuration"]
+
+
+def _tag(prop: str, content: str, attr: str = "property") -> str:
+    return f'<meta {attr}="{prop}" content="{html.escape(content, quote=True)}" />'
 
 
 def setup(app):
-    app.connect("config-inited", _no_sphinx_canonical)
-    app.connect("html-page-context", _page_meta)
+    app.connect("config-inited", _settings)
+    app.connect("html-page-context", _description, priority=400)  # before sphinxext-opengraph's (500)
     app.connect("build-finished", _card)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
 
@@ -265,10 +281,7 @@ SHARED = ("_static", "_images")  # the folders whose identical files the transla
 OTHER_FOLDERS = {"_static", "_images", "_sources", "_pdf", "_sphinx_design_static", "_panels_static"}
 ASSET_REF = re.compile(r"""(?<![\w/.])((?:\.\./)*)(_static|_images)/([^"'\s)?#]+)""")
 TEXT = (".html", ".css", ".js", ".svg", ".json", ".xml", ".txt")
-SEO_TAGS = re.compile(
-    r'\n?<link rel="(?:canonical|alternate)"(?: hreflang="[^"]*")? href="https?://[^"]*">'
-    r'|\n?<meta property="og:(?:url|image(?::[a-z]+)?)" content="[^"]*">'
-)
+ALTERNATES = re.compile(r'\n?<link rel="alternate" hreflang="[^"]*" href="https?://[^"]*">')
 
 
 def edition_root(html_root: pathlib.Path, edition: str) -> pathlib.Path:
@@ -289,7 +302,8 @@ def pages(html_root: pathlib.Path, edition: str) -> list[str]:
 
 
 def is_book_page(text: str) -> bool:
-    """A page of the book (written from page.html: it has our og:title), not a redirect, search or index page."""
+    """A page of the book (written from page.html: sphinxext-opengraph gave it og:title), not a redirect, search or
+    index page."""
     return '<meta property="og:title"' in text
 
 
@@ -352,28 +366,23 @@ def _point_at_english(text: str, path: pathlib.Path, root: pathlib.Path, html_ro
     return ASSET_REF.sub(repoint, text)
 
 
-def _links(site_url: str, html_root: pathlib.Path, edition: str, page: str) -> str:
-    """The head links of one page: canonical, every edition's alternate (those that have the page), x-default,
-    og:url and og:image."""
-    url = edition_address(site_url, edition) + page
-    tags = f'\n<link rel="canonical" href="{html.escape(url)}">'
+def _alternates(site_url: str, html_root: pathlib.Path, page: str) -> str:
+    """The ``hreflang`` links of one page: every edition that has the page, and ``x-default`` (English)."""
+    from attention_workshop.ae_lang import html_lang
+
+    tags = ""
     for other in editions():
         if (edition_root(html_root, other) / page).is_file():
-            from attention_workshop.ae_lang import html_lang
-
             href = html.escape(edition_address(site_url, other) + page)
             tags += f'\n<link rel="alternate" hreflang="{html_lang(other)}" href="{href}">'
     if (html_root / page).is_file():
         tags += f'\n<link rel="alternate" hreflang="x-default" href="{html.escape(site_url + page)}">'
-    card = edition_root(html_root, edition) / "_static" / CARD
-    card_url = edition_address(site_url, edition if card.is_file() else ENGLISH) + f"_static/{CARD}"
-    tags += _meta("og:url", url) + _meta("og:image", card_url)
-    tags += _meta("og:image:width", str(CARD_SIZE[0])) + _meta("og:image:height", str(CARD_SIZE[1]))
     return tags
 
 
-def add_links(html_root: pathlib.Path, site_url: str) -> dict[str, list[str]]:
-    """Write each page's absolute links (:func:`_links`) into its head; return edition -> its book pages."""
+def add_alternates(html_root: pathlib.Path, site_url: str) -> dict[str, list[str]]:
+    """Write each book page's ``hreflang`` alternates (:func:`_alternates`) into its head, replacing those an
+    earlier run wrote; return edition -> its book pages."""
     book: dict[str, list[str]] = {}
     for edition in editions():
         for page in pages(html_root, edition):
@@ -382,36 +391,19 @@ def add_links(html_root: pathlib.Path, site_url: str) -> dict[str, list[str]]:
             if not is_book_page(text):
                 continue
             book.setdefault(edition, []).append(page)
-            head, sep, rest = SEO_TAGS.sub("", text).partition("</head>")
-            path.write_text(
-                head.rstrip("\n ") + _links(site_url, html_root, edition, page) + "\n" + sep + rest, "utf-8"
-            )
+            head, sep, rest = ALTERNATES.sub("", text).partition("</head>")
+            path.write_text(head.rstrip("\n ") + _alternates(site_url, html_root, page) + "\n" + sep + rest, "utf-8")
     return book
 
 
-def sitemap(site_url: str, html_root: pathlib.Path, book: dict[str, list[str]]) -> str:
-    """``sitemap.xml``: every book page of every edition, each with all its editions as ``xhtml:link``
-    alternates (x-default: English)."""
-    from attention_workshop.ae_lang import html_lang
-
-    lines = [
-        '<?xml version="1.0" encoding="UTF-8"?>',
-        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">',
+def robots(site_url: str, html_root: pathlib.Path) -> str:
+    """``robots.txt``: every page allowed, and every edition's sitemap (written by sphinx-sitemap) named."""
+    maps = [
+        edition_address(site_url, e) + "sitemap.xml"
+        for e in editions()
+        if (edition_root(html_root, e) / "sitemap.xml").is_file()
     ]
-    for edition in editions():
-        for page in book.get(edition, []):
-            lines.append(f"<url><loc>{html.escape(edition_address(site_url, edition) + page)}</loc>")
-            for other in editions():
-                if page in book.get(other, []):
-                    href = html.escape(edition_address(site_url, other) + page)
-                    lines.append(f'<xhtml:link rel="alternate" hreflang="{html_lang(other)}" href="{href}"/>')
-            if page in book.get(ENGLISH, []):
-                lines.append(
-                    f'<xhtml:link rel="alternate" hreflang="x-default" href="{html.escape(site_url + page)}"/>'
-                )
-            lines.append("</url>")
-    lines.append("</urlset>")
-    return "\n".join(lines) + "\n"
+    return "User-agent: *\nAllow: /\n\n" + "".join(f"Sitemap: {m}\n" for m in maps)
 
 
 def compress(html_root: pathlib.Path) -> tuple[int, bool]:
@@ -454,21 +446,19 @@ def compress(html_root: pathlib.Path) -> tuple[int, bool]:
 
 
 def publish(html_root: pathlib.Path, site_url: str) -> list[str]:
-    """Finish a built site (every edition built): shared assets, the absolute links, sitemap and robots.txt (with
-    an address), compressed copies. Returns the lines to print."""
+    """Finish a built site (every edition built): shared assets, the ``hreflang`` alternates and robots.txt (with an
+    address), compressed copies. Returns the lines to print."""
     said = []
     count, saved = share_assets(html_root)
     if count:
         said.append(
             f"ae_seo: {count} files the editions share are loaded from the English folders ({saved / 1024:.0f} KiB)"
         )
-    for stale in ("sitemap.xml", "robots.txt"):
-        for path in (html_root / stale, html_root / (stale + ".gz"), html_root / (stale + ".br")):
-            path.unlink(missing_ok=True)
+    for path in (html_root / "robots.txt", html_root / "robots.txt.gz", html_root / "robots.txt.br"):
+        path.unlink(missing_ok=True)
     if site_url:
-        book = add_links(html_root, site_url)
-        (html_root / "sitemap.xml").write_text(sitemap(site_url, html_root, book), encoding="utf-8")
-        (html_root / "robots.txt").write_text(f"User-agent: *\nAllow: /\n\nSitemap: {site_url}sitemap.xml\n", "utf-8")
+        add_alternates(html_root, site_url)
+        (html_root / "robots.txt").write_text(robots(site_url, html_root), encoding="utf-8")
     else:
         said.append(
             "ae_seo: no site address (html: baseurl: in _config.yml, or make book SITE_URL=https://...): "

@@ -8,8 +8,9 @@
    from the same parameters on the same batches (the committed recipe's batches of the seed-0 splits), in one
    run: BLOCKS blocks of BLOCK_STEPS steps, each block timed for every engine in turn (the order rotates from one
    block to the next), after one warm-up block each. Printed: milliseconds per step (wall clock, and CPU time under
-   Node) and the ratio page / numpy of each block, median and p10-p90 over the blocks, for each design
-   (attention with the additive or general score in Bahdanau's or Luong's order, and the fixed summary). The
+   Node) and the ratio page / numpy of each block, median and p10-p90 over the blocks, for each design the page
+   offers (attention_core.models.designs: attention with the additive or general score in Bahdanau's or Luong's
+   order, and the fixed summary), by the registry's names. The
    ratio of one block is taken between timings a few seconds apart, so a change in the machine's load moves both
    sides of it.
 2. Time to 0.95. The page's run as the Web Worker drives it (``ae-lab-worker.js``: the splits made, the
@@ -51,6 +52,7 @@ import time
 
 import numpy as np
 
+from attention_core.models import designs
 from attention_workshop.command import OneLineParser, add_site_argument, run
 from attention_workshop.paths import ROOT
 
@@ -65,13 +67,10 @@ BLOCKS = 10  # timed blocks of the step, each engine in turn
 BLOCK_STEPS = 20  # steps in a block
 TARGET = 0.95  # validation token accuracy of "time to 0.95"
 LANGUAGES = ("svo", "verb_final")  # the target languages the page trains on (attention_core.models.data.LANGUAGES)
-DESIGNS = {  # name -> the ModelConfig fields that choose the parts
-    "bahdanau-additive": {"attention": True, "order": "bahdanau", "score": "additive"},
-    "bahdanau-general": {"attention": True, "order": "bahdanau", "score": "general"},
-    "luong-additive": {"attention": True, "order": "luong", "score": "additive"},
-    "luong-general": {"attention": True, "order": "luong", "score": "general"},
-    "fixed-summary": {"attention": False, "order": "bahdanau", "score": "additive"},
-}
+# The designs the page offers, by the registry's names -> the ModelConfig fields that choose their parts
+# (attention_core.models.designs, those with `lab`).
+DESIGNS = {d.name: d.fields() for d in designs.where(lab=True)}
+W = max(map(len, DESIGNS))  # the width of the designs' column
 
 # The page's side, in V8: one function of the assembled mathematics M (AELabMath) that answers commands.
 #   {cmd: "load", id, config, recipe, params: {name: base64 float64}, batches: [{N, T, src, tgtIn, tgtOut, align}]}
@@ -246,14 +245,20 @@ class ChromiumEngine:
 
 
 def products_as_served(engine, assets: pathlib.Path) -> str:
-    """Gives the engine's parts the compiled ``lab/gemm.wat`` of this copy, as the build writes it into the served
-    ``lab/kernels.js`` (a copy without it keeps its products in JavaScript); returns where the products run."""
-    wat = assets / "lab" / "gemm.wat"
-    if not wat.is_file():
-        return "javascript"
-    from attention_workshop.ae_site import wasm_base64
+    """Gives the engine's parts the compiled ``lab/gemm.wat`` of this copy, as the page has it: the committed part
+    ``lab/wasm.js`` (``attention_workshop.gemm_wasm``), or for an older copy without it, its gemm.wat compiled with
+    wabt (a copy with neither keeps its products in JavaScript); returns where the products run."""
+    from attention_workshop import gemm_wasm
 
-    return engine({"cmd": "wasm", "bytes": wasm_base64(wat)})["engine"]
+    part, wat = assets / "lab" / "wasm.js", assets / "lab" / "gemm.wat"
+    if part.is_file():
+        found = gemm_wasm.BYTES.search(part.read_text(encoding="utf-8"))
+        encoded = found.group(1) if found else ""
+    elif wat.is_file():
+        encoded = base64.b64encode(gemm_wasm.compile_wat(wat.read_text(encoding="utf-8"))).decode("ascii")
+    else:
+        return "javascript"
+    return engine({"cmd": "wasm", "bytes": encoded})["engine"]
 
 
 def part_names(assets: pathlib.Path) -> list[str]:
@@ -458,14 +463,14 @@ def speed(args) -> None:
                     name = {"ms": "wall", "cpu": "CPU"}[clock]
                     per = {k: statistics.median(b[clock] for b in v) / args.block_steps for k, v in blocks.items()}
                     line = ", ".join(f"{k} {v:.1f}" for k, v in per.items())
-                    print(f"  {design if clock == 'ms' else '':<18} {name:<4} ms per step: {line}")
+                    print(f"  {design if clock == 'ms' else '':<{W}} {name:<4} ms per step: {line}")
                 for a, b in pairs:
                     ratios = [
                         spread([x[clock] / y[clock] for x, y in zip(blocks[a], blocks[b], strict=True)])
                         for clock in clocks
                     ]
                     print(
-                        f"  {'':<18} {a} / {b}: "
+                        f"  {'':<{W}} {a} / {b}: "
                         + "; ".join(f"{c} {r}" for c, r in zip(("wall", "CPU"), ratios, strict=False))
                     )
                 sys.stdout.flush()
@@ -482,13 +487,13 @@ def speed(args) -> None:
                         for page in pages:
                             results[page.label].append(time_to_target(page, design, language, args.train_steps))
                     for label, runs in results.items():
-                        print(f"  {design:<18} {language:<10} {label:<8} {run_line(runs)}")
+                        print(f"  {design:<{W}} {language:<10} {label:<8} {run_line(runs)}")
                     if args.baseline and all(r["reached"] for rs in results.values() for r in rs):
                         ratio = [
                             a["reached"]["seconds"] / b["reached"]["seconds"]
                             for a, b in zip(results["page"], results["baseline"], strict=True)
                         ]
-                        print(f"  {'':<18} {'':<10} page / baseline: {statistics.median(ratio):.2f}")
+                        print(f"  {'':<{W}} {'':<10} page / baseline: {statistics.median(ratio):.2f}")
                     sys.stdout.flush()
     finally:
         for page in pages:
@@ -659,7 +664,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = OneLineParser(prog=PROG, description=__doc__.splitlines()[0])
     add_site_argument(parser)
     parser.add_argument("--engine", choices=("node", "chromium"), default="node", help="where the parts run (1, 2)")
-    parser.add_argument("--designs", nargs="+", choices=sorted(DESIGNS), default=list(DESIGNS), help="designs to time")
+    parser.add_argument(
+        "--designs", nargs="+", choices=list(DESIGNS), default=list(DESIGNS), metavar="DESIGN",
+        help=f"designs to time, of {list(DESIGNS)} (default: all)",
+    )  # fmt: skip
     parser.add_argument("--blocks", type=int, default=BLOCKS, help=f"blocks of the step (default {BLOCKS}; 0: no 1)")
     parser.add_argument("--block-steps", type=int, default=BLOCK_STEPS, help=f"steps per block (default {BLOCK_STEPS})")
     parser.add_argument("--runs", type=int, default=1, help="runs to 0.95 of each design and copy (default 1; 0: no 2)")

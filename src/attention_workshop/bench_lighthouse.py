@@ -21,12 +21,18 @@ drives the headless Chromium the tests use (:func:`attention_workshop.chromium.f
                                                             [--runs N]
 
 SITE defaults to ``_build/html`` (build it first: ``make book``).
+
+Every page is audited twice: as built, and from a copy of the site with ``render_when_parsed`` applied
+(:func:`attention_workshop.theme_edits.render_when_parsed`, off by default in the build: it makes Chromium draw a
+page once it is parsed, which lowers the blocking time and delays the first paint); the rows of the copy are marked
+``+rwp``. ``--no-variant`` audits the site as built only.
 """
 
 from __future__ import annotations
 
 import json
 import pathlib
+import shutil
 import socket
 import subprocess
 import sys
@@ -150,6 +156,21 @@ def _env() -> dict:
     return dict(os.environ)
 
 
+def render_when_parsed_copy(site: pathlib.Path, into: pathlib.Path) -> pathlib.Path:
+    """A copy of ``site`` whose pages carry the render_when_parsed edit (the build's own function), each edited page's
+    compressed copies written again (``ae_seo.compress``: the others are kept, as they are newer than their files)."""
+    from attention_workshop.ae_seo import compress
+    from attention_workshop.theme_edits import render_when_parsed
+
+    copy = into / "site"
+    shutil.copytree(site, copy)  # shutil.copy2: each file keeps its time, so compress redoes only the edited pages
+    for page in copy.rglob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        page.write_text(render_when_parsed(text), encoding="utf-8")
+    compress(copy)
+    return copy
+
+
 def table(rows: list[tuple[str, str, dict]]) -> str:
     head = ["page", "form", "perf", "a11y", "bp", "seo", *[m[1] for m in METRICS]]
     lines = [" | ".join(head), " | ".join("---" for _ in head)]
@@ -170,6 +191,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", choices=("mobile", "desktop"), help="one form factor")
     parser.add_argument("--calibrated", action="store_true", help="add phone rows, CPU slowdown set for this host")
     parser.add_argument("--runs", type=_runs, default=1, help="audits of each page, medians printed (default 1)")
+    parser.add_argument("--no-variant", action="store_true", help="only the site as built (no +rwp copy)")
+    parser.add_argument("--pages", nargs="+", metavar="PAGE", help="pages of SITE (default: intro, 05, 07 of each)")
     args = parser.parse_args(argv)
     print("Lighthouse (scores 0-100; targets: performance >= 90 on mobile, the others 100)")
     if not (args.site / "index.html").exists():
@@ -184,10 +207,18 @@ def main(argv: list[str] | None = None) -> int:
         if fetched.returncode != 0 or not LIGHTHOUSE.exists():
             print("  skipped: Lighthouse could not be fetched (npm)")
             return 0
-    pages = [*PAGES, *(f"{lang}/{p}" for lang in translations() for p in PAGES)]
+    missing = [page for page in args.pages or () if not (args.site / page).is_file()]
+    if missing:
+        parser.error(f"--pages: {missing[0]} is not a page of {args.site}")
+    pages = args.pages or [*PAGES, *(f"{lang}/{p}" for lang in translations() for p in PAGES)]
     forms = {"mobile": (False, None), "desktop": (True, None)}
     forms = {name: how for name, how in forms.items() if args.only in (None, name)}
-    process, base = serve(args.site.resolve(), args.plain)
+    scratch = tempfile.TemporaryDirectory()
+    sites = {"": args.site.resolve()}
+    if not args.no_variant:
+        sites["+rwp"] = render_when_parsed_copy(args.site.resolve(), pathlib.Path(scratch.name))
+    served = {mark: serve(site, args.plain) for mark, site in sites.items()}
+    process, base = served[""]
     rows = []
     try:
         if args.calibrated and args.only != "desktop":
@@ -200,14 +231,17 @@ def main(argv: list[str] | None = None) -> int:
                 forms[f"mobile {slowdown:.1f}x"] = (False, slowdown)
         for form, (desktop, slowdown) in forms.items():
             for page in pages:
-                runs = []
-                for _ in range(args.runs):
-                    runs.append(audit(base + page, chromium, desktop, slowdown))
-                    print("  " + table([(page, form, runs[-1])]).splitlines()[-1], flush=True)
-                rows.append((page, form, median_row(runs)))
+                runs: dict[str, list[dict]] = {mark: [] for mark in served}
+                for _ in range(args.runs):  # the site and its copy in turn: a busy spell of the host hits both
+                    for mark, (_, url) in served.items():
+                        runs[mark].append(audit(url + page, chromium, desktop, slowdown))
+                        print("  " + table([(page, form + mark, runs[mark][-1])]).splitlines()[-1], flush=True)
+                rows.extend((page, form + mark, median_row(found)) for mark, found in runs.items())
     finally:
-        process.terminate()
-        process.wait()
+        for running, _ in served.values():
+            running.terminate()
+            running.wait()
+        scratch.cleanup()
     medians = f", median of {args.runs} runs each" if args.runs > 1 else ""
     print(f"\nServed {'uncompressed' if args.plain else 'compressed (attention_workshop.serve)'}{medians}:")
     print(table(rows))

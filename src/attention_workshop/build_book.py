@@ -17,6 +17,7 @@ if either build fails; the log of both builds goes to standard output.
 from __future__ import annotations
 
 import html as html_lib
+import os
 import pathlib
 import re
 import shutil
@@ -35,8 +36,10 @@ def build(out: pathlib.Path, site_url: str | None = None) -> tuple[int, str]:
     jb = pathlib.Path(sys.executable).parent / "jupyter-book"
     flags = ["-W", "-n", "--keep-going"]
     logs, code = [], 0
+    site_url = ae_seo.site_address(site_url)
+    env = {**os.environ, ae_seo.ENV: site_url}  # every edition's build reads the address (ae_seo._settings)
     english = subprocess.run(
-        [str(jb), "build", str(ROOT), "--path-output", str(out), *flags], capture_output=True, text=True
+        [str(jb), "build", str(ROOT), "--path-output", str(out), *flags], capture_output=True, text=True, env=env
     )
     logs.append(english.stdout + english.stderr)
     code = code or english.returncode
@@ -48,6 +51,7 @@ def build(out: pathlib.Path, site_url: str | None = None) -> tuple[int, str]:
             [str(jb), "build", str(ROOT / lang), "--path-output", str(edition_out), *flags],
             capture_output=True,
             text=True,
+            env=env,
         )
         logs.append(run.stdout + run.stderr)
         code = code or run.returncode
@@ -57,7 +61,7 @@ def build(out: pathlib.Path, site_url: str | None = None) -> tuple[int, str]:
             shutil.copytree(built, html / lang)
             _complete_redirect(html / lang / "index.html", _html_lang(lang), _title(ROOT / lang))
     if code == 0 and html.exists():
-        logs.extend(ae_seo.publish(html, ae_seo.site_address(site_url)))
+        logs.extend(ae_seo.publish(html, site_url))
     return code, "\n".join(logs)
 
 

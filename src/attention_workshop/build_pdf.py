@@ -226,13 +226,13 @@ def chapter(site: pathlib.Path, docname: str, part: str | None, docnames: set[st
 
 
 def print_formulas(article) -> str:
-    """Every formula of ``article`` typeset again from its MathML for print (``ae_site.print_math``): the website
+    """Every formula of ``article`` typeset again from its MathML for print (``ae_math.print_math``): the website
     draws a formula as an SVG, which Chromium prints as outlines, each glyph stored again wherever it occurs and
     none of it text; in MathJax's fonts a formula is text, and each glyph is stored once. Returns the stylesheet
     (its fonts made TrueType later, by :func:`math_fonts`)."""
     from bs4 import BeautifulSoup
 
-    from attention_workshop import ae_site
+    from attention_workshop import ae_math
 
     containers = article.find_all("mjx-container")
     if not containers:
@@ -243,7 +243,7 @@ def print_formulas(article) -> str:
         if mathml is None:
             raise RuntimeError(f"a formula without its MathML: {str(container)[:120]}")
         items.append((str(mathml), container.get("display") == "true"))
-    markup, css = ae_site.print_math(items)
+    markup, css = ae_math.print_math(items)
     for container, typeset in zip(containers, markup, strict=True):
         container.replace_with(BeautifulSoup(typeset, "html.parser"))
     return css
@@ -384,7 +384,7 @@ def truetype(font):
 
 
 def math_fonts(math_css: str, folder: pathlib.Path) -> str:
-    """``math_css`` with each MathJax font it loads (``ae_site.PRINT_FONTS``, from the npm package fetched for the
+    """``math_css`` with each MathJax font it loads (``ae_math.PRINT_FONTS``, from the npm package fetched for the
     build) replaced by a TrueType copy in ``folder``."""
     from fontTools.ttLib import TTFont
 

@@ -41,7 +41,7 @@ import pathlib
 import sys
 
 PROG = "python -m attention_workshop.execute"
-WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"  # the one name of a widget view's output type
 SAFE_INTEGER = 2**53  # larger integers do not survive a JavaScript number exactly
 
 
@@ -113,32 +113,47 @@ def installed_kernelspec(name: str = "python3") -> dict:
     return {"display_name": spec.display_name, "language": spec.language, "name": name}
 
 
+def drop_explorer_views(nb: dict) -> tuple[int, list[str]]:
+    """Drop, in place, the widget view (:data:`WIDGET_VIEW`) of every code cell output that holds an explorer's twin
+    declaration beside it (:data:`attention_core.explorers.twin.TWIN_MIME`): the committed lessons, a lesson a
+    reader saves (:func:`pre_save_hook`) and a lesson ``make lab`` opens with no kernel running
+    (``attention_workshop.lab``) keep the explorer's note and declaration, never a view whose model is gone.
+    Returns how many views were dropped, and the cells (their id, else ``#n``, n counted from 1) that hold a widget
+    view without a declaration, which are left as they are."""
+    from attention_core.explorers.twin import TWIN_MIME
+
+    dropped, undeclared = 0, []
+    for number, cell in enumerate(nb.get("cells", []), 1):
+        for output in cell.get("outputs", []) if cell.get("cell_type") == "code" else []:
+            data = output.get("data", {})
+            if WIDGET_VIEW not in data:
+                continue
+            if TWIN_MIME in data:
+                del data[WIDGET_VIEW]
+                dropped += 1
+            else:
+                undeclared.append(f"{cell.get('id', f'#{number}')} (cell {number})")
+    return dropped, undeclared
+
+
 def normalise(nb: dict, where: str = "notebook", kernelspec: dict | None = None) -> dict:
     """A copy of notebook ``nb`` (parsed JSON) in its stored form (see the module's notes): no widget state, no
     widget view beside a twin declaration, ``metadata.kernelspec`` the installed kernel's (``kernelspec``, default
     :func:`installed_kernelspec` of the notebook's kernel), numbers as a browser writes them. :class:`NotStorable`
     for a widget view without a declaration, or for what is not a notebook (``where`` names the notebook)."""
-    from attention_core.explorers.twin import TWIN_MIME
-
     if not isinstance(nb, dict) or not isinstance(nb.get("cells"), list) or "nbformat" not in nb:
         raise NotStorable(f"{where}: not a notebook (no cells or no nbformat)")
     nb = copy.deepcopy(nb)
     metadata = nb.setdefault("metadata", {})
     metadata.pop("widgets", None)
-    for number, cell in enumerate(nb["cells"], 1):
-        if cell.get("cell_type") != "code":
-            continue
-        for output in cell.get("outputs", []):
-            data = output.get("data", {})
-            if WIDGET_VIEW not in data:
-                continue
-            if TWIN_MIME not in data:
-                cell_id = cell.get("id", f"#{number}")
-                raise NotStorable(
-                    f"{where}: cell {cell_id} (cell {number}) stores a widget view without a twin declaration "
-                    f"({TWIN_MIME}), so nothing would stand for it once the widget view is dropped"
-                )
-            del data[WIDGET_VIEW]
+    _, undeclared = drop_explorer_views(nb)
+    if undeclared:
+        from attention_core.explorers.twin import TWIN_MIME
+
+        raise NotStorable(
+            f"{where}: cell {undeclared[0]} stores a widget view without a twin declaration "
+            f"({TWIN_MIME}), so nothing would stand for it once the widget view is dropped"
+        )
     if kernelspec is None:
         kernelspec = installed_kernelspec(metadata.get("kernelspec", {}).get("name", "python3"))
     metadata["kernelspec"] = dict(kernelspec)
@@ -175,17 +190,11 @@ def pre_save_hook(model: dict, **_) -> None:
     not found" (jupyterlab-manager's renderer); with it, the reopened lesson shows the explorer's note until the
     cell runs again. Nothing else of the notebook changes: the front end wrote the rest. Start JupyterLab with
     ``--ContentsManager.pre_save_hook=attention_workshop.execute.pre_save_hook``."""
-    from attention_core.explorers.twin import TWIN_MIME
-
     nb = model.get("content") if model.get("type") == "notebook" else None
     if not isinstance(nb, dict):
         return
     nb.get("metadata", {}).pop("widgets", None)
-    for cell in nb.get("cells", []):
-        for output in cell.get("outputs", []) if cell.get("cell_type") == "code" else []:
-            data = output.get("data", {})
-            if WIDGET_VIEW in data and TWIN_MIME in data:
-                del data[WIDGET_VIEW]
+    drop_explorer_views(nb)
 
 
 # ---------------------------------------------------------------------------------------------------------

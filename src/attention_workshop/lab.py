@@ -29,6 +29,7 @@ import sys
 import urllib.parse
 
 from attention_workshop.command import OneLineParser, run
+from attention_workshop.execute import drop_explorer_views
 from attention_workshop.paths import ENGLISH, ROOT, editions, name
 
 PROG = "python -m attention_workshop.lab"
@@ -79,24 +80,6 @@ def guide(root: pathlib.Path, port: int, token: str) -> str:
     return "\n".join(lines)
 
 
-WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
-
-
-def without_explorer_views(notebook) -> int:
-    """Drop the widget view from every output that holds an explorer's note (its twin declaration beside it);
-    return how many were dropped."""
-    from attention_core.explorers.twin import TWIN_MIME
-
-    dropped = 0
-    for cell in notebook.get("cells", []):
-        for output in cell.get("outputs", []) if cell.get("cell_type") == "code" else []:
-            data = output.get("data", {})
-            if TWIN_MIME in data and WIDGET_VIEW in data:
-                del data[WIDGET_VIEW]
-                dropped += 1
-    return dropped
-
-
 @functools.cache
 def lesson_contents():
     """The server's contents manager, :class:`LessonContents` (made on first use: Jupyter Server is installed with
@@ -112,7 +95,7 @@ def lesson_contents():
             if model.get("type") == "notebook" and model.get("content") is not None:
                 sessions = getattr(self.parent, "session_manager", None)
                 if sessions is None or not await sessions.session_exists(path=model["path"]):
-                    without_explorer_views(model["content"])
+                    drop_explorer_views(model["content"])
             return model
 
     LessonContents.__module__, LessonContents.__qualname__ = __name__, "LessonContents"

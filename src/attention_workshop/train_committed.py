@@ -29,8 +29,8 @@ import numpy as np
 from threadpoolctl import threadpool_info
 
 from attention_core.figures.training import report
+from attention_core.models.designs import ATTENTION, FIXED_SUMMARY, GENERAL_SCORE, LUONG, named
 from attention_core.models.margins import decision_gaps
-from attention_core.models.seq2seq import ModelConfig
 from attention_core.models.train import TrainConfig, evaluate, splits_for, train
 from attention_core.models.trained import (
     LESSON07,
@@ -48,12 +48,12 @@ from attention_core.models.trained import (
 )
 from attention_workshop.command import OneLineParser, run
 
-RUNS = {  # name -> recipe: the same data, seeds, optimiser and budget; only the decoder or the language differs
-    LESSON07: TrainConfig(),  # lesson 07's model: Bahdanau's order, additive score
-    LESSON08_SWAPPED: TrainConfig(model=ModelConfig(score="general")),  # lesson 08: Bahdanau's order, general score
-    LESSON08_LUONG: TrainConfig(model=ModelConfig(order="luong", score="general")),  # lesson 08: Luong's order
-    VERB_FINAL: TrainConfig(language="verb_final"),  # lesson 07's model on the verb-final language
-    VERB_FINAL_BASELINE: TrainConfig(model=ModelConfig(attention=False), language="verb_final"),  # its baseline
+RUNS = {  # name -> recipe: the same data, seeds, optimiser and budget; only the design or the language differs
+    LESSON07: TrainConfig(model=named(ATTENTION).config()),  # lesson 07's model: Bahdanau's order, additive score
+    LESSON08_SWAPPED: TrainConfig(model=named(GENERAL_SCORE).config()),  # lesson 08: Bahdanau's order, general score
+    LESSON08_LUONG: TrainConfig(model=named(LUONG).config()),  # lesson 08: Luong's order, general score
+    VERB_FINAL: TrainConfig(model=named(ATTENTION).config(), language="verb_final"),  # lesson 07's on verb-final
+    VERB_FINAL_BASELINE: TrainConfig(model=named(FIXED_SUMMARY).config(), language="verb_final"),  # its baseline
 }
 SNAPSHOT_RUNS = (LESSON07,)  # the runs whose learning the website replays (with --snapshots)
 

@@ -110,8 +110,9 @@ def test_labels_follow_the_edition_and_the_numbers_do_not():
     assert en["labels"] == labels("en") and zh["labels"] == labels("zh")
     assert set(en["labels"]) == set(zh["labels"]) == set(LABELS.entries)
     translated = [key for key, text in en["labels"].items() if zh["labels"][key] != text]
-    # the Chinese term is "token" too (book/glossary.md); "{token} / {exact}" holds placeholders only
-    assert set(en["labels"]) - set(translated) == {"token", "lab_token_exact"}
+    # the Chinese term is "token" too (book/glossary.md); "{token} / {exact}" holds placeholders only; the decoder
+    # orders are their authors' names
+    assert set(en["labels"]) - set(translated) == {"token", "lab_token_exact", "lab_order_bahdanau", "lab_order_luong"}
     assert zh["labels"]["state_slider"] == "读取状态 s" and zh["labels"]["reset"] == "重置"
     assert en["labels"]["state_slider"] == "Reading state s"
     assert en["state"] == zh["state"]
@@ -166,20 +167,19 @@ def test_the_lab_exports_every_committed_model_of_lessons_07_and_08():
     designs), its target language and its parameters (the committed float32 numbers, each with its shape)."""
     import dataclasses
 
-    from attention_core.explorers.site import LAB_DESIGNS, LAB_MODELS, lab_data, lab_data_script
-    from attention_core.models import trained
-    from attention_core.models.sweep import DESIGNS
+    from attention_core.explorers.site import LAB_MODELS, lab_data, lab_data_script
+    from attention_core.models import designs, trained
 
     names = (trained.LESSON07, trained.LESSON08_SWAPPED, trained.LESSON08_LUONG, trained.VERB_FINAL)
     assert LAB_MODELS == (*names, trained.VERB_FINAL_BASELINE)
-    assert {k: v for k, v in LAB_DESIGNS.items() if k in DESIGNS} == DESIGNS  # the study's four, by its names
     lab = lab_data()
     assert [m["name"] for m in lab["models"]] == list(LAB_MODELS) == list(lab["arrays"])
     for m in lab["models"]:
         tc, model = trained.trained_config(m["name"]), trained.load_trained(m["name"])
         assert m["language"] == tc.language and m["config"] == dataclasses.asdict(model.cfg)
         assert {**m["config"], "dtype": "float32"} == dataclasses.asdict(tc.model)
-        assert all(m["config"][k] == v for k, v in LAB_DESIGNS[m["design"]].items())
+        assert all(m["config"][k] == v for k, v in lab["designs"][m["design"]]["config"].items())
+        assert designs.named(m["design"]).committed
         for name, value in model.params.items():
             a = lab["arrays"][m["name"]][name]
             stored = np.frombuffer(base64.b64decode(a["data"]), dtype="<f4").reshape(a["shape"])
@@ -229,3 +229,96 @@ def test_the_lab_models_can_be_served_apart():
             json.loads(text.split(f"self.AELabModels[{json.dumps(name)}] = ", 1)[1].rstrip(";\n"))
             == lab["arrays"][name]
         )
+
+
+def test_the_lab_offers_the_registrys_designs_with_their_labels():
+    """The page's menu is the registry's designs with ``lab``, in its order, each with its ModelConfig fields and
+    the keys of its labels (its own menu label or none, its parts' names), every key one of LABELS."""
+    from attention_core.explorers.site import LABELS, lab_data
+    from attention_core.models import designs
+
+    offered = lab_data()["designs"]
+    assert list(offered) == [d.name for d in designs.where(lab=True)]
+    for name, got in offered.items():
+        design = designs.named(name)
+        order, score = design.parts()
+        assert got["config"] == design.fields()
+        assert got["labels"] == {"menu": design.label, "order": order.label, "score": score.label}
+        assert {key for key in got["labels"].values() if key} <= set(LABELS.entries)
+
+
+# The step panel ae-lab.js built by hand before the registry (issue 42): per kind of design (it reads, then updates,
+# as Bahdanau's order; it updates, then reads, as Luong's; it reads the fixed summary), each section's heading and
+# what follows its formulas (captions and displays), and how many formulas it has.
+STEP_BEFORE = {
+    "reads first": ("lab_step_intro", [
+        ("lab_h_scores", 1, [{"caption": "lab_sprev_caption"}, {"show": "s_prev"}]),
+        ("lab_h_weights", 1, [{"show": "weights"}]),
+        ("lab_h_context", 1, [{"show": "context"}]),
+        ("lab_h_state", 1, [{"show": "s_new"}]),
+        ("lab_h_output", 1, []),
+    ]),
+    "updates first": ("lab_step_intro_luong", [
+        ("lab_h_state_first", 1, [{"caption": "lab_strip_sprev"}, {"show": "s_prev"}, {"caption": "lab_strip_s"},
+                                  {"show": "s_new"}]),
+        ("lab_h_scores_new", 1, []),
+        ("lab_h_weights", 1, [{"show": "weights"}]),
+        ("lab_h_context", 1, [{"show": "context"}]),
+        ("lab_h_output", 2, []),
+    ]),
+    "fixed summary": ("lab_step_intro_fixed", [
+        ("lab_h_summary", 1, [{"show": "context"}]),
+        ("lab_h_state", 1, [{"caption": "lab_strip_sprev"}, {"show": "s_prev"}, {"caption": "lab_strip_s"},
+                            {"show": "s_new"}]),
+        ("lab_h_output", 1, []),
+    ]),
+}  # fmt: skip
+
+
+def kind(design) -> str:
+    """The kind of step panel of a design (the keys of STEP_BEFORE)."""
+    if design.score is None:
+        return "fixed summary"
+    return "reads first" if design.parts()[0].reads_first else "updates first"
+
+
+def test_the_step_panel_is_the_one_built_by_hand_before_with_the_registrys_formulas():
+    """Each design's step panel, now made from the registry (``site.step_panel``), has the headings, captions and
+    displays the page built by hand for its kind, and the formulas of the design, in its order, with the pieces
+    the page draws."""
+    from attention_core.explorers.formulas import pieces
+    from attention_core.explorers.site import LABELS, lab_data
+    from attention_core.models import designs
+
+    for name, got in lab_data()["designs"].items():
+        intro, sections = STEP_BEFORE[kind(designs.named(name))]
+        step = got["step"]
+        assert step["intro"] == intro
+        assert [s["head"] for s in step["sections"]] == [head for head, _, _ in sections], name
+        formulas = [tex for _, group in designs.named(name).formulas for tex in group]
+        assert [i["tex"] for s in step["sections"] for i in s["items"] if "tex" in i] == formulas
+        for section, (_, count, rest) in zip(step["sections"], sections, strict=True):
+            assert [i for i in section["items"] if "tex" not in i] == rest and len(section["items"]) == count + len(
+                rest
+            )
+            assert all(i["math"] == pieces(i["tex"]) for i in section["items"] if "tex" in i)
+        used = [step["intro"], *(s["head"] for s in step["sections"])]
+        assert set(used) | {i["caption"] for s in step["sections"] for i in s["items"] if "caption" in i} <= set(
+            LABELS.entries
+        )
+
+
+def test_a_design_whose_label_is_missing_stops_the_export_in_one_line(monkeypatch):
+    from attention_core.explorers import site
+    from attention_core.models import designs
+
+    unlabelled = designs.Design("unlabelled", "luong", None, "lab_design_nowhere", lab=True)
+    monkeypatch.setattr(designs, "REGISTRY", (*designs.REGISTRY, unlabelled))
+    site._lab_data.cache_clear()
+    try:
+        with pytest.raises(ValueError, match="design 'unlabelled': no label 'lab_design_nowhere' in ") as caught:
+            site.lab_data()
+        assert "\n" not in str(caught.value)
+    finally:
+        monkeypatch.undo()
+        site._lab_data.cache_clear()

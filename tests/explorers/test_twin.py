@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 
 from attention_core.explorers.twin import TWIN_MIME, Twin
+from attention_workshop.execute import WIDGET_VIEW
 from tests.helpers import ROOT
 
 KINDS = {"question_explorer(": "question", "score_triangle_explorer(": "score", "state_explorer(": "state"}
 KINDS |= {"decoder_stepper(": "lab", "learning_snapshots(": "lab"}
-WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 NOTEBOOKS = sorted([*ROOT.glob("notebooks/*.ipynb"), *ROOT.glob("zh/notebooks/*.ipynb")])
 
 

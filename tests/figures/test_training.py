@@ -173,11 +173,11 @@ def test_the_progress_line_speaks_the_readers_language(capsys):
 
 def _two_languages():
     src = ["the", "cat", "sees", "a", "dog", "near", "the", "river"]
-    svo = (np.eye(9, 8), ["la", "chatte", "voit", "une", "x", "pres", "la", "riviere", "</s>"], np.arange(8))
+    svo = (np.eye(9, 8), ["la", "chat", "voit", "une", "x", "pres", "la", "riviere", "</s>"], np.arange(8))
     verb_final_align = [0, 1, 3, 4, 5, 6, 7, 2]
     w = np.zeros((9, 8))
     w[np.arange(8), verb_final_align] = 1.0
-    verb_final = (w, ["la", "chatte", "une", "x", "pres", "la", "riviere", "voit", "</s>"], verb_final_align)
+    verb_final = (w, ["la", "chat", "une", "x", "pres", "la", "riviere", "voit", "</s>"], verb_final_align)
     return src, {"svo": svo, "verb_final": verb_final}
 
 

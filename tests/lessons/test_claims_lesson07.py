@@ -125,14 +125,16 @@ def test_alignments_are_learned_without_labels_and_differ_between_seeds():
     assert alignment["min"] >= 0.78 and alignment["max"] - alignment["min"] >= 0.15, alignment
 
 
-def test_determiners_are_the_misread_class_and_are_read_off_a_neighbouring_annotation():
-    # Lesson 07 says misread determiners are read off a neighbouring annotation. Measured over 14 runs (the
+def test_determiners_are_the_misread_class_and_mostly_look_one_position_early():
+    # Lesson 07 (cells 11f88034, a2823aae) reports an association, and offers a reason it does not test: a
+    # neighbouring annotation may carry the determiner. What is measured over 14 runs (the
     # lesson's language, misreads_by_class): in every run determiners are the most misread class, at least 6x any
     # other (2%-90% of them against at most 0.7% of any other class); misread determiners are still predicted
     # right (98%-100%); in 11 of 14 runs most of them look exactly one position early, at the verb or preposition
     # before them; and in the run that misreads most (90% of determiners, training seed 1) the determiner itself
-    # keeps 3% of the weight while 7,622 of its 7,623 misread determiners are translated right: the annotation of
-    # the word before carries it (its backward half read the determiner one step earlier).
+    # keeps 3% of the weight while 7,622 of its 7,623 misread determiners are translated right. Whether the
+    # annotation of the word before carries the determiner (its backward half read it one step earlier) is not
+    # tested here or in the lesson, which says so.
     chosen = runs(STUDY, "svo", "attention")
     one_early = 0
     for run in chosen:
@@ -161,6 +163,9 @@ def test_where_the_verbs_largest_weight_falls_on_the_verb_final_language():
 
     verbs = misreads_by_class(load_trained(VERB_FINAL), data.make_splits(0, language="verb_final").test)["verb"]
     assert (verbs["misread"], verbs["words"], verbs["right"]) == (156, 2000, 156)
+    # issue 44: a misread verb still keeps on average 0.26 of its weight on the verb itself (printed in vf000006),
+    # so the lesson cannot say that the other annotation is what delivers it, and it does not
+    assert round(verbs["weight_true"], 2) == 0.26
     assert verbs["offsets"].get(1, 0) > verbs["misread"] / 2
     additive = [figure(r, "verb_misread") for r in runs(STUDY, "verb_final", "attention")]
     assert max(additive) < 0.31 and sum(s > 0.5 for s in additive) == 0

@@ -6,15 +6,16 @@ import numpy as np
 import pytest
 
 from attention_core.models import data
-from attention_core.models.seq2seq import ModelConfig, build_model
+from attention_core.models.designs import ATTENTION, GENERAL_SCORE, LUONG, named
+from attention_core.models.seq2seq import build_model
 from attention_core.models.sweep import load_seed_study, runs, spread
 
 SMALL = {"d_emb": 6, "d_enc": 5, "d_dec": 7, "d_att": 4}
-DESIGN_NAMES = ("attention", "general score", "Luong")  # lesson 08's Bahdanau, swapped score and Luong
-DESIGNS = {
-    "Bahdanau": ModelConfig(**SMALL),
-    "swapped score": ModelConfig(score="general", **SMALL),
-    "Luong": ModelConfig(order="luong", score="general", **SMALL),
+DESIGN_NAMES = (ATTENTION, GENERAL_SCORE, LUONG)  # lesson 08's Bahdanau, swapped score and Luong
+DESIGNS = {  # the lesson's names -> the registry's designs, small (attention_core.models.designs)
+    "Bahdanau": named(ATTENTION).config(**SMALL),
+    "swapped score": named(GENERAL_SCORE).config(**SMALL),
+    "Luong": named(LUONG).config(**SMALL),
 }
 
 
@@ -38,7 +39,7 @@ def test_which_state_reads_is_the_decoder_order_not_the_score(name, reads_with_n
 
 # --- claims over seeds, read from results/seed_study.json (models/sweep.py): 14 runs per design and language ---
 STUDY = load_seed_study()
-BAHDANAU, SWAPPED, LUONG = "attention", "general score", "Luong"
+BAHDANAU, SWAPPED = ATTENTION, GENERAL_SCORE  # the lesson's names for them (LUONG is "Luong")
 
 
 def test_one_seed_made_the_swapped_score_look_like_luongs_model():

@@ -6,11 +6,16 @@ twin of :mod:`attention_core.models` on random inputs, forward and backward, in 
 - ``lab/scorers.js``: each score (additive, general, the fixed summary) against its class of
   :mod:`~attention_core.models.scorers`: the keys, every step's read, its backward and the sums over steps;
 - ``lab/orders.js``: each order (Bahdanau's, Luong's) with each score against its class of
-  :mod:`~attention_core.models.orders`: the steps, their backward and the order's sums.
+  :mod:`~attention_core.models.orders`: the steps, their backward and the order's sums;
+- the registries: ``SCORES`` of ``lab/scorers.js`` and ``ORDERS`` of ``lab/orders.js`` hold the names of
+  :data:`~attention_core.models.scorers.SCORES` and :data:`~attention_core.models.orders.ORDERS`, in their order,
+  each for a class of that name whose parameters have the Python twin's names, order and shapes.
 
-The negative control: the same comparisons with one part's backward pass made wrong by about 1 % in one number
-(``SABOTAGE`` in ``tests/site/lab/parts_node.js``) must fail, that part's own test first among them. The whole
-model, end to end, on committed parameters: ``tests/site/test_lab_math.py``.
+The cases are the registries' own: every score of ``SCORES`` (and the fixed summary), every order with every score,
+so a part added in Python is compared with its JavaScript twin, and fails here until it has one. The negative
+control: the same comparisons with one part's backward pass made wrong by about 1 % in one number (``sabotage`` in
+``tests/site/lab/parts_node.js``) must fail, that part's own test first among them. The whole model, end to end, on
+committed parameters: ``tests/site/test_lab_math.py``; a score added end to end: ``tests/site/test_lab_added_score.py``.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ import pytest
 
 from attention_core.models.encoder import encode, encode_backward, init_encoder
 from attention_core.models.gru import gru_step, gru_step_backward, init_gru
+from attention_core.models.orders import ORDERS
 from attention_core.models.scorers import SCORES, FixedSummary, Source
 from attention_core.models.seq2seq import ModelConfig, decoder_parts
 from tests.helpers import ROOT, gemm_wasm
@@ -36,8 +42,6 @@ DRIVER = pathlib.Path(__file__).parent / "lab" / "parts_node.js"
 RTOL = 1e-10  # float64 on both sides: measured about 1e-15
 CFG = dict(d_emb=5, d_enc=4, d_dec=6, d_att=7, src_vocab=9, tgt_vocab=8, dtype="float64")
 N, T, U = 3, 5, 4
-DESIGNS = [("bahdanau", "additive"), ("bahdanau", "general"), ("luong", "additive"), ("luong", "general")]
-SCORE_NAMES = ["additive", "general", "none"]
 
 
 def b64(a) -> str:
@@ -178,18 +182,46 @@ def order_case(order_name: str, score: str, seed: int):
     return task, want
 
 
-CASES = {
-    "gru": lambda: gru_case(1),
-    "encoder": lambda: encoder_case(2),
-    **{f"score {name}": (lambda name=name: score_case(name, 3)) for name in SCORE_NAMES},
-    **{f"order {o} + {s}": (lambda o=o, s=s: order_case(o, s, 4)) for o, s in DESIGNS + [("bahdanau", "none")]},
-}
-OWNER = {"gru": "gru", "encoder": "encoder", **{f"score {n}": n for n in SCORE_NAMES}}  # the part each case is of
-OWNER.update({f"order {o} + {s}": o for o, s in DESIGNS + [("bahdanau", "none")]})
+def registry_case():
+    """The registries as the package has them: for each name of SCORES and ORDERS, in order, the class's own name
+    and the names and shapes of its parameters, in the order its ``init`` draws them."""
+    cfg, rng, dt = config(), np.random.default_rng(0), np.dtype("float64")
+    want = {
+        kind: [
+            {"key": key, "name": cls.name, "params": {k: list(v.shape) for k, v in cls(cfg).init(rng, dt).items()}}
+            for key, cls in registry.items()
+        ]
+        for kind, registry in (("scores", SCORES), ("orders", ORDERS))
+    }
+    return {"part": "registry", "config": cfg_json(cfg)}, want
+
+
+def cases() -> dict:
+    """Every case, from the registries as they are when called: each score alone (and the fixed summary), each
+    order with each score (and Bahdanau's with the fixed summary)."""
+    scores = [*SCORES, "none"]
+    pairs = [(o, s) for o in ORDERS for s in SCORES] + [("bahdanau", "none")]
+    return {
+        "gru": lambda: gru_case(1),
+        "encoder": lambda: encoder_case(2),
+        **{f"score {name}": (lambda name=name: score_case(name, 3)) for name in scores},
+        **{f"order {o} + {s}": (lambda o=o, s=s: order_case(o, s, 4)) for o, s in pairs},
+    }
+
+
+def owner(case: str) -> str:
+    """The part a case is of: "gru", "encoder", a score's name or an order's."""
+    return case.split()[1] if case.startswith(("score ", "order ")) else case
+
+
+CASES = cases()
 
 
 def compare(got: dict, want: dict) -> dict[str, float]:
-    """The relative error of every output the case names (gradients by parameter)."""
+    """The relative error of every output the case names (gradients by parameter); infinite, under the name of
+    the message, when the JavaScript threw."""
+    if "error" in got:
+        return {f"JavaScript error: {got['error']}": float("inf")}
     errors = {}
     for key, value in want.items():
         if value is None:
@@ -203,29 +235,36 @@ def compare(got: dict, want: dict) -> dict[str, float]:
     return errors
 
 
-def run_node(tasks: list[dict]) -> list[dict]:
+def run_node(tasks: list[dict], assets: pathlib.Path = ASSETS, driver: pathlib.Path = DRIVER) -> list[dict]:
+    """The tasks' results from the parts of ``assets`` (``book/_assets``, or a copy with a part added), under Node,
+    by ``driver`` (this file's, ``lab/parts_node.js``, or ``tests/site/lab_node.js``, the whole model's)."""
     node = shutil.which("node")
     if node is None:
         if os.environ.get("CI") == "true":
             pytest.fail("CI=true but no node found; .ci/run installs nodejs")
         pytest.skip("Node.js is not installed (it is needed for the book build too)")
-    job = {"assets": str(ASSETS), "tasks": tasks, "wasm": gemm_wasm()}
-    run = subprocess.run([node, str(DRIVER)], input=json.dumps(job), capture_output=True, text=True, check=False)
+    job = {"assets": str(assets), "tasks": tasks, "wasm": gemm_wasm()}
+    run = subprocess.run([node, str(driver)], input=json.dumps(job), capture_output=True, text=True, check=False)
     assert run.returncode == 0, run.stderr[-3000:]
     return json.loads(run.stdout)
 
 
+def run_cases(made: dict, assets: pathlib.Path = ASSETS) -> tuple[dict, dict, tuple]:
+    """Every case of ``made`` (name -> (task, want)) as it is, then again with each part's backward made wrong in
+    turn, and the registries, in one Node run: ``(errors by case, errors by (case, part), (got, want) registries)``."""
+    tasks = [task for task, _ in made.values()]
+    spoiled = [(name, part) for name in made for part in sorted({owner(n) for n in made})]
+    tasks += [{**made[name][0], "sabotage": part} for name, part in spoiled]
+    registry = registry_case()
+    out = run_node([*tasks, registry[0]], assets)
+    honest = {name: compare(got, want) for (name, (_, want)), got in zip(made.items(), out, strict=False)}
+    broken = {key: compare(got, made[key[0]][1]) for key, got in zip(spoiled, out[len(made) : -1], strict=True)}
+    return honest, broken, (out[-1], registry[1])
+
+
 @pytest.fixture(scope="module")
 def results():
-    """Every case as it is, then every case again with each part's backward made wrong in turn: one Node run."""
-    cases = {name: make() for name, make in CASES.items()}
-    tasks = [task for task, _ in cases.values()]
-    spoiled = [(name, part) for name in cases for part in sorted(set(OWNER.values()))]
-    tasks += [{**cases[name][0], "sabotage": part} for name, part in spoiled]
-    out = run_node(tasks)
-    honest = {name: compare(got, want) for (name, (_, want)), got in zip(cases.items(), out, strict=False)}
-    broken = {key: compare(got, cases[key[0]][1]) for key, got in zip(spoiled, out[len(cases) :], strict=True)}
-    return honest, broken
+    return run_cases({name: make() for name, make in CASES.items()})
 
 
 @pytest.mark.parametrize("case", list(CASES))
@@ -238,5 +277,17 @@ def test_each_part_computes_what_its_python_twin_computes(results, case):
 @pytest.mark.parametrize("case", list(CASES))
 def test_a_wrong_gradient_in_a_part_fails_that_parts_test(results, case):
     """The negative control: the part's backward made wrong by about 1 % in one number fails its own case."""
-    errors = results[1][case, OWNER[case]]
-    assert max(errors.values()) > 1e3 * RTOL, f"{case}: a wrong {OWNER[case]} backward went unseen ({errors})"
+    errors = results[1][case, owner(case)]
+    assert max(errors.values()) > 1e3 * RTOL, f"{case}: a wrong {owner(case)} backward went unseen ({errors})"
+
+
+def test_the_javascript_registries_are_the_packages(results):
+    """``SCORES`` and ``ORDERS`` of the JavaScript parts name the package's scores and orders, in their order, each a
+    class of that name with the Python twin's parameters (names, order, shapes): a score or an order added on one
+    side only fails here."""
+    got, want = results[2]
+    for kind in ("scores", "orders"):
+        assert [e["key"] for e in got[kind]] == [e["key"] for e in want[kind]], f"{kind}: other names"
+        for g, w in zip(got[kind], want[kind], strict=True):
+            assert g["name"] == w["name"] == w["key"], (kind, g, w)
+            assert list(g["params"].items()) == list(w["params"].items()), f"{kind} {w['key']}: other parameters"

@@ -65,26 +65,9 @@ def test_every_formula_gives_screen_readers_its_mathml(visit):
     assert {tag: roles[role] for tag, role in exposed.items()} == counts
 
 
-def test_a_long_page_is_drawn_once_parsed(visit):
-    """Chromium reads the page's link to the mark at the end of its body as render-blocking (its ``blocking`` list
-    holds "render"; relList.supports("expect") is false in Chromium 156, though traces show the link takes effect),
-    the mark is the body's last element, and the page is drawn (its first contentful paint is there once it has
-    loaded)."""
-    page = visit.open("zh/notebooks/07_learning_without_labels.html")
-    got = page.evaluate(
-        """() => {
-          const link = document.querySelector('link[rel="expect"]');
-          const mark = document.querySelector(link.getAttribute('href'));
-          return {render: link.blocking.contains('render'), last: mark === document.body.lastElementChild,
-                  painted: performance.getEntriesByType('paint').some((e) => e.name === 'first-contentful-paint')};
-        }"""
-    )
-    assert got == {"render": True, "last": True, "painted": True}
-
-
 def test_code_that_scrolls_takes_a_tab_stop(visit):
     """The theme gives a code block or output that scrolls a tab stop and takes it from the others; the build makes
-    its loop read every width before writing (ae_site._theme_tab_stops), with the same result."""
+    its loop read every width before writing (theme_edits.tab_stops), with the same result."""
     v = visit.make(width=390)
     page = v.open("notebooks/07_learning_without_labels.html")
     page.wait_for_function("document.querySelector('pre')?.hasAttribute('tabindex')")
@@ -204,7 +187,7 @@ new MutationObserver((records) => records.forEach((r) => {
     [("light", None, "light"), ("dark", None, "dark"), ("light", "dark", "dark"), ("dark", "auto", "dark")],
 )
 def test_the_colour_theme_is_resolved_once_in_the_head(chromium_browser, server, scheme, stored, theme):
-    """The head's first script gives the page the theme the theme's main script resolves (ae_site._resolved_theme),
+    """The head's first script gives the page the theme the theme's main script resolves (theme_edits.theme_mode),
     so the main script writes the same value again: no page is styled twice as it loads (a first visit used to get
     the theme "auto" first, then the resolved one, and a phone computed every element's style a second time)."""
     context = chromium_browser.new_context(viewport={"width": 390, "height": 844}, color_scheme=scheme)

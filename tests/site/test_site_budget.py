@@ -53,7 +53,7 @@ def test_no_page_loads_a_heavy_script(site):
 
 
 def test_code_blocks_wrap_only_the_tokens_that_are_coloured(site):
-    """Names, punctuation and whitespace are written as plain text in the highlighted code (ae_site.plain_formatter:
+    """Names, punctuation and whitespace are written as plain text in the highlighted code (ae_code.plain_formatter:
     both of the theme's schemes colour them as plain text), so a long lesson lays out fewer elements."""
     import re
 
@@ -61,13 +61,13 @@ def test_code_blocks_wrap_only_the_tokens_that_are_coloured(site):
     for path in reader_pages(site):
         html = (pathlib.Path(site) / path).read_text()
         found = plain.findall(html)
-        assert not found, f"{path} wraps {len(found)} plain tokens in spans (ae_site.plain_formatter not used?)"
+        assert not found, f"{path} wraps {len(found)} plain tokens in spans (ae_code.plain_formatter not used?)"
     lesson = (pathlib.Path(site) / "notebooks" / "07_learning_without_labels.html").read_text()
     assert '<div class="highlight' in lesson and '<span class="o">' in lesson, "lesson 07's code is highlighted"
 
 
 def test_each_page_carries_its_editions_documentation_options(site):
-    """Sphinx's documentation_options.js is written into each page (ae_site._inline_options: one request fewer
+    """Sphinx's documentation_options.js is written into each page (theme_edits.options: one request fewer
     before the first paint), with its own edition's language, ahead of the inline scripts that extend it."""
     import re
 
@@ -86,14 +86,11 @@ def test_each_page_carries_its_editions_documentation_options(site):
         assert not left.exists(), f"{left.relative_to(site)} is left behind: no page loads it"
 
 
-def test_each_page_is_drawn_once_it_is_parsed(site):
-    """Each page's head asks the browser not to draw it before the mark at the end of its body is parsed
-    (ae_site._render_when_parsed): one layout of the whole page instead of one each time the parser goes on."""
-    from attention_workshop.ae_site import PARSED_MARK, RENDER_WHEN_PARSED
+def test_no_page_waits_to_be_parsed_before_it_is_drawn(site):
+    """render_when_parsed (theme_edits) is off by default: no page asks the browser to wait for the end of its body
+    before its first paint (make bench measures Lighthouse with and without it)."""
+    from attention_workshop.theme_edits import PARSED_MARK, RENDER_WHEN_PARSED
 
     for path in reader_pages(site):
         html = (pathlib.Path(site) / path).read_text()
-        head, body = html.split("</head>")
-        assert head.count(RENDER_WHEN_PARSED) == 1 and RENDER_WHEN_PARSED not in body, path
-        assert body.count('id="ae-parsed"') == 1, path
-        assert body.rstrip().endswith(f"{PARSED_MARK}\n</body>\n</html>"), f"{path}: the mark is not last in <body>"
+        assert RENDER_WHEN_PARSED not in html and PARSED_MARK not in html, path

@@ -18,6 +18,7 @@ among them) are saved in ``_build/screenshots/`` to look at. (The parity of the 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import pathlib
 import re
@@ -145,7 +146,7 @@ def test_the_lab_data_load_when_the_lab_comes_into_view(chromium_browser, server
     assert not [u for u in requests if any(name in u for name in lazy)], "the lab loaded before it was in view"
     come_to(page)
     assert len([u for u in requests if "ae-lab-data.js" in u]) == 1
-    assert len([u for u in requests if "_static/lab/" in u]) == 8, "the eight parts of the mathematics"
+    assert len([u for u in requests if "_static/lab/" in u]) == 9, "the nine parts of the mathematics"
     version = page.locator('script[src*="ae-lab.js"]').get_attribute("data-lab-version")
     loaded = [u for u in requests if any(name in u for name in lazy)]
     assert all(u.endswith(f"?v={version}") for u in loaded), loaded
@@ -167,11 +168,11 @@ PRODUCTS = """async () => {
 
 @pytest.mark.parametrize("where", ["http", "file"])
 def test_the_lab_runs_its_products_in_webassembly(chromium_browser, server, site, where):
-    """The served lab/kernels.js carries lab/gemm.wat compiled, and Chromium runs the matrix products of the page
+    """The served part lab/wasm.js carries lab/gemm.wat compiled, and Chromium runs the matrix products of the page
     and of its Workers in WebAssembly (the same numbers as the JavaScript products: test_lab_kernels.py), over
     http and from a file."""
-    served = (pathlib.Path(site) / "_static" / "lab" / "kernels.js").read_text(encoding="utf-8")
-    assert "__AE_GEMM_WASM__" not in served and '"AGFzbQ' in served  # base64 of the module's magic number
+    served = (pathlib.Path(site) / "_static" / "lab" / "wasm.js").read_text(encoding="utf-8")
+    assert '"AGFzbQ' in served  # base64 of the module's magic number
     context = chromium_browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     url = f"{server}/{LESSON_07}" if where == "http" else (pathlib.Path(site) / LESSON_07).resolve().as_uri()
@@ -676,6 +677,64 @@ def test_a_design_without_a_committed_model_is_trained_then_composed(visit, path
     assert len(decoded["tokens"]) == 6 and len(decoded["weights"]) == 6
     assert root.locator(".ae-lab-grid").first.is_visible()
     assert v.console_errors() == []
+
+
+def test_a_score_added_end_to_end_is_offered_in_the_menu_and_trains_in_the_page(chromium_browser, server):
+    """The score of tests/site/added_score.py (one Python class, one JavaScript object, one label, its design in the
+    registry) reaches the built page as the build would bring it, with nothing else changed: the lab's data exported
+    with it registered, its label among the page's labels and its object in lab/scorers.js (the page's and its
+    Workers' copy). The menu offers it under its parts' names; a run of it trains in the page, and Compose and
+    Step then use it, the step panel showing its own formula from the registry."""
+    from attention_core.explorers.site import lab_data_script, labels
+    from tests.site import added_score
+
+    with added_score.added() as design:
+        data_js = lab_data_script(models_apart=True)  # as attention_workshop.ae_site writes _static/ae-lab-data.js
+        label = labels("en")[added_score.LABEL[0]]
+        (score_tex,) = dict(design.formulas)["scores"]
+    scorers_js = added_score.scorers_js()
+
+    def with_label(route):
+        html = route.fetch().text()
+        head, params, tail = re.split(r'(?<=<script id="ae-params" type="application/json">)(.*?)(?=</script>)', html,
+                                      maxsplit=1, flags=re.S)[:3]  # fmt: skip
+        params = json.loads(params)
+        params["labels"][added_score.LABEL[0]] = label
+        text = json.dumps(params, separators=(",", ":"))
+        route.fulfill(body=head + text.replace("<", "\\u003c").replace("&", "\\u0026") + tail,
+                      content_type="text/html; charset=utf-8")  # fmt: skip
+
+    context = chromium_browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    errors = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.route(f"**/{LESSON_07}", with_label)
+    page.route("**/_static/ae-lab-data.js*", lambda r: r.fulfill(body=data_js, content_type="text/javascript"))
+    page.route("**/_static/lab/scorers.js*", lambda r: r.fulfill(body=scorers_js, content_type="text/javascript"))
+    page.goto(f"{server}/{LESSON_07}", wait_until="load")
+    root = come_to(page)
+    menu = root.locator(".ae-lab-chooser select").nth(0)
+    offered = dict(zip(menu.locator("option").evaluate_all("os => os.map((o) => o.value)"),
+                       menu.locator("option").all_inner_texts(), strict=True))  # fmt: skip
+    assert offered[design.name] == f"Bahdanau, {label}", offered
+    choose(root, design.name, "svo")
+    compose(root, "the cat sees a bird")
+    assert root.get_attribute("data-ae-model") == "" and page_decoded(root) is None
+    panel = tab(root, 3)
+    panel.locator('input[type="number"]').nth(1).fill("20")
+    panel.locator(".ae-lab-primary").click()
+    _wait_trained(root, f"{design.name}|svo", timeout=120_000)
+    assert root.get_attribute("data-ae-model") == "yours"
+    step = tab(root, 1)
+    assert step.locator(".ae-lab-h").count() == 5
+    assert step.locator(".ae-lab-eq").first.get_attribute("data-tex") == score_tex
+    assert step.locator(".ae-lab-eq").first.inner_text().startswith("etj = ds−1/2 st−1⊤")
+    tab(root, 0)
+    decoded = page_decoded(root)
+    assert len(decoded["tokens"]) == 6 and len(decoded["weights"]) == 6
+    assert errors == []
+    context.close()
 
 
 @pytest.mark.parametrize("path", EDITIONS)

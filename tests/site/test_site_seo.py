@@ -1,13 +1,17 @@
-"""A site the world can find and a slow phone can open (issue 33): ``attention_workshop.ae_seo``, the theme-weight
-fixes of ``attention_workshop.ae_site`` and the compressed server ``attention_workshop.serve``.
+"""A site the world can find and a slow phone can open: the libraries that write what search engines and link previews
+read (Sphinx's canonical link, sphinxext-opengraph, sphinx-sitemap) with the settings ``attention_workshop.ae_seo``
+gives each edition, what ae_seo adds (descriptions, og:locale, hreflang alternates, robots.txt, compressed copies),
+the stylesheet bundle of ``attention_workshop.theme_edits`` and the compressed server ``attention_workshop.serve``.
 
 On the built site (``book_build``, built without a public address unless ``_config.yml`` or ``AE_SITE_URL`` gives
-one): every page of the book has a description in its own language and Open Graph tags, one viewport tag and valid
-``<summary>`` markup; the Chinese edition keeps no file identical to an English one and every asset its pages name
-exists; every text file (but a tiny one that would grow) has smaller ``.gz`` and ``.br`` copies that unpack to it.
-On a copy finished with an address: every page's canonical link, absolute alternates for every edition and
-``x-default``, and a sitemap listing them all. The description's trimming and the server's choice of encoding are
-tested without a build.
+one): every page of the book has a description in its own language and Open Graph tags with its edition's
+``og:locale`` (``fr_FR``, ``zh_CN``), a phone's viewport and valid ``<summary>`` markup; the translated editions keep
+no file identical to an English one and every asset their pages name exists; every text file (but a tiny one that
+would grow) has smaller ``.gz`` and ``.br`` copies that unpack to it; on a copy finished with an address, every
+page has absolute alternates for every edition and ``x-default``, and robots.txt names every edition's sitemap. A
+one-page book built with an address (``tests/site/theme_book``) gets the canonical link, absolute ``og:url`` and
+``og:image`` and a sitemap. The description's trimming and the server's choice of encoding are tested without a
+build.
 """
 
 from __future__ import annotations
@@ -31,10 +35,11 @@ from attention_workshop.paths import name as edition_name
 SITE_URL = "https://example.org/attention-executable/"
 CJK = re.compile(r"[\u3400-\u9fff]")
 CJK_LANGUAGES = ("zh", "ja", "ko")  # languages written in the characters CJK matches (an edition's html lang)
+OG_LOCALES = {"en": "en_US", "zh": "zh_CN", "fr": "fr_FR"}  # Open Graph's language_TERRITORY of each edition
 
 
 def _meta(text: str, name: str) -> str | None:
-    match = re.search(rf'<meta (?:name|property)="{re.escape(name)}" content="([^"]*)">', text)
+    match = re.search(rf'<meta (?:name|property)="{re.escape(name)}" content="([^"]*)"(?: /)?>', text)
     return html.unescape(match.group(1)) if match else None
 
 
@@ -92,11 +97,11 @@ def test_the_pdfs_and_the_pages_read_one_address():
 
 
 def test_the_stylesheets_are_joined_into_one_with_their_addresses_rebased(tmp_path):
-    """ae_site._bundle_styles on a small site: two pages link three stylesheets (one in a subfolder, with an
+    """theme_edits.bundle_styles on a small site: two pages link three stylesheets (one in a subfolder, with an
     @import and url()s), one of them a subset in the same order; each page then links one file holding every
     rule in that order, each url() naming the same file from _static/, and the joined files are gone. Pages that
     link the same stylesheets in another order stop the build with one line."""
-    from attention_workshop import ae_site
+    from attention_workshop import theme_edits
 
     static = tmp_path / "_static"
     (static / "styles").mkdir(parents=True)
@@ -117,7 +122,7 @@ def test_the_stylesheets_are_joined_into_one_with_their_addresses_rebased(tmp_pa
     full.write_text(f"<head>{links['theme']}\n{links['a']}\n{links['b']}\n</head><p>x</p>", encoding="utf-8")
     part = tmp_path / "book" / "part.html"
     part.write_text(f"<head>{links['theme']}\n{links['b']}\n</head><p>y</p>", encoding="utf-8")
-    name = ae_site._bundle_styles(tmp_path)
+    name = theme_edits.bundle_styles(tmp_path)
     assert name and re.fullmatch(r"ae-styles\.[0-9a-f]{8}\.css", name)
     for page in (full, part):
         text = page.read_text(encoding="utf-8")
@@ -130,7 +135,7 @@ def test_the_stylesheets_are_joined_into_one_with_their_addresses_rebased(tmp_pa
     part.write_text(f"<head>{links['b']}\n{links['a']}\n</head>", encoding="utf-8")
     full.write_text(f"<head>{links['a']}\n{links['b']}\n</head>", encoding="utf-8")
     with pytest.raises(RuntimeError, match="in another order"):
-        ae_site._bundle_styles(tmp_path)
+        theme_edits.bundle_styles(tmp_path)
 
 
 def test_every_page_links_one_stylesheet_the_same_in_every_edition(site):
@@ -215,7 +220,7 @@ def test_every_page_has_a_description_and_open_graph_in_its_language(site):
             assert description and ae_seo.width(description) <= ae_seo.DESCRIPTION_LIMIT, where
             assert _meta(text, "og:description") == description, where
             assert _meta(text, "og:title"), where
-            assert _meta(text, "og:locale") == ae_seo.og_locale(None, edition), where
+            assert _meta(text, "og:locale") == OG_LOCALES.get(edition, ae_seo.og_locale(None, edition)), where
             if writes_cjk:
                 assert len(CJK.findall(description)) >= 10, (where, description)
             else:
@@ -232,13 +237,18 @@ def test_without_an_address_the_absolute_links_are_left_out_in_one_line(book_bui
     assert log.count("no site address") == 1, log[-2000:]
     for edition in editions():
         for page, text in _book_pages(site, edition).items():
-            assert 'rel="canonical"' not in text and "og:url" not in text, page
-    assert not (site / "sitemap.xml").exists() and not (site / "robots.txt").exists()
+            assert 'rel="canonical"' not in text and not re.search(r'content="https?://', text), page
+            assert "og:image" not in text and 'hreflang="x-default"' not in text, page
+            assert (_meta(text, "og:url") or page) == page, "without an address og:url is the page's own path"
+    assert not list(site.rglob("sitemap.xml")) and not (site / "robots.txt").exists()
 
 
-def test_one_viewport_tag_and_no_paragraph_in_a_summary(site):
+def test_a_phone_viewport_and_no_paragraph_in_a_summary(site):
+    """Every viewport tag of a page (Sphinx's and the themes', left as they are: identical in effect) gives a phone
+    the device's width at scale 1; a code fold's summary holds no paragraph (theme_edits.summary)."""
     for edition, page, _, text in _html_pages(site):
-        assert text.count('name="viewport"') == 1, f"{edition}/{page}"
+        tags = re.findall(r'<meta name="viewport" content="([^"]*)"', text)
+        assert tags and all(re.fullmatch(r"width=device-width, initial-scale=1(\.0)?", c) for c in tags), (page, tags)
         for summary in re.findall(r"<summary\b.*?</summary>", text, re.S):
             assert not re.search(r"<p\b", summary), f"{edition}/{page}: {summary[:200]}"
 
@@ -260,7 +270,7 @@ def test_the_editions_share_their_identical_assets(site):
                 target = ((root / page).parent / match.group(0)).resolve()
                 assert target.is_file(), f"{lang}/{page} names {match.group(0)}, which is missing"
         pages_text = (root / "notebooks" / "05_additive_score.html").read_text(encoding="utf-8")
-        assert '"../../_static/ae-styles.' in pages_text  # the one stylesheet (ae_site._bundle_styles), shared
+        assert '"../../_static/ae-styles.' in pages_text  # the one stylesheet (theme_edits.bundle_styles), shared
 
 
 def test_every_text_file_has_compressed_copies(site):
@@ -283,38 +293,79 @@ def test_every_text_file_has_compressed_copies(site):
     assert count > 50
 
 
-def test_with_an_address_every_page_declares_its_address_and_its_editions(site, tmp_path):
+def test_with_an_address_every_page_declares_its_editions(site, tmp_path):
     copy = tmp_path / "html"
     shutil.copytree(site, copy, ignore=shutil.ignore_patterns("*.gz", "*.br", "*.png", "*.woff*", "*.pdf"))
-    book = ae_seo.add_links(copy, SITE_URL)
-    total = 0
+    book = ae_seo.add_alternates(copy, SITE_URL)
+    from attention_workshop.ae_lang import html_lang
+
     for edition in editions():
         assert book.get(edition), edition
         for page in book[edition]:
             text = (ae_seo.edition_root(copy, edition) / page).read_text(encoding="utf-8")
-            own = ae_seo.edition_address(SITE_URL, edition) + page
-            assert re.findall(r'<link rel="canonical" href="([^"]*)">', text) == [own]
             alternates = dict(re.findall(r'<link rel="alternate" hreflang="([^"]*)" href="([^"]*)">', text))
-            from attention_workshop.ae_lang import html_lang
-
             assert alternates == {
                 **{html_lang(e): ae_seo.edition_address(SITE_URL, e) + page for e in editions()},
                 "x-default": SITE_URL + page,
             }, (edition, page)
-            assert _meta(text, "og:url") == own
-            card = _meta(text, "og:image")
-            assert card.startswith(SITE_URL) and card.endswith(ae_seo.CARD)
-            total += 1
     # a second run replaces the links instead of adding more
-    ae_seo.add_links(copy, SITE_URL)
+    ae_seo.add_alternates(copy, SITE_URL)
     again = (copy / "notebooks" / "05_additive_score.html").read_text(encoding="utf-8")
-    assert again.count('rel="canonical"') == 1 and again.count('hreflang="x-default"') == 1
-    xml = ae_seo.sitemap(SITE_URL, copy, book)
-    ns = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9", "x": "http://www.w3.org/1999/xhtml"}
-    urls = ET.fromstring(xml.encode()).findall("s:url", ns)
-    assert len(urls) == total
-    for url in urls:
-        assert len(url.findall("x:link", ns)) == len(editions()) + 1
+    assert again.count('hreflang="x-default"') == 1
+    for edition in editions():  # sphinx-sitemap writes one per edition when the build has an address
+        (ae_seo.edition_root(copy, edition) / "sitemap.xml").write_text("<urlset/>", encoding="utf-8")
+    sitemaps = re.findall(r"^Sitemap: (\S+)$", ae_seo.robots(SITE_URL, copy), re.M)
+    assert sitemaps == [ae_seo.edition_address(SITE_URL, e) + "sitemap.xml" for e in editions()]
+
+
+@pytest.fixture(scope="module")
+def addressed_book(tmp_path_factory) -> pathlib.Path:
+    """The one-page book of tests/site/theme_book built with the book's SEO settings (ae_seo, sphinxext-opengraph,
+    sphinx-sitemap) and a public address."""
+    import os
+    import subprocess
+    import sys
+
+    from tests.helpers import ROOT
+
+    out = tmp_path_factory.mktemp("addressed")
+    book = ROOT / "tests" / "site" / "theme_book"
+    config = out / "_config.yml"
+    text = (book / "_config.yml").read_text(encoding="utf-8")
+    extensions = "    - sphinxext.opengraph\n    - sphinx_sitemap\n    - attention_workshop.ae_seo\n"
+    config.write_text(text.replace("    - sphinx_design\n", "    - sphinx_design\n" + extensions), encoding="utf-8")
+    jb = pathlib.Path(sys.executable).parent / "jupyter-book"
+    run = subprocess.run(
+        [str(jb), "build", str(book), "--config", str(config), "--path-output", str(out), "-W", "-n", "--keep-going"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, ae_seo.ENV: SITE_URL},
+        check=False,
+    )
+    assert run.returncode == 0, (run.stdout + run.stderr)[-3000:]
+    return out / "_build" / "html"
+
+
+def test_with_an_address_the_libraries_write_the_absolute_links_and_the_sitemap(addressed_book):
+    text = (addressed_book / "page.html").read_text(encoding="utf-8")
+    assert re.findall(r'<link rel="canonical" href="([^"]*)"', text) == [SITE_URL + "page.html"]
+    assert _meta(text, "og:url") == SITE_URL + "page.html"
+    assert _meta(text, "og:image") == SITE_URL + "_static/" + ae_seo.CARD
+    assert (_meta(text, "og:image:width"), _meta(text, "og:image:height")) == tuple(map(str, ae_seo.CARD_SIZE))
+    assert _meta(text, "og:locale") == "en_US" and _meta(text, "description") == _meta(text, "og:description")
+    assert text.count('name="description"') == 1, "one description: ae_seo's, not the library's too"
+    ns = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
+    urls = [u.text for u in ET.parse(addressed_book / "sitemap.xml").getroot().findall("s:url/s:loc", ns)]
+    assert urls == [SITE_URL + "page.html"], urls  # no search or index page
+
+
+def test_og_locale_names_the_territory():
+    assert [ae_seo.og_locale(lang, code) for lang, code in (("en", "en"), ("zh_CN", "zh"), ("fr", "fr"))] == [
+        "en_US",
+        "zh_CN",
+        "fr_FR",
+    ]
+    assert ae_seo.og_locale("de-AT", "de") == "de_AT"
 
 
 def test_the_card_image_is_a_png_of_open_graphs_size(site):

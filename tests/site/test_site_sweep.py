@@ -90,7 +90,7 @@ def test_each_kind_of_text_is_judged_once_and_a_faint_one_is_caught(server):
 FAINT = {  # a rule that makes one kind of text too faint to read, on lesson 02's page
     "prose": "article p",
     "link": "article a.reference",
-    "code keyword": ".highlight .k",  # keywords share one class (ae_site.plain_formatter)
+    "code keyword": ".highlight .k",  # keywords share one class (ae_code.plain_formatter)
     "code name": ".highlight pre",  # a name (Pygments' .n) has no span now: it is the <pre>'s plain text
 }
 

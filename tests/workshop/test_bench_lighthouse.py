@@ -24,3 +24,20 @@ def test_medians_leave_out_failed_runs():
             {"performance": 90, "TBT ms": None}]  # fmt: skip
     assert median_row(rows) == {"performance": 90, "TBT ms": 300.0}
     assert median_row([{"error": "x"}]) == {"error": "x"}
+
+
+def test_the_render_when_parsed_copy_marks_every_page_and_compresses_it_again(tmp_path):
+    """make bench audits a copy of the site with render_when_parsed applied; the copy's pages carry the mark and
+    their compressed copies are of the marked pages (the server would send the .br copy, not the page)."""
+    import brotli
+
+    from attention_workshop import ae_seo, bench_lighthouse, theme_edits
+
+    site = tmp_path / "html"
+    site.mkdir()
+    (site / "page.html").write_text("<html><head></head><body>" + "<p>x</p>" * 200 + "</body></html>")
+    ae_seo.compress(site)
+    copy = bench_lighthouse.render_when_parsed_copy(site, tmp_path / "scratch")
+    marked = (copy / "page.html").read_text()
+    assert theme_edits.PARSED_MARK in marked and theme_edits.PARSED_MARK not in (site / "page.html").read_text()
+    assert brotli.decompress((copy / "page.html.br").read_bytes()).decode() == marked

@@ -2,7 +2,7 @@
 
 The static site has no Python kernel. Its explorers (``book/_assets/ae-explorers.js``) recompute
 ``e_j(s) = v^T tanh(W_s s + W_h h_j + b)``, the softmax and the weighted sum in the browser, from the dictionary
-that :func:`site_parameters` returns. The book's Sphinx extension (``src/attention_workshop/ae_site.py``) writes it into
+that :func:`site_parameters` returns. The book's Sphinx extension ``attention_workshop.ae_twins`` writes it into
 every page that holds an explorer at build time, and the browser tests check that the page shows the numbers
 that :func:`attention_core.worked_example` and :func:`attention_core.softmax` compute.
 
@@ -38,10 +38,11 @@ from ..example import (
 )
 from ..lang import Messages, language, languages
 from ..toy_sentences import FEATURES, QUERIES, example_sentences
+from .formulas import pieces
 from .reading import question
 
-SCHEMA = 4  # the layout of the parameters: bumped when it changes; the build stamps it into ae-explorers.js
-LAB_SCHEMA = 3  # the layout of lab_data(): bumped when it changes; book/_assets/ae-lab.js checks it (LAB_SCHEMA)
+SCHEMA = 4  # the layout of the parameters: bumped when it changes; written into the parameters (params.schema)
+LAB_SCHEMA = 4  # the layout of lab_data(): bumped when it changes; book/_assets/ae-lab.js checks it (LAB_SCHEMA)
 SCORE_START = (0.0, 0.0, 0.0)  # the score explorer's first scores: equal, so equal weights
 CURVE_POINTS = 161  # states on each drawn weight curve over S_RANGE (a step of 0.05)
 QUESTION_TOP = 3  # lesson 01's explorer lists the three largest weights, as the notebook's does
@@ -49,15 +50,6 @@ ALIGNMENT_LENGTHS = (6, 9, 12, 27)  # lesson 07's lab: its examples, the first t
 LAB_STEPS = 600  # lesson 07's laboratory: optimiser steps of a run in the reader's browser (the recipe has 1000)
 LAB_EVAL_EVERY = 50  # steps between two validation checks of a run in the browser
 LAB_N_TEST = 900  # held-out sentences the browser evaluates at the end of a run (by source length)
-# The designs the laboratory offers: the seed study's four (attention_core.models.sweep.DESIGNS, under its names) and
-# Luong's order with the additive score (no committed model: the reader trains it), as ModelConfig fields.
-LAB_DESIGNS = {
-    "attention": {"attention": True, "order": "bahdanau", "score": "additive"},
-    "general score": {"attention": True, "order": "bahdanau", "score": "general"},
-    "Luong": {"attention": True, "order": "luong", "score": "general"},
-    "Luong, additive score": {"attention": True, "order": "luong", "score": "additive"},
-    "fixed summary": {"attention": False},
-}
 LAB_MODEL_SCRIPT = "ae-lab-model-{name}.js"  # lab_model_scripts(): one model's parameters, in _static/
 # Every committed model of lessons 07 and 08 (attention_core.models.trained), in the order the page lists them.
 LAB_MODELS = (
@@ -123,7 +115,10 @@ LABELS = Messages(
         "lab_compose_intro": (
             "Write a source sentence in the toy language of this lesson, or build it word by word: the committed "
             "model translates it here, greedily, and the grid shows what each output word read. The grammar gives"
-            " the reference translation and the true alignment (the outlined cells), which the model never saw."
+            " the reference translation and the true alignment (the outlined cells), which the model never saw. The"
+            " target language is made up: invented words on French-like stems, with no agreement, so that no"
+            " reader’s knowledge of a real language helps or misleads, and every target word translates exactly one"
+            " source word."
         ),
         "lab_examples": "Example sentences",
         "lab_examples_pick": "(choose an example)",
@@ -252,6 +247,7 @@ LABELS = Messages(
             "compare the accuracies by source length with the seed study’s runs of the same design and language."
         ),
         "lab_design": "Design",
+        # the menu labels of the designs (attention_core.models.designs.REGISTRY names each design's key)
         "lab_design_additive_bahdanau": "attention: additive score, Bahdanau’s order (lesson 07)",
         "lab_design_general_bahdanau": "attention: general score, Bahdanau’s order (lesson 08’s swapped score)",
         "lab_design_general_luong": "attention: general score, Luong’s order (lesson 08)",
@@ -280,11 +276,14 @@ LABELS = Messages(
         "lab_col_yours": "your run: {design} (seed {seed}, {steps} steps)",
         "lab_col_study": "seed study: {design} ({runs} runs of {steps} steps), mean (min–max)",
         "lab_results_language": "On the target language {language}:",
-        "lab_short_additive_bahdanau": "Bahdanau, additive score",
-        "lab_short_general_bahdanau": "Bahdanau, general score",
-        "lab_short_general_luong": "Luong, general score",
-        "lab_short_additive_luong": "Luong, additive score",
-        "lab_short_fixed": "fixed summary",
+        # a design's short name (the results' columns; the menu of a design without a label of its own): its
+        # order's and its score's names, the parts' `label` keys (models/orders.py, models/scorers.py)
+        "lab_short": "{order}, {score}",
+        "lab_order_bahdanau": "Bahdanau",
+        "lab_order_luong": "Luong",
+        "lab_score_additive": "additive score",
+        "lab_score_general": "general score",
+        "lab_score_none": "fixed summary",
         "lab_range": "{mean} ({min}–{max})",
         "lab_seed": "Seed",
         "lab_steps": "Steps",
@@ -335,7 +334,7 @@ LABELS = Messages(
 )
 
 
-# What the website writes around its explorers (attention_workshop.ae_site): the note that replaces a notebook widget,
+# What the website writes around its explorers (attention_workshop.ae_twins): the note that replaces a notebook widget,
 # the line shown without JavaScript, and the introduction of lesson 07's explorer. May hold HTML.
 PAGE = Messages(
     f"{__name__}.page",
@@ -481,12 +480,14 @@ def lab_data() -> dict:
 
     ``schema``: :data:`LAB_SCHEMA`, the layout of this dictionary, which the page checks before it reads on.
     ``models``: every committed model of lessons 07 and 08 (:data:`LAB_MODELS`), each with its ``name``, its
-    ``design`` (a name of :data:`~attention_core.models.sweep.DESIGNS`), its target ``language`` and its
+    ``design`` (a name of :data:`~attention_core.models.designs.REGISTRY`), its target ``language`` and its
     :class:`~attention_core.models.seq2seq.ModelConfig` under the config's own field names (``order`` and
     ``score`` included); ``arrays``: each model's parameters by model name, each parameter as ``{"shape": [...],
     "data": base64}``, little-endian float32 in row-major order (exactly the committed numbers, 4 bytes each; the
-    page checks each shape against its own). ``designs``: the ModelConfig fields of each design the page offers
-    (the study's four and Luong's order with the additive score, :data:`LAB_DESIGNS`).
+    page checks each shape against its own). ``designs``: each design the page offers (the registry's designs with
+    ``lab``, :mod:`attention_core.models.designs`), in the registry's order, by name: its ModelConfig fields
+    (``config``), the keys of its labels (``labels``: ``menu``, its own or None, and its parts' names, ``order`` and
+    ``score``) and its step panel (``step``, :func:`step_panel`).
     ``grammar``: the toy language of :mod:`attention_core.models.data` (word pairs by part of speech, the limits,
     the vocabularies, the start and end ids and the target ``languages``), from which the page samples, parses
     and translates. ``examples``: the first test sentence of each of ``ALIGNMENT_LENGTHS`` (seed-0 splits; the
@@ -519,8 +520,69 @@ def _rounded(figures: dict) -> dict:
     return {k: round(figures[k], 4) for k in ("mean", "min", "max")}
 
 
+def step_panel(design) -> dict:
+    """The step panel of the laboratory for a :class:`~attention_core.models.designs.Design`: what ``ae-lab.js``
+    lays out, in the order of the design's formulas (:attr:`~attention_core.models.designs.Design.formulas`).
+
+    ``{"intro": label key, "sections": [{"head": label key, "items": [...]}]}``; an item is a formula
+    (``{"tex": TeX, "math": pieces}``, :func:`~.formulas.pieces`), a caption (``{"caption": label key}``) or one
+    of the page's displays (``{"show": ...}``: ``"s_prev"`` and ``"s_new"``, the states before and after the
+    step; ``"weights"``, each source word's score and weight; ``"context"``, what was read). The state before the
+    step is shown where it is first used: beside the scores of a design that reads before it updates, else beside
+    the update, with the new state.
+    """
+    reads_first = design.parts()[0].reads_first
+    names = [what for what, _ in design.formulas]
+    prev_with_scores = reads_first and "scores" in names
+    heads = {
+        "scores": "lab_h_scores" if reads_first else "lab_h_scores_new",
+        "weights": "lab_h_weights",
+        "context": "lab_h_context",
+        "summary": "lab_h_summary",
+        "update": "lab_h_state" if reads_first or "scores" not in names else "lab_h_state_first",
+        "output": "lab_h_output",
+    }
+    shows = {
+        "scores": [{"caption": "lab_sprev_caption"}, {"show": "s_prev"}] if prev_with_scores else [],
+        "weights": [{"show": "weights"}],
+        "context": [{"show": "context"}],
+        "summary": [{"show": "context"}],
+        "update": [{"show": "s_new"}] if prev_with_scores else [
+            {"caption": "lab_strip_sprev"}, {"show": "s_prev"}, {"caption": "lab_strip_s"}, {"show": "s_new"}],
+        "output": [],
+    }  # fmt: skip
+    sections = [
+        {"head": heads[what], "items": [{"tex": tex, "math": pieces(tex)} for tex in formulas] + shows[what]}
+        for what, formulas in design.formulas
+    ]
+    intro = (
+        "lab_step_intro_fixed" if design.score is None else "lab_step_intro" if reads_first else "lab_step_intro_luong"
+    )
+    return {"intro": intro, "sections": sections}
+
+
+def _designs_view() -> dict:
+    """The designs the laboratory offers, as the page reads them (see :func:`lab_data`); a label key that
+    :data:`LABELS` lacks stops here, naming the design."""
+    from ..models import designs
+
+    out = {}
+    for design in designs.where(lab=True):
+        order, score = design.parts()
+        keys = {"menu": design.label, "order": order.label, "score": score.label}
+        step = step_panel(design)
+        used = [*keys.values(), step["intro"], *(s["head"] for s in step["sections"])]
+        used += [item["caption"] for s in step["sections"] for item in s["items"] if "caption" in item]
+        missing = [key for key in used if key is not None and key not in LABELS.entries]
+        if missing:
+            raise ValueError(f"design {design.name!r}: no label {missing[0]!r} in {__name__}.LABELS")
+        out[design.name] = {"config": design.fields(), "labels": keys, "step": step}
+    return out
+
+
 def _study_view() -> dict:
     """The seed study as the lab's results table reads it (see :func:`lab_data`)."""
+    from ..models import designs
     from ..models.sweep import DESIGNS, load_seed_study, runs, spread
     from ..models.train import BUCKETS
 
@@ -532,7 +594,8 @@ def _study_view() -> dict:
             chosen = runs(study, lang, design)
             if not chosen:
                 continue
-            keys = ("token", "exact", "alignment") if DESIGNS[design].get("attention", True) else ("token", "exact")
+            attends = designs.named(design).score is not None
+            keys = ("token", "exact", "alignment") if attends else ("token", "exact")
             out[lang][design] = {
                 "runs": len(chosen),
                 "seeds": sorted({r["seed"] for r in chosen}),
@@ -548,7 +611,7 @@ def _study_view() -> dict:
 
 @functools.lru_cache(maxsize=1)
 def _lab_data() -> dict:
-    from ..models import data  # imported here: only the laboratory's pages need the models
+    from ..models import data, designs  # imported here: only the laboratory's pages need the models
     from ..models.train import BUCKETS, TrainConfig
     from ..models.trained import LESSON07, load_snapshots, load_trained, trained_config, trained_record
 
@@ -557,7 +620,7 @@ def _lab_data() -> dict:
     for name in LAB_MODELS:
         model, tc = load_trained(name), trained_config(name)
         config = dataclasses.asdict(model.cfg)  # ModelConfig's own fields (the float64 model the book evaluates)
-        design = next(d for d, fields in LAB_DESIGNS.items() if all(config[k] == v for k, v in fields.items()))
+        design = designs.of_config(model.cfg).name
         models.append({"name": name, "design": design, "language": tc.language, "config": config})
         arrays[name] = _arrays(model.params)  # name -> {shape, data: base64 of float32, row-major}, as init_params
     record, snaps = trained_record(LESSON07), load_snapshots(LESSON07)
@@ -570,7 +633,7 @@ def _lab_data() -> dict:
         "model": {"name": LESSON07, "config": models[0]["config"], "arrays": arrays[LESSON07]},
         "models": models,
         "arrays": arrays,
-        "designs": {name: dict(fields) for name, fields in LAB_DESIGNS.items()},
+        "designs": _designs_view(),
         "grammar": {
             "groups": {cls: [list(pair) for pair in group] for cls, group in zip(classes, groups, strict=True)},
             "src_words": list(data.SRC_WORDS),

@@ -4,7 +4,7 @@ The static website has no Python kernel, so each ipywidgets explorer of a lesson
 ``book/_assets/ae-explorers.js`` (or the laboratory, ``ae-lab.js``) that computes the same read in the browser.
 An explorer says which twin it has and where that twin starts (its state, its annotations, its tanh switch...)
 by mixing in :class:`Twin`: displaying the widget then stores, beside the widget view, one more output of type
-:data:`TWIN_MIME` holding ``{"kind": ..., "args": {...}}``. The website's build (``attention_workshop.ae_site``) reads
+:data:`TWIN_MIME` holding ``{"kind": ..., "args": {...}}``. The website's build (``attention_workshop.ae_twins``) reads
 that declaration from the executed notebook and puts the twin, started from ``args``, where the widget was; it
 never reads a cell's source. Adding an explorer is a class with ``twin_kind`` and ``twin_args``, a builder of
 that kind in the script, and their tests.

@@ -1,5 +1,6 @@
 """Trainable translation models for lessons 07 and 08: GRU cells, a bidirectional encoder, one decoder built from
-an order (:mod:`.orders`) and a score or the fixed-summary baseline (:mod:`.scorers`), a synthetic source language
+an order (:mod:`.orders`) and a score or the fixed-summary baseline (:mod:`.scorers`), the one registry of the designs
+made of them (:mod:`.designs`), a synthetic source language
 with two target word orders and known alignments, the training loop, the committed trained parameters
 (``trained``), the margins of their decisions (``margins``), where their weights look when they miss
 (``misreads``) and the seed study's results (``sweep``).

@@ -1,6 +1,9 @@
 """A synthetic language pair whose true word alignment is known (lesson 07).
 
-A toy, not a natural language. The source side has English-like word order::
+A toy, not a natural language. The target language is made up: invented words on French-like stems ("voit",
+"riviere", "chat"), with no agreement of gender or number, so that no reader's knowledge of a real language helps or
+misleads, and so that the task stays small and controlled (38 source and 40 target words, one target word per
+source word). The source side has English-like word order::
 
     sentence    = NP VERB NP (PREP NP)*          up to MAX_PP prepositional phrases
     NP          = DET ADJ* NOUN                   0 to MAX_ADJ adjectives, none repeated
@@ -20,8 +23,8 @@ Two target languages share that source grammar, the vocabularies and the noun-ph
     "verb_final"   the verb moves to the end and the prepositional phrases come in reverse order:
                    NP_subj NP_obj (PREP NP)_k .. (PREP NP)_1 VERB
 
-    the cat sees the house near the red river   ->  svo:         la chatte voit la maison pres la riviere rouge
-                                                    verb_final:  la chatte la maison pres la riviere rouge voit
+    the cat sees the house near the red river   ->  svo:         la chat voit la maison pres la riviere rouge
+                                                    verb_final:  la chat la maison pres la riviere rouge voit
 
 so in the verb-final language the true alignment jumps across the whole sentence, far from the diagonal. The
 sampler draws the same random numbers for both: one seed gives the same source sentences (and the same splits)
@@ -44,7 +47,7 @@ ADJECTIVES = (
     ("dark", "sombre"), ("new", "neuve"), ("cold", "froide"), ("happy", "heureuse"),
 )  # fmt: skip
 NOUNS = (
-    ("area", "zone"), ("cat", "chatte"), ("house", "maison"), ("river", "riviere"), ("city", "ville"),
+    ("area", "zone"), ("cat", "chat"), ("house", "maison"), ("river", "riviere"), ("city", "ville"),
     ("car", "voiture"), ("garden", "jardin"), ("teacher", "prof"), ("bird", "pie"), ("book", "page"),
     ("child", "fille"), ("road", "route"),
 )  # fmt: skip

@@ -19,6 +19,12 @@ A part's ``step`` is the one decoder step that teacher forcing and greedy decodi
 ``step_backward`` sits beside it. What a step passes to the next (the *carry*) is a tuple whose first entry
 is always the state ``s``. Shapes: ``N`` batch, ``T`` source positions, ``U`` target steps, ``d_e`` embedding
 width, ``d_h`` annotation width, ``d_s`` decoder width.
+
+Each part also carries what the website says of it: ``label``, the key of its name in the website's labels
+(``attention_core.explorers.site.LABELS``), and its formulas in TeX: ``query_tex``, the state that reads;
+``update_tex`` and ``output_tex``, where ``$c`` stands for what the step read (``c_t``, or ``m`` for the fixed
+summary); and ``reads_first``, whether the read comes before the update. The design registry (:mod:`.designs`) puts them
+into the laboratory's step panel, in that order.
 """
 
 from __future__ import annotations
@@ -57,7 +63,12 @@ class BahdanauOrder:
     No parameters of its own: ``c_t`` reaches the prediction directly, through ``o_t``.
     """
 
-    name = "bahdanau"
+    name = "bahdanau"  # ModelConfig.order
+    label = "lab_order_bahdanau"  # its name in the website's labels: "Bahdanau"
+    reads_first = True  # read with s_{t-1}, then update
+    query_tex = "s_{t-1}"
+    update_tex = r"s_t = \mathrm{GRU}(s_{t-1}, [e_{\text{tgt}}(y_{t-1}); $c])"
+    output_tex = (r"p(y_t \mid y_{<t}, x) = \operatorname{softmax}(W_o [s_t; $c] + b_o)",)
 
     def __init__(self, cfg):
         self.d_e, self.d_s, self.d_h = cfg.d_emb, cfg.d_dec, 2 * cfg.d_enc  # cfg: a ModelConfig
@@ -106,6 +117,14 @@ class LuongOrder:
     """
 
     name = "luong"
+    label = "lab_order_luong"
+    reads_first = False  # update, then read with s_t
+    query_tex = "s_t"
+    update_tex = r"s_t = \mathrm{GRU}(s_{t-1}, [e_{\text{tgt}}(y_{t-1}); \tilde{s}_{t-1}])"
+    output_tex = (
+        r"\tilde{s}_t = \tanh(W_c [$c; s_t] + b_c)",
+        r"p(y_t \mid y_{<t}, x) = \operatorname{softmax}(W_o \tilde{s}_t + b_o)",
+    )
 
     def __init__(self, cfg):
         self.d_e, self.d_s, self.d_h = cfg.d_emb, cfg.d_dec, 2 * cfg.d_enc

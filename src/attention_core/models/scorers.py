@@ -16,7 +16,9 @@ Each part has its forward and backward side by side. A score splits as its formu
 a per-step half (``dL/ds``, which feeds the recurrence, and ``dL/dk_j``, added up as the steps go back) and a
 half that sums over all steps at once after the time loop (the parameters and ``dL/dH``). A new score that
 trains is one subclass of :class:`AttentionScore` added to :data:`SCORES`; the whole-model gradient check of
-``tests/models/test_seq2seq.py`` then covers it, in either order.
+``tests/models/test_seq2seq.py`` then covers it, in either order. Each part also carries what the website says of
+it: ``label``, the key of its name in the website's labels (``attention_core.explorers.site.LABELS``), and ``tex``,
+its formula in TeX, which the design registry (:mod:`.designs`) puts into the laboratory's step panel.
 
 Shapes: ``N`` batch, ``T`` source positions, ``U`` target steps, ``d_h`` annotation width, ``d_s`` decoder
 width, ``d_a`` scorer width. Parameters are passed in as the model's dict ``p``, never held by a part.
@@ -25,6 +27,7 @@ width, ``d_a`` scorer width. Parameters are passed in as the model's dict ``p``,
 from __future__ import annotations
 
 from dataclasses import dataclass
+from string import Template
 from typing import NamedTuple
 
 import numpy as np
@@ -76,11 +79,24 @@ class ReadGrad(NamedTuple):
 class AttentionScore:
     """A score ``e_tj = score(s, h_j)`` and the soft read it drives; subclasses give the score's formula.
 
-    A subclass sets ``name`` and defines :meth:`init`, :meth:`keys`, :meth:`scores`, :meth:`scores_backward`
-    and :meth:`sums_backward`; the read and its backward are here, the same for every score.
+    A subclass sets ``name``, ``label`` and ``tex`` and defines :meth:`init`, :meth:`keys`, :meth:`scores`,
+    :meth:`scores_backward` and :meth:`sums_backward`; the read and its backward are here, the same for every score.
     """
 
-    name = ""
+    name = ""  # ModelConfig.score
+    label = ""  # the key of the score's name in the website's labels (explorers/site.LABELS), e.g. "additive score"
+    tex = ""  # its formula e_tj in TeX; $s stands for the state that reads (the order's s_{t-1} or s_t)
+    context_tex = "c_t"  # what a step reads, in TeX (the orders' formulas name it)
+
+    @classmethod
+    def read_tex(cls, s: str) -> tuple[tuple[str, str], ...]:
+        """The read's formulas in TeX, by what each computes, for the state ``s`` that reads (TeX, e.g.
+        ``"s_{t-1}"``): the scores, the weights, the context."""
+        return (
+            ("scores", Template(cls.tex).substitute(s=s)),
+            ("weights", r"\alpha_{tj} = \operatorname{softmax}_j(e_{tj})"),
+            ("context", r"c_t = \sum_j \alpha_{tj} h_j"),
+        )
 
     def __init__(self, cfg):
         self.d_s, self.d_h, self.d_a = cfg.d_dec, 2 * cfg.d_enc, cfg.d_att  # cfg: a ModelConfig
@@ -151,6 +167,8 @@ class AdditiveScore(AttentionScore):
     """
 
     name = "additive"
+    label = "lab_score_additive"
+    tex = r"e_{tj} = v^\top \tanh(W_s $s + W_h h_j + b)"
 
     def init(self, rng, dt):
         d_s, d_h, d_a = self.d_s, self.d_h, self.d_a
@@ -202,6 +220,8 @@ class GeneralScore(AttentionScore):
     """
 
     name = "general"
+    label = "lab_score_general"
+    tex = r"e_{tj} = $s^\top W_a h_j"
 
     def init(self, rng, dt):
         return {"att_W": (rng.standard_normal((self.d_s, self.d_h)) / np.sqrt(self.d_h)).astype(dt)}  # W_a
@@ -229,9 +249,17 @@ class FixedSummary:
     """
 
     name = "none"
+    label = "lab_score_none"
+    tex = r"c_t = m = [\overrightarrow{h}_T; \overleftarrow{h}_1]"
+    context_tex = "m"
 
     def __init__(self, cfg):
         pass
+
+    @classmethod
+    def read_tex(cls, s: str) -> tuple[tuple[str, str], ...]:
+        """The read's one formula in TeX: the summary, whatever the state ``s``."""
+        return (("summary", cls.tex),)
 
     def init(self, rng, dt):
         return {}  # no parameters

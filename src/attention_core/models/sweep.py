@@ -20,25 +20,22 @@ from pathlib import Path
 
 import numpy as np
 
+from . import designs
+from .designs import ATTENTION, FIXED_SUMMARY, GENERAL_SCORE, LUONG  # noqa: F401  (the lessons read them here)
 from .train import BUCKETS, Evaluation
 
 STUDY_FILE = Path(__file__).resolve().parents[3] / "results" / "seed_study.json"  # <repo>/results/...
 SWEEP_FILE = STUDY_FILE  # lesson 07's length experiment is the part of the study on its language and data
 
-ATTENTION, FIXED_SUMMARY, GENERAL_SCORE, LUONG = "attention", "fixed summary", "general score", "Luong"  # design names
 METRICS = ("token", "exact", "alignment")  # the figures of a run, by the names figure() and spread() take
 
 # One phrase for one range of alignment accuracy, wherever the book describes one (lessons 07, 08 and the argument
 # page): (phrase, lowest accuracy it covers), highest band first. alignment_band() names the band of a figure.
 ALIGNMENT_BANDS = (("virtually every", 0.999), ("nearly every", 0.97), ("most", 0.75), ("not most", 0.0))
 
-# The designs compared, by name -> the ModelConfig fields that differ (everything else is the lesson-07 recipe).
-DESIGNS = {
-    ATTENTION: {"attention": True, "order": "bahdanau", "score": "additive"},  # lesson 07; lesson 08's Bahdanau
-    FIXED_SUMMARY: {"attention": False},  # lesson 07's baseline: reads m = [->h_T; <-h_1] at every step
-    GENERAL_SCORE: {"attention": True, "order": "bahdanau", "score": "general"},  # lesson 08's swapped score
-    LUONG: {"attention": True, "order": "luong", "score": "general"},  # lesson 08: Luong's order
-}
+# The designs compared, by name -> the ModelConfig fields that differ (everything else is the lesson-07 recipe): the
+# registry's designs with ``study`` (models/designs.py), as results/seed_study.json records them ("designs").
+DESIGNS = {d.name: d.fields() for d in designs.where(study=True)}
 
 
 def load_seed_study(path: Path = STUDY_FILE) -> dict:

@@ -1,6 +1,6 @@
 // Drives the parts of the laboratory's mathematics (book/_assets/lab/*.js) one by one under Node for
 // tests/site/test_lab_parts.py: reads one JSON job on stdin, runs each task on a part with the inputs it
-// gives, and writes the part's outputs as JSON on stdout.
+// gives, and writes the part's outputs as JSON on stdout (or {error}, the message of what it threw).
 //
 // A job: {assets: the folder of ae-lab-math.js, wasm: the compiled lab/gemm.wat (base64), tasks: [{part, sabotage,
 // ...inputs}]}. Arrays travel as base64 float64, time-major where the parts keep them so (the test transposes the
@@ -46,15 +46,35 @@ function after(obj, name, spoil) {
     return result;
   };
 }
+// The parts with a sabotage of their own; any other part is a score (its dL/ds) or an order (its carry's gradient)
+// of the registries, lab.scorers.SCORES and lab.orders.ORDERS, so that a part added there has its negative control.
 const SABOTAGE = {
   gru: (lab) => after(lab.gru, "stepBackward", (a) => (a[9][a[10] + 2 * a[1]] *= 1.01)), // dn_pre of the first row
   encoder: (lab) => after(lab.encoder, "encodeBackward", (a) => (a[6].src_emb[0] *= 1.01)),
-  additive: (lab) => after(lab.scorers.AdditiveScore.prototype, "scoresBackward", (a) => (a[4].K[0] *= 1.01)),
-  general: (lab) => after(lab.scorers.GeneralScore.prototype, "scoresBackward", (a) => (a[4].K[0] *= 1.01)),
   none: (lab) => after(lab.scorers.FixedSummary.prototype, "backward", (a) => (a[3].m[0] *= 1.01)),
-  bahdanau: (lab) => after(lab.orders.BahdanauOrder.prototype, "stepBackward", (a) => (a[3].dS[0] *= 1.01)), // the carry
-  luong: (lab) => after(lab.orders.LuongOrder.prototype, "stepBackward", (a) => (a[3].dHT[0] *= 1.01)),
 };
+function sabotage(lab, part) {
+  if (SABOTAGE[part]) return SABOTAGE[part](lab);
+  const score = lab.scorers.SCORES[part],
+    order = lab.orders.ORDERS[part];
+  if (score) return after(score.prototype, "scoresBackward", (a) => (a[6][a[7]] *= 1.01)); // dL/ds of the first row
+  if (order) return after(order.prototype, "stepBackward", (a) => (a[3].dS[0] *= 1.01)); // the carry
+  throw new Error("no part " + part + " to sabotage");
+}
+
+// The registries of the parts, as the package has them (scorers.SCORES, orders.ORDERS): for each name, in order,
+// the class's own name and the shapes of the parameters its init draws for the task's config.
+function registryTask(lab, task) {
+  const out = {};
+  for (const [kind, registry] of [["scores", lab.scorers.SCORES], ["orders", lab.orders.ORDERS]]) {
+    out[kind] = Object.keys(registry).map((key) => {
+      const params = {};
+      new registry[key](task.config).init((name, shape) => (params[name] = shape));
+      return { key: key, name: registry[key].prototype.name, params: params };
+    });
+  }
+  return out;
+}
 
 function zerosOf(p) {
   const g = {};
@@ -198,11 +218,16 @@ function encoderTask(lab, task) {
   return { H: Hout, grads: grads(g) };
 }
 
-const TASKS = { gru: gruTask, encoder: encoderTask, score: scoreTask, order: orderTask };
+const TASKS = { gru: gruTask, encoder: encoderTask, score: scoreTask, order: orderTask, registry: registryTask };
+// A task that throws (a part missing from a registry, say) gives {error}, and the others still run.
 const out = job.tasks.map((task) => {
   const lab = math.assemble(parts).parts; // afresh: a sabotage stays in its task
   products(lab);
-  if (task.sabotage) SABOTAGE[task.sabotage](lab);
-  return TASKS[task.part](lab, task);
+  try {
+    if (task.sabotage) sabotage(lab, task.sabotage);
+    return TASKS[task.part](lab, task);
+  } catch (err) {
+    return { error: String(err && err.message) };
+  }
 });
 process.stdout.write(JSON.stringify(out));
