@@ -125,9 +125,9 @@ REGISTRY = (
     Design(LUONG, "luong", "general", "lab_design_general_luong", study=True, lab=True, committed=True),
     Design(LUONG_ADDITIVE, "luong", "additive", "lab_design_additive_luong", lab=True),
     Design(SELF_ATTENTION_DESIGN, "bahdanau", "additive", "lab_design_self_attention", study=True,
-           encoder=SELF_ATTENTION),
-    Design(NO_POSITIONS, "bahdanau", "additive", "lab_design_no_positions", study=True, encoder=SELF_ATTENTION,
-           positions="none"),
+           committed=True, encoder=SELF_ATTENTION),
+    Design(NO_POSITIONS, "bahdanau", "additive", "lab_design_no_positions", study=True, committed=True,
+           encoder=SELF_ATTENTION, positions="none"),
     Design(TIED, "bahdanau", "additive", "lab_design_tied", study=True, encoder=SELF_ATTENTION, tied=True),
 )  # fmt: skip
 

@@ -51,6 +51,8 @@ LESSON08_SWAPPED = "lesson08_general_score_seed0"  # lesson 08: Bahdanau's decod
 LESSON08_LUONG = "lesson08_luong_seed0"  # lesson 08: the same recipe with Luong's decoder order
 VERB_FINAL = "lesson07_verb_final_attention_seed0"  # lesson 07's recipe on the verb-final target language
 VERB_FINAL_BASELINE = "lesson07_verb_final_fixed_summary_seed0"  # its fixed-summary baseline
+LESSON09 = "lesson09_self_attention_seed0"  # lesson 09: lesson 07's recipe, an encoder of self-attention layers
+LESSON09_NO_POSITIONS = "lesson09_no_positions_seed0"  # lesson 09: the same encoder told nothing of word order
 
 
 # Lesson 07 trains its recipe live and checks the run against the committed parameters, figure by figure: at
