@@ -85,6 +85,14 @@ class ModelConfig:
         for name in ("layers", "d_ff"):
             integer(getattr(self, name), name)
 
+    @property
+    def aligns(self) -> bool:
+        """Whether the arg-max of the decoder's weights names one source position: the model reads with attention,
+        and its encoder can tell two copies of a word apart (the recurrent one, or self-attention told the
+        positions). Without positions, every copy of a word gets the same annotation and the same weight (lesson
+        09), so which copy is "most weighted" is a tie; alignment is then not counted."""
+        return self.attention and (self.encoder == "recurrent" or self.positions != "none")
+
 
 ENCODERS = {"recurrent": RecurrentEncoder, "self_attention": SelfAttentionEncoder}  # ModelConfig.encoder -> part
 

@@ -86,7 +86,7 @@ def live_differences(result, name: str = LESSON07) -> dict[str, tuple[float, flo
     test = result.splits.test
     live, committed = evaluate(result.model, test), evaluate(load_trained(name), test)
     out = {k: (getattr(live, f"{k}_accuracy")(), getattr(committed, f"{k}_accuracy")()) for k in ("token", "exact")}
-    if result.model.cfg.attention:
+    if result.model.cfg.aligns:
         out["alignment"] = (live.alignment_accuracy(), committed.alignment_accuracy())
     out["first_loss"] = (float(result.losses[0]), float(record["losses"][0]))
     return out
