@@ -3,7 +3,8 @@
 #               and print each edition to a PDF in _build/pdf (SITE_URL=https://... gives the site's public address
 #               the PDFs link to; default: html: baseurl: in _config.yml)
 # make editions merge the English into the translation files (report missing/stale), regenerate each edition
-#               (zh/, fr/, ... as locale/editions.toml lists them), execute what changed
+#               (zh/, fr/, ... as locale/editions.toml lists them), execute every generated notebook that has no
+#               outputs or whose code or package messages changed since it was executed (its stamp says)
 # make test     run every check: lint, unit and property tests, strict nbval, the -W build, browser tests
 # make check    the inner loop (a few minutes): lint, unit and property tests; no notebooks, build or browser
 # make lab      open the lessons of every edition in JupyterLab with working widgets
@@ -38,8 +39,9 @@ $(BIN)/.packages: requirements.txt pyproject.toml
 	$(BIN)/pip install --quiet -e .
 	touch $@
 
+# Compiled beside, then renamed: a compile stopped half-way leaves no .mo newer than its PO file (attention_core.files).
 src/attention_core/locale/%/LC_MESSAGES/attention_core.mo: src/attention_core/locale/%/LC_MESSAGES/attention_core.po $(BIN)/.packages
-	$(BIN)/pybabel --quiet compile --input-file $< --output-file $@
+	$(BIN)/pybabel --quiet compile --input-file $< --output-file $(@D)/.$(@F).tmp && mv $(@D)/.$(@F).tmp $@
 
 assets: _vendor/.versions
 
@@ -49,7 +51,7 @@ _vendor/.versions: scripts/fetch_assets.sh
 editions: $(BIN)/.installed
 	-$(BIN)/python -m attention_workshop.editions update
 	$(BIN)/python -m attention_workshop.editions generate
-	nbs="$$(cat _build/editions-*-to-execute.txt 2>/dev/null)"; if [ -n "$$nbs" ]; then $(BIN)/python -m attention_workshop.execute $$nbs; fi
+	$(BIN)/python -m attention_workshop.editions execute
 
 book: $(BIN)/.installed assets editions
 	$(BIN)/python -m attention_workshop.build_book $(if $(SITE_URL),--site-url "$(SITE_URL)")

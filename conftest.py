@@ -35,10 +35,10 @@ import json
 import math
 import os
 import pathlib
-import shutil
 
 import pytest
 
+from attention_core import files
 from tests.helpers import ROOT
 
 SITE_FIXTURES = {"book_build", "site", "server", "chromium_browser", "tabs", "visit", "sweep"}
@@ -95,7 +95,7 @@ def install_kernel_startup() -> None:
     startup.mkdir(parents=True, exist_ok=True)
     source, target = ROOT / "tests" / "kernel_startup.py", startup / "00-run-cache.py"
     if not target.exists() or target.read_bytes() != source.read_bytes():  # xdist's workers configure too
-        shutil.copyfile(source, target)
+        files.write_bytes(target, source.read_bytes())  # whole: a kernel starting meanwhile reads the old or the new
     os.environ.setdefault("AE_RUN_CACHE", str(RUN_CACHE))
     os.environ["IPYTHONDIR"] = str(KERNEL_PROFILE)
     paths = [str(ROOT), *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
@@ -182,4 +182,4 @@ class DurationRecorder:
         units = kept | {unit: round(s, 1) for unit, s in self.seconds.items()}
         ordered = dict(sorted(units.items(), key=lambda pair: (-pair[1], pair[0])))
         text = json.dumps({"note": DURATIONS_NOTE, "units": ordered}, indent=1, ensure_ascii=False) + "\n"
-        self.path.write_text(text, encoding="utf-8")
+        files.write_text(self.path, text)

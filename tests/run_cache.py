@@ -13,8 +13,11 @@ Two runs are the same when everything they depend on is: the configuration, the 
 the package's source, numpy's version, the CPU features numpy uses and the BLAS library (its kernel included:
 ``OPENBLAS_CORETYPE`` changes it). The key hashes all of them. Processes that ask for the same run at the same
 time (the gate spreads the notebooks over the cores) do not both train it: :func:`claim` (a ``filelock``) makes
-the second wait for the first and read its run back. An entry that cannot be read (cut short, corrupt, of
-another layout) is a miss: the run is trained again and the entry written anew.
+the second wait for the first and read its run back. Each entry's two files are written whole, then renamed
+(:mod:`attention_core.files`). An entry that cannot be used is a miss, whatever is wrong with it (an empty or cut
+``.npz``, a record cut short or of another layout, parameters with NaN, of another shape, dtype or name, losses
+that do not match its steps): the run is trained again, the entry written anew, and one line on stderr names the
+file that was skipped, what was wrong with it and ``AE_RUN_CACHE``.
 """
 
 from __future__ import annotations
@@ -23,20 +26,19 @@ import contextlib
 import functools
 import hashlib
 import json
+import math
 import os
-import tempfile
-import zipfile
+import sys
 from pathlib import Path
 
 import numpy as np
 from filelock import FileLock
 
-import attention_core
+from attention_core import files
 from attention_core.models import train as train_module
 from attention_core.models.seq2seq import build_model
 
 ENV = "AE_RUN_CACHE"  # the environment variable naming the folder
-PACKAGE = Path(attention_core.__file__).resolve().parent  # attention_core/
 
 
 def folder() -> Path | None:
@@ -46,26 +48,17 @@ def folder() -> Path | None:
 
 
 def key(cfg, splits) -> str:
-    """A run's identity: its configuration, data, the package's source, numpy and the BLAS library."""
-    from threadpoolctl import threadpool_info
+    """A run's identity: its configuration, its data, and the code that trains it (the package's source, numpy,
+    the BLAS library and the CPU features numpy uses: :func:`attention_workshop.seed_study.fingerprint`, which
+    keys the seed study's kept runs too; imported here, not when a kernel starts)."""
+    from attention_workshop.seed_study import fingerprint
 
     h = hashlib.sha256(repr(cfg).encode())
     for part in (splits.train, splits.valid):
         for pair in part:
             h.update(pair.src.tobytes() + b"|" + pair.tgt.tobytes() + b"|" + pair.align.tobytes() + b";")
-    for path in sorted(PACKAGE.rglob("*.py")):
-        h.update(path.read_bytes())
-    blas = sorted((i.get("internal_api"), i.get("version"), i.get("architecture")) for i in threadpool_info())
-    features = sorted(name for name, on in _cpu_features().items() if on)
-    h.update(f"{np.__version__} {blas} {features}".encode())
+    h.update(fingerprint().encode())
     return h.hexdigest()[:32]
-
-
-def _cpu_features() -> dict:
-    """The CPU features numpy's own kernels use here (``NPY_DISABLE_CPU_FEATURES`` turns some off)."""
-    from numpy._core._multiarray_umath import __cpu_features__
-
-    return dict(__cpu_features__)
 
 
 @contextlib.contextmanager
@@ -77,30 +70,42 @@ def claim(where: Path, name: str):
         yield
 
 
-def load(where: Path, name: str):
-    """``(params, steps, losses, checks)`` of the run kept as ``name``, or None: not made yet, or unreadable."""
+def load(where: Path, name: str, cfg=None):
+    """``(params, steps, losses, checks)`` of the run kept as ``name``, or None: not made yet, or not usable (then
+    :func:`skipped` says so). With ``cfg``, the parameters must be a model of ``cfg.model``'s: the same names,
+    shapes and dtype, and finite values (the model's own check of assigned parameters)."""
     record, arrays = where / f"{name}.json", where / f"{name}.npz"
-    if not (record.exists() and arrays.exists()):
+    if not (record.exists() or arrays.exists()):
         return None
     try:
         made = json.loads(record.read_text(encoding="utf-8"))
+        steps, losses, checks = int(made["steps"]), list(made["losses"]), [tuple(c) for c in made["checks"]]
+        if len(losses) != steps or not all(isinstance(x, float) and math.isfinite(x) for x in losses):
+            raise ValueError(f"{len(losses)} losses for {steps} steps, or a loss that is not a finite number")
+    except Exception as error:  # missing, cut short, not JSON, another layout
+        return skipped(record, error)
+    try:
         with np.load(arrays) as saved:
             params = {k: saved[k] for k in saved.files}
-        return params, int(made["steps"]), list(made["losses"]), [tuple(c) for c in made["checks"]]
-    except (OSError, ValueError, KeyError, TypeError, zipfile.BadZipFile):  # cut short or corrupt: a miss
-        return None
+        if cfg is not None:
+            build_model(cfg.model, seed=cfg.seed).params = params
+    except Exception as error:  # missing, empty, cut short, NaN, another shape, dtype or model
+        return skipped(arrays, error)
+    return params, steps, losses, checks
+
+
+def skipped(path: Path, error: Exception) -> None:
+    """A miss: one line on stderr naming the entry's file that could not be used and why."""
+    why = f"{type(error).__name__}: {error}".splitlines()[0]
+    print(f"tests/run_cache.py: skipped {path} ({ENV}): {why}; the run is trained again", file=sys.stderr)
 
 
 def save(where: Path, name: str, params: dict, steps: int, losses: list, checks: list) -> None:
     """Keep a finished run (each file written whole, then renamed: processes running side by side see a run
     completely or not at all)."""
-    for suffix, write in (
-        (".npz", lambda f: np.savez(f, **params)),
-        (".json", lambda f: f.write(json.dumps({"steps": steps, "losses": losses, "checks": checks}).encode())),
-    ):
-        with tempfile.NamedTemporaryFile(dir=where, delete=False, suffix=suffix) as f:
-            write(f)
-        os.replace(f.name, where / f"{name}{suffix}")
+    with files.replacing(where / f"{name}.npz", "wb") as f:
+        np.savez(f, **params)
+    files.write_text(where / f"{name}.json", json.dumps({"steps": steps, "losses": losses, "checks": checks}))
 
 
 def replayed(cfg, splits, params: dict, steps: int, losses: list, checks: list, callback):
@@ -126,7 +131,7 @@ def cached(train):
         splits = train_module.splits_for(cfg) if splits is None else splits
         name = key(cfg, splits)
         with claim(where, name):
-            made = load(where, name)
+            made = load(where, name, cfg)
             if made is not None:
                 return replayed(cfg, splits, *made, callback)
             result = train(cfg, splits, callback, None, snapshot_every)

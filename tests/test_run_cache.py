@@ -4,6 +4,7 @@ reader's ``train`` knows nothing of it, and every kernel the gate starts has it 
 from __future__ import annotations
 
 import dataclasses
+import json
 import threading
 import time
 
@@ -13,6 +14,7 @@ import pytest
 from attention_core.models import train as train_module
 from attention_core.models.seq2seq import ModelConfig, Seq2Seq
 from attention_core.models.train import TrainConfig, splits_for, train
+from attention_workshop import seed_study
 from tests import run_cache
 
 TINY = ModelConfig(d_emb=3, d_enc=3, d_dec=4, d_att=3)
@@ -70,24 +72,75 @@ def test_a_run_with_snapshots_is_always_trained(tmp_path, monkeypatch):
     assert seen == [0, 3, 6] and not list(tmp_path.glob("*"))
 
 
-@pytest.mark.parametrize("damage", ["cut", "garbage", "wrong layout", "no arrays"])
-def test_a_corrupt_entry_is_a_miss_and_is_written_anew(tmp_path, monkeypatch, damage):
+def _nan(params):
+    params["init_W"][0, 0] = np.nan
+    return params
+
+
+def _float64(params):
+    return {k: v.astype(np.float64) for k, v in params.items()}
+
+
+def _reshaped(params):
+    params["init_W"] = params["init_W"][:, :-1]
+    return params
+
+
+# Every way an entry can be unusable, as (which file, how it is damaged, what the skip line says).
+DAMAGES = {
+    "empty npz": ("npz", lambda path: path.write_bytes(b""), "EOFError"),
+    "cut npz": ("npz", lambda path: path.write_bytes(path.read_bytes()[:100]), "BadZipFile"),
+    "no npz": ("npz", lambda path: path.unlink(), "FileNotFoundError"),
+    "NaN parameters": ("npz", lambda path: _resaved(path, _nan), "finite"),
+    "wrong-shape parameters": ("npz", lambda path: _resaved(path, _reshaped), "has shape"),
+    "float64 parameters": ("npz", lambda path: _resaved(path, _float64), "dtype"),
+    "another model's parameters": ("npz", lambda path: _resaved(path, lambda p: {"W": np.zeros(3)}), "missing"),
+    "cut record": ("json", lambda path: path.write_text(path.read_text()[:40], encoding="utf-8"), "JSONDecodeError"),
+    "empty record": ("json", lambda path: path.write_text("", encoding="utf-8"), "JSONDecodeError"),
+    "garbage record": ("json", lambda path: path.write_text("{not json", encoding="utf-8"), "JSONDecodeError"),
+    "record of another layout": ("json", lambda path: path.write_text('{"steps": 6}', encoding="utf-8"), "KeyError"),
+    "losses cut short": ("json", lambda path: _rerecorded(path, losses=[0.5]), "1 losses for 6 steps"),
+    "a NaN loss": ("json", lambda path: _rerecorded(path, losses=[float("nan")] * 6), "not a finite number"),
+    "no record": ("json", lambda path: path.unlink(), "FileNotFoundError"),
+}  # fmt: skip
+
+
+def _resaved(path, change):
+    with np.load(path) as saved:
+        params = {k: saved[k].copy() for k in saved.files}
+    with path.open("wb") as f:  # a fixture in tmp_path
+        np.savez(f, **change(params))
+
+
+def _rerecorded(path, **changes):
+    made = json.loads(path.read_text(encoding="utf-8"))
+    path.write_text(json.dumps({**made, **changes}), encoding="utf-8")
+
+
+@pytest.mark.parametrize("damage", DAMAGES)
+def test_an_unusable_entry_is_a_miss_named_once_and_written_anew(tmp_path, monkeypatch, capfd, damage):
+    # An empty .npz, NaN or wrong-shape parameters failed the gate's lesson-07 kernel (issue 43) with an error naming
+    # neither the file nor AE_RUN_CACHE, and a cut record was skipped without a word: every unusable entry is now a
+    # miss, trained again with one line naming the file, and written anew.
     monkeypatch.setenv(run_cache.ENV, str(tmp_path))
     splits = splits_for(CFG)
     first = cached_train(CFG, splits)
     name = run_cache.key(CFG, splits)
-    record, arrays = tmp_path / f"{name}.json", tmp_path / f"{name}.npz"
-    if damage == "cut":
-        arrays.write_bytes(arrays.read_bytes()[:100])
-    elif damage == "garbage":
-        record.write_text("{not json", encoding="utf-8")
-    elif damage == "wrong layout":
-        record.write_text('{"steps": 6}', encoding="utf-8")
-    else:
-        arrays.unlink()
-    assert run_cache.load(tmp_path, name) is None
+    suffix, damaged, says = DAMAGES[damage]
+    path = tmp_path / f"{name}.{suffix}"
+    damaged(path)
+    capfd.readouterr()
     again = cached_train(CFG, splits)
-    assert again.losses == first.losses and run_cache.load(tmp_path, name) is not None
+    err = capfd.readouterr().err
+    assert again.losses == first.losses and again.steps == first.steps
+    for k, value in first.model.params.items():
+        np.testing.assert_array_equal(again.model.params[k], value)
+    lines = err.splitlines()
+    assert len(lines) == 1 and str(path) in lines[0] and run_cache.ENV in lines[0] and says in lines[0], err
+    assert "trained again" in lines[0]
+    assert run_cache.load(tmp_path, name, CFG) is not None  # written anew, and read back without a word
+    cached_train(CFG, splits)
+    assert capfd.readouterr().err == ""
 
 
 def test_the_readers_train_has_no_cache(tmp_path, monkeypatch):
@@ -101,8 +154,8 @@ def test_the_readers_train_has_no_cache(tmp_path, monkeypatch):
 def test_the_key_names_the_cpu_features_numpy_uses(monkeypatch):
     splits = splits_for(CFG)
     here = run_cache.key(CFG, splits)
-    fewer = {name: False for name in run_cache._cpu_features()}  # as NPY_DISABLE_CPU_FEATURES would leave it
-    monkeypatch.setattr(run_cache, "_cpu_features", lambda: fewer)
+    fewer = {name: False for name in seed_study.cpu_features()}  # as NPY_DISABLE_CPU_FEATURES would leave it
+    monkeypatch.setattr(seed_study, "cpu_features", lambda: fewer)
     assert run_cache.key(CFG, splits) != here
 
 

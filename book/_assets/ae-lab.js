@@ -851,12 +851,13 @@
     return parts.join(t("lab_or"));
   };
 
+  // The message of a parse error; the reader's words in it isolated and shortened (UI.readersWord).
   Lab.prototype.errorText = function (err) {
-    var where = { word: err.word, k: err.position + 1, max_adj: this.G.max_adj, max_pp: this.G.max_pp, max_len: this.G.max_len };
+    var where = { word: UI.readersWord(err.word), k: err.position + 1, max_adj: this.G.max_adj, max_pp: this.G.max_pp, max_len: this.G.max_len };
     where.allowed = this.allowedText(err.allowed);
     if (err.kind === "unfinished") {
       var words = this.words();
-      where.last = words[words.length - 1];
+      where.last = UI.readersWord(words[words.length - 1]);
       where.k = words.length;
     }
     return t("lab_err_" + err.kind, where);
@@ -899,7 +900,7 @@
   Lab.prototype.phraseAdjectives = function (words) {
     var L = this.G.groups,
       adjs = [];
-    var isAdj = {};
+    var isAdj = Object.create(null); // no prototype: "constructor" is no adjective
     L.adjective.forEach(function (p) {
       isAdj[p[0]] = true;
     });

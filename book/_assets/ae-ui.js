@@ -1,5 +1,6 @@
 // The helpers the website's live explorers (ae-explorers.js) and lesson 07's laboratory (ae-lab.js) share:
-// labels of the page's edition, numbers as text, and elements built as nodes (never parsed HTML).
+// labels of the page's edition, numbers as text, a reader's word quoted safely, and elements built as nodes (never
+// parsed HTML).
 //
 // Loaded before them on every page that holds an explorer (src/attention_workshop/ae_twins.py); it sets self.AEUI.
 // Every word they show comes from the page's edition: the labels of the inline <script id="ae-params"> written at
@@ -44,6 +45,20 @@
     return /^-0\.0*$/.test(text) ? text.slice(1) : text;
   }
 
+  // A reader's word (or words) as a message quotes it, whatever the reader typed: between U+2068 FIRST STRONG
+  // ISOLATE and U+2069 POP DIRECTIONAL ISOLATE, so that its own direction (a right-to-left mark or letter) stays
+  // inside it and cannot reorder the message around it; without the explicit bidi controls it may hold
+  // (U+202A-U+202E, U+2066-U+2069: a stray U+2069 would end the isolation early), and at most WORD_MAX characters
+  // (code points, so a character outside the BMP is never split): a longer one is its first WORD_MAX - 1 and "…".
+  // The label around it gives the quotation marks (“{word}”).
+  var WORD_MAX = 32;
+  var BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/g;
+  function readersWord(text) {
+    var chars = Array.from(String(text).replace(BIDI_CONTROLS, "").slice(0, 2 * WORD_MAX + 2)); // >= WORD_MAX + 1 if cut
+    if (chars.length > WORD_MAX) chars = chars.slice(0, WORD_MAX - 1).concat("…");
+    return "\u2068" + chars.join("") + "\u2069";
+  }
+
   // An element with attributes (null or undefined ones left out) and children (nodes, strings or numbers).
   function el(tag, attrs, children) {
     var node = document.createElement(tag);
@@ -66,5 +81,5 @@
     return node;
   }
 
-  scope.AEUI = { pageParams: pageParams, t: t, tNodes: tNodes, fmt: fmt, el: el, svg: svg };
+  scope.AEUI = { pageParams: pageParams, t: t, tNodes: tNodes, fmt: fmt, readersWord: readersWord, WORD_MAX: WORD_MAX, el: el, svg: svg };
 })(self);

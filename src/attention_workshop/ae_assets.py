@@ -20,6 +20,7 @@ import shutil
 import struct
 import subprocess
 
+from attention_core import files
 from attention_workshop.paths import ROOT
 
 ESBUILD = ROOT / "_vendor" / "node" / "esbuild" / "esbuild"  # minifies our scripts at build time (make assets)
@@ -99,7 +100,7 @@ def _extract_images(app, pagename, templatename, context, doctree):
         raw = base64.b64decode(data)
         name = f"ae-{hashlib.sha256(raw).hexdigest()[:20]}.{'jpg' if kind == 'jpeg' else kind}"
         if not (folder / name).exists():
-            (folder / name).write_bytes(raw)
+            files.write_bytes(folder / name, raw)
         attrs = f'{before}src="{prefix}{name}"{after}'
         size = _png_size(raw)
         if size and "width=" not in attrs:  # the box is reserved before the file arrives: no layout shift
@@ -131,7 +132,7 @@ def _slim_scripts(static: pathlib.Path) -> None:
         raise RuntimeError(f"minifying the site's scripts with esbuild failed:\n{run.stderr[-3000:]}")
     for path in paths:
         rel = path.relative_to(static).as_posix()
-        path.write_text(served_head(rel) + "\n" + path.read_text(encoding="utf-8"), encoding="utf-8")
+        files.write_text(path, served_head(rel) + "\n" + path.read_text(encoding="utf-8"))
 
 
 def served_head(rel: str) -> str:

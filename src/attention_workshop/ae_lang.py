@@ -31,6 +31,7 @@ import pathlib
 import re
 from typing import NamedTuple
 
+from attention_core import files
 from attention_workshop.paths import ENGLISH, ROOT, complete, editions
 from attention_workshop.paths import name as edition_name
 from attention_workshop.theme import THEME_STRINGS  # the theme's words each edition translates
@@ -139,7 +140,7 @@ def _search_terms(app, config):
     folder = pathlib.Path(app.doctreedir)
     folder.mkdir(parents=True, exist_ok=True)
     words = folder / "ae-search-terms.txt"
-    words.write_text("".join(f"{t}\n" for t in glossary_terms(edition, glossary) if " " not in t), encoding="utf-8")
+    files.write_text(words, "".join(f"{t}\n" for t in glossary_terms(edition, glossary) if " " not in t))
     config.html_search_options = {**(config.html_search_options or {}), "dict": str(words)}
 
 
@@ -344,7 +345,7 @@ def _switch_on_template_pages(app, exception):
         match = ARTICLE_START.search(text)
         if match:
             text = text[: match.end()] + _link(edition, name) + text[match.end() :]
-            page.write_text(text, encoding="utf-8")
+            files.write_text(page, text)
 
 
 def _switch(app, pagename, templatename, context, doctree):
@@ -472,7 +473,7 @@ def _theme_words(app, exception):
         text = page.read_text(encoding="utf-8")
         new = _translated_page(text, table)
         if new != text:
-            page.write_text(new, encoding="utf-8")
+            files.write_text(page, new)
 
 
 def setup(app):

@@ -39,6 +39,7 @@ import re
 import unicodedata
 from urllib.parse import urlsplit
 
+from attention_core import files
 from attention_workshop.paths import ENGLISH, ROOT, editions, translations
 
 ENV = "AE_SITE_URL"  # the site's public address, for a build run without --site-url
@@ -230,7 +231,8 @@ def write_card(path: pathlib.Path, title: str) -> None:
         if drawn > room:
             text.set_fontsize(size * room / drawn)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=100, facecolor=fig.get_facecolor(), metadata={"Software": None})
+    with files.replacing(path, "wb") as out:
+        fig.savefig(out, format="png", dpi=100, facecolor=fig.get_facecolor(), metadata={"Software": None})
     plt.close(fig)
 
 
@@ -335,7 +337,7 @@ def share_assets(html_root: pathlib.Path) -> tuple[int, int]:
             text = path.read_text(encoding="utf-8")
             new = _point_at_english(text, path, root, html_root, shared)
             if new != text:
-                path.write_text(new, encoding="utf-8")
+                files.write_text(path, new)
         for rel in shared:
             path = root / rel
             saved += path.stat().st_size
@@ -392,7 +394,7 @@ def add_alternates(html_root: pathlib.Path, site_url: str) -> dict[str, list[str
                 continue
             book.setdefault(edition, []).append(page)
             head, sep, rest = ALTERNATES.sub("", text).partition("</head>")
-            path.write_text(head.rstrip("\n ") + _alternates(site_url, html_root, page) + "\n" + sep + rest, "utf-8")
+            files.write_text(path, head.rstrip("\n ") + _alternates(site_url, html_root, page) + "\n" + sep + rest)
     return book
 
 
@@ -438,7 +440,7 @@ def compress(html_root: pathlib.Path) -> tuple[int, bool]:
             data = path.read_bytes() if data is None else data
             packed = pack(data)
             if len(packed) < len(data):
-                out.write_bytes(packed)
+                files.write_bytes(out, packed)
             else:  # a tiny file grows when compressed: a host would send more, so there is no copy
                 out.unlink(missing_ok=True)
         count += 1
@@ -458,7 +460,7 @@ def publish(html_root: pathlib.Path, site_url: str) -> list[str]:
         path.unlink(missing_ok=True)
     if site_url:
         add_alternates(html_root, site_url)
-        (html_root / "robots.txt").write_text(robots(site_url, html_root), encoding="utf-8")
+        files.write_text(html_root / "robots.txt", robots(site_url, html_root))
     else:
         said.append(
             "ae_seo: no site address (html: baseurl: in _config.yml, or make book SITE_URL=https://...): "

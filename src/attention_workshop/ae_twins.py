@@ -27,6 +27,7 @@ import re
 from docutils import nodes
 from sphinx.util import logging
 
+from attention_core import files
 from attention_workshop.execute import WIDGET_VIEW
 from attention_workshop.paths import ROOT
 
@@ -177,11 +178,11 @@ def _add_lab(app):
         from attention_core.explorers.site import lab_data_script, lab_model_scripts
 
         data.parent.mkdir(parents=True, exist_ok=True)
-        data.write_text(lab_data_script(models_apart=True), encoding="utf-8")
+        files.write_text(data, lab_data_script(models_apart=True))
         models = []
         for name, text in lab_model_scripts().items():
             models.append(data.parent / name)
-            models[-1].write_text(text, encoding="utf-8")
+            files.write_text(models[-1], text)
         app.builder._ae_lab_data = _lab_version(data, models)
     app.add_css_file("ae-lab.css")
     for name in LAB_SCRIPTS:  # the version goes on what ae-lab.js loads (?v=): a new build is not read from a cache

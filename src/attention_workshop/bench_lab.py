@@ -682,6 +682,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"no ae-lab-math.js in {args.baseline}")
     if args.blocks < 0 or args.block_steps < 1 or args.runs < 0:
         parser.error("--blocks and --runs must be >= 0, --block-steps >= 1")
+    if args.train_steps is not None and args.train_steps < 1:
+        parser.error(f"--train-steps must be at least 1, got {args.train_steps}")
     speed(args)
     site = args.site.resolve()
     if args.no_site:

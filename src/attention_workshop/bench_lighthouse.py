@@ -40,6 +40,7 @@ import tempfile
 import time
 import urllib.request
 
+from attention_core import files
 from attention_workshop.chromium import find_chromium
 from attention_workshop.command import OneLineParser, add_site_argument, run
 from attention_workshop.paths import ROOT, translations
@@ -166,7 +167,7 @@ def render_when_parsed_copy(site: pathlib.Path, into: pathlib.Path) -> pathlib.P
     shutil.copytree(site, copy)  # shutil.copy2: each file keeps its time, so compress redoes only the edited pages
     for page in copy.rglob("*.html"):
         text = page.read_text(encoding="utf-8")
-        page.write_text(render_when_parsed(text), encoding="utf-8")
+        files.write_text(page, render_when_parsed(text))
     compress(copy)
     return copy
 

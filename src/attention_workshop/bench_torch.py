@@ -24,6 +24,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rounds", type=int, default=5, help="alternating passes over the batches")
     parser.add_argument("--batches", type=int, default=40, help="training batches per pass")
     args = parser.parse_args(argv)
+    if args.rounds < 1 or args.batches < 1:
+        parser.error(f"--rounds and --batches must be at least 1, got {args.rounds} and {args.batches}")
     try:
         import torch
     except ImportError:

@@ -129,6 +129,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--steps", type=int, default=1000, help="optimiser steps of the full run")
     parser.add_argument("--target", type=float, default=0.95, help="validation token accuracy to reach")
     args = parser.parse_args(argv)
+    if args.rounds < 1 or args.steps < 1:
+        parser.error(f"--rounds and --steps must be at least 1, got {args.rounds} and {args.steps}")
+    if not 0 < args.target <= 1:
+        parser.error(f"--target is a validation token accuracy in (0, 1], got {args.target}")
     print("Training (lesson 07's attention model)")
     compare_with(args.against, args.rounds)
     full_run(args.target, args.steps)

@@ -11,7 +11,10 @@ edition's alternate, the site's root ``sitemap.xml`` and ``robots.txt`` (with th
 the build says in one line what it left out), and every text file a ``.gz`` and ``.br`` copy.
 
 `make book` runs this; the tests' `book_build` fixture runs it into a temporary folder. Exit status non-zero
-if either build fails; the log of both builds goes to standard output.
+if either build fails; the log of both builds goes to standard output. Before either starts, every edition's
+notebooks are read as the build's reader reads them (:func:`attention_workshop.portable.problems`): a lesson with a
+construct half written (a ``<details>`` never closed) is one line on stderr naming the file, cell and line, and
+nothing is built.
 """
 
 from __future__ import annotations
@@ -23,10 +26,13 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 
-from attention_workshop import ae_seo
+from attention_workshop import ae_seo, portable
 from attention_workshop.command import OneLineParser, run
-from attention_workshop.paths import ROOT, translations
+from attention_workshop.paths import ROOT, notebooks, translations
+
+PROG = "python -m attention_workshop.build_book"
 
 
 def build(out: pathlib.Path, site_url: str | None = None) -> tuple[int, str]:
@@ -103,7 +109,7 @@ def _complete_redirect(page: pathlib.Path, lang: str, title: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = OneLineParser(prog="python -m attention_workshop.build_book", description=__doc__.splitlines()[0])
+    parser = OneLineParser(prog=PROG, description=__doc__.splitlines()[0])
     parser.add_argument(
         "out", nargs="?", type=pathlib.Path, default=ROOT, help="where _build/html goes (default: here)"
     )
@@ -116,14 +122,24 @@ def main(argv: list[str] | None = None) -> int:
     out = args.out.resolve()
     if out.exists() and not out.is_dir():
         parser.error(f"{out} is not a folder")
+    try:  # jupyter-book would fail inside both builds, with a traceback each
+        (out / "_build").mkdir(parents=True, exist_ok=True)
+        tempfile.TemporaryFile(dir=out / "_build").close()
+    except OSError as error:
+        parser.error(f"{out}: cannot write the build there ({error.strerror or error})")
     try:
         site_url = ae_seo.site_address(args.site_url)
     except ValueError as error:
         parser.error(str(error))
+    unreadable = portable.problems(notebooks())  # raised in Sphinx's reader: 88 lines, 3 tracebacks, no file named
+    if unreadable:
+        for line in unreadable:
+            print(f"{PROG}: error: {line}; nothing built", file=sys.stderr)
+        return 1
     code, log = build(out, site_url)
     print(log)
     return code
 
 
 if __name__ == "__main__":
-    sys.exit(run(main, "python -m attention_workshop.build_book"))
+    sys.exit(run(main, PROG))

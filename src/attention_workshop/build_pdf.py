@@ -700,12 +700,15 @@ def main() -> None:
         help="the website's public address (default: html: baseurl: in _config.yml)",
     )
     args = parser.parse_args()
-    if browsers.find_chromium() is None:  # the website is built; only the print needs a browser
+    html = pathlib.Path(args.out).resolve() / "_build" / "html"
+    if browsers.find_chromium() is None:  # make book has built the website: only the print needs a browser
         print(
             "build_pdf: the PDFs were not printed: they need Chromium (apt-get install chromium-headless-shell, "
             "or set CHROMIUM=/path/to/chromium, then run make book again)"
         )
         return
+    if not (html / "index.html").is_file():
+        parser.error(f"no built site at {html}: run `make book` (or build_book) first")
     start = time.perf_counter()
     for pdf in build(pathlib.Path(args.out).resolve(), args.site_url):
         print(f"{pdf.relative_to(pathlib.Path(args.out).resolve())}: {pdf.stat().st_size / 1e6:.1f} MB")

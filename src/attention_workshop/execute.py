@@ -39,6 +39,9 @@ import json
 import math
 import pathlib
 import sys
+import warnings
+
+from attention_core import files
 
 PROG = "python -m attention_workshop.execute"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"  # the one name of a widget view's output type
@@ -219,11 +222,14 @@ def execute(path: pathlib.Path) -> None:
         resources={"metadata": {"path": path.parent.absolute()}},
     ).execute()
     text = dumps(normalise(json.loads(nbformat.writes(nb)), where))
-    path.write_text(text, encoding="utf-8")
+    files.write_text(path, text)  # whole or not at all: a kill leaves the lesson as it was
 
 
 def _checked(paths: list[pathlib.Path]) -> str | None:
-    """Why one of ``paths`` cannot be executed (missing, not a notebook), in one line, or None."""
+    """Why one of ``paths`` cannot be executed (missing, not a notebook, not valid by nbformat's schema), in one
+    line, or None."""
+    import nbformat
+
     for path in paths:
         if not path.is_file():
             return f"{path}: no such notebook"
@@ -233,6 +239,16 @@ def _checked(paths: list[pathlib.Path]) -> str | None:
             return f"{path}: not a notebook ({type(error).__name__})"
         if not isinstance(nb, dict) or not isinstance(nb.get("cells"), list) or "nbformat" not in nb:
             return f"{path}: not a notebook (no cells or no nbformat)"
+        if nb["nbformat"] != 4:
+            return f"{path}: nbformat {nb['nbformat']!r}, not 4 (the version every notebook here is stored in)"
+        if not all(isinstance(cell, dict) for cell in nb["cells"]):  # nbformat's own validator fails on those
+            return f"{path}: not a notebook (a cell that is not a JSON object)"
+        try:
+            with warnings.catch_warnings():  # a cell without an id: a warning now, refused by a later nbformat
+                warnings.simplefilter("ignore")
+                nbformat.validate(nb, version=4)
+        except nbformat.ValidationError as error:
+            return f"{path}: not a valid notebook ({' '.join(error.message.split())[:200]})"
     return None
 
 
@@ -248,7 +264,8 @@ def _parser():
 
 
 def main(argv: list[str] | None = None) -> int:
-    from nbclient.exceptions import CellExecutionError
+    from jupyter_client.kernelspec import NoSuchKernel, find_kernel_specs
+    from nbclient.exceptions import CellExecutionError, DeadKernelError
 
     parser = _parser()
     args = parser.parse_args(argv)
@@ -264,6 +281,17 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         except CellExecutionError as error:
             print(f"{PROG}: error: {path}: a cell failed; the notebook is left as it was\n{error}", file=sys.stderr)
+            return 1
+        except NoSuchKernel as error:
+            installed = ", ".join(sorted(find_kernel_specs())) or "none"
+            print(
+                f"{PROG}: error: {path}: its kernel {error.name!r} is not installed (installed: {installed}); the "
+                "notebook is left as it was",
+                file=sys.stderr,
+            )
+            return 1
+        except DeadKernelError:
+            print(f"{PROG}: error: {path}: the kernel died; the notebook is left as it was", file=sys.stderr)
             return 1
     return 0
 

@@ -25,15 +25,22 @@ from __future__ import annotations
 
 import json
 import sys
+import tempfile
+import zipfile
+import zlib
+from pathlib import Path
 
 import numpy as np
 
+from attention_core import files
 from attention_core.models import data
 from attention_core.models.train import splits_for, train
 from attention_core.models.trained import TRAINED_DIR, live_differences, load_trained, trained_config
-from attention_workshop.command import OneLineParser, run
+from attention_workshop.command import Failure, OneLineParser, run
 
 PRECISIONS = ("float32", "float64")
+DUMP_KINDS = {(dtype, kind) for dtype in PRECISIONS for kind in ("greedy", "alignment", "tokens")}  # a dump's keys
+# are <model>/<precision>/<kind>
 
 
 def _gaps(log_p: np.ndarray) -> np.ndarray:
@@ -41,7 +48,22 @@ def _gaps(log_p: np.ndarray) -> np.ndarray:
     return top[..., -1] - top[..., -2]
 
 
+def writable(out: str) -> None:
+    """Refuse, before an evaluation of a minute or more, a dump that could not be written: a folder, or a place
+    where no file can be made (a missing folder, one without write permission)."""
+    if Path(out).is_dir():
+        raise Failure(f"{out} is a folder; name the .npz file to write")
+    if Path(out).exists() and not Path(out).is_file():  # a device (/dev/full), a pipe: never renamed over
+        raise Failure(f"{out} is not a regular file; name the .npz file to write")
+    try:
+        with tempfile.NamedTemporaryFile(dir=Path(out).parent, prefix=".kernel_drift-"):
+            pass
+    except OSError as exc:
+        raise Failure(f"{out}: cannot write there ({exc.strerror})") from None
+
+
 def dump(out: str) -> None:
+    writable(out)
     arrays = {}
     for name in sorted(p.stem for p in TRAINED_DIR.glob("*.json")):
         test = splits_for(trained_config(name)).test
@@ -59,7 +81,8 @@ def dump(out: str) -> None:
             arrays[f"{name}/{dtype}/greedy"] = np.concatenate(greedy)
             arrays[f"{name}/{dtype}/alignment"] = np.concatenate(align) if align else np.zeros(0)
             arrays[f"{name}/{dtype}/tokens"] = np.concatenate(tokens)
-    np.savez_compressed(out, **arrays)
+    with files.replacing(out, "wb") as f:  # the name as given (np.savez_compressed would add .npz to a bare name)
+        np.savez_compressed(f, **arrays)
     print(f"wrote {out}", file=sys.stderr)
 
 
@@ -80,12 +103,39 @@ def gap_drift(a: np.ndarray, b: np.ndarray) -> float:
     return float(np.abs(a[both] - b[both]).max()) if both.any() else 0.0
 
 
+def read_dump(path: str) -> dict[str, np.ndarray]:
+    """The arrays of a file ``dump`` wrote, by key (``<model>/<precision>/<greedy|alignment|tokens>``); a
+    :class:`~attention_workshop.command.Failure` naming the file if it is missing, not an .npz file, or holds
+    anything else."""
+    try:
+        saved = np.load(path, allow_pickle=False)
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile) as exc:  # missing, unreadable, not .npz (text, cut)
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "not an .npz file, or a truncated one"
+        raise Failure(f"{path}: not a dump made by `kernel_drift dump` ({reason})") from None
+    if not isinstance(saved, np.lib.npyio.NpzFile):
+        raise Failure(f"{path}: not a dump made by `kernel_drift dump` (one .npy array, not an .npz file)")
+    try:
+        with saved:
+            arrays = {key: saved[key] for key in saved.files}
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile, zlib.error) as exc:
+        raise Failure(f"{path}: a damaged .npz file ({exc})") from None
+    wrong = [key for key in arrays if key.count("/") != 2 or tuple(key.split("/")[1:]) not in DUMP_KINDS]
+    if wrong or not arrays:
+        held = f"holds {wrong[0]!r}" if wrong else "holds nothing"
+        raise Failure(f"{path}: not a dump made by `kernel_drift dump` ({held})")
+    return arrays
+
+
 def compare(reference: str, others: list[str]) -> None:
-    ref = np.load(reference)
+    ref = read_dump(reference)
+    dumps = {path: read_dump(path) for path in others}  # every file read before the first line is printed
+    for path, other in dumps.items():
+        missing = sorted(set(ref) - set(other))
+        if missing:
+            raise Failure(f"{path} has no {missing[0]!r}, which {reference} has: dumps of different models")
     worst: dict[str, float] = {}
-    for path in others:
-        other = np.load(path)
-        for key in sorted(k for k in ref.files if not k.endswith("/tokens")):
+    for path, other in dumps.items():
+        for key in sorted(k for k in ref if not k.endswith("/tokens")):
             drift = gap_drift(ref[key], other[key])
             model, dtype, kind = key.split("/")
             same = np.array_equal(ref[f"{model}/{dtype}/tokens"], other[f"{model}/{dtype}/tokens"])
@@ -96,7 +146,10 @@ def compare(reference: str, others: list[str]) -> None:
 
 
 def live(name: str) -> None:
-    cfg = trained_config(name)
+    try:  # an unknown name is a FileNotFoundError naming the models there are (one line through command.run)
+        cfg = trained_config(name)
+    except ValueError as exc:  # not a plain name ("../x"), or a record whose configuration is not valid
+        raise Failure(str(exc)) from None
     result = train(cfg, splits_for(cfg))
     print(json.dumps({"model": name, "live vs committed": live_differences(result, name)}))
 

@@ -28,7 +28,7 @@ import socket
 import sys
 import urllib.parse
 
-from attention_workshop.command import OneLineParser, run
+from attention_workshop.command import OneLineParser, port_number, run
 from attention_workshop.execute import drop_explorer_views
 from attention_workshop.paths import ENGLISH, ROOT, editions, name
 
@@ -129,15 +129,13 @@ def main(argv: list[str] | None = None) -> int | str:
     parser = OneLineParser(prog=PROG, description=__doc__.splitlines()[0])
     parser.add_argument("--no-browser", action="store_true", help="do not open a browser (headless)")
     parser.add_argument(
-        "--port", type=int, help=f"the port to serve on (default: the first free one from {FIRST_PORT})"
+        "--port", type=port_number, help=f"the port to serve on (default: the first free one from {FIRST_PORT})"
     )
     parser.add_argument("--root", type=pathlib.Path, default=ROOT, help="the folder to serve (default: the repository)")
     args = parser.parse_args(argv)
     root = args.root.resolve()
     if not root.is_dir():
         parser.error(f"--root {args.root}: no such folder")
-    if args.port is not None and not 0 < args.port < 65536:
-        parser.error(f"--port {args.port}: a port is a number from 1 to 65535")
     try:
         from jupyterlab.labapp import LabApp
     except ImportError:

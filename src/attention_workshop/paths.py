@@ -7,16 +7,22 @@ The editions are listed once, in ``locale/editions.toml``: each with its name in
 
 from __future__ import annotations
 
-import argparse
 import pathlib
+import re
 import sys
 import tomllib
+
+from attention_workshop.command import OneLineParser, run
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]  # src/attention_workshop/paths.py -> the repository
 LOCALE = ROOT / "locale"  # locale/<language>/LC_MESSAGES/*.po: one folder per translated edition
 EDITIONS_FILE = LOCALE / "editions.toml"
 ENGLISH = "en"  # the source edition: the English notebooks and pages at the repository's top
+PROG = "python -m attention_workshop.paths"
 STATUSES = ("source", "complete", "in progress")
+LANGUAGE_CODE = re.compile(r"[A-Za-z]{2,3}(?:[_-][A-Za-z0-9]+)*(?:@[A-Za-z0-9]+)?")  # zh, zh_CN, pt-BR, sr@latin: the
+# one rule for an edition's code, in locale/editions.toml and in the editions command's --lang (a folder name that
+# cannot be "..", "." or a path)
 
 
 class EditionsError(ValueError):
@@ -29,10 +35,16 @@ def _listed(path: pathlib.Path | None = None) -> dict[str, dict]:
         listed = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
         raise EditionsError(f"{path}: {error}") from None
-    if next(iter(listed), None) != ENGLISH or listed[ENGLISH].get("status") != "source":
+    first = listed.get(ENGLISH)
+    if next(iter(listed), None) != ENGLISH or not isinstance(first, dict) or first.get("status") != "source":
         raise EditionsError(f'{path}: the first edition must be [{ENGLISH}] with status = "source"')
     for code, entry in listed.items():
-        if not isinstance(entry, dict) or not str(entry.get("name", "")).strip():
+        if not LANGUAGE_CODE.fullmatch(code):
+            raise EditionsError(
+                f"{path}: [{code!r}] is not a language code (two or three letters, then _ or - parts: zh, pt-BR); it "
+                "names the edition's folder"
+            )
+        if not isinstance(entry, dict) or not isinstance(entry.get("name"), str) or not entry["name"].strip():
             raise EditionsError(f"{path}: [{code}] needs a name (the language's own name for itself)")
         if entry.get("status") not in STATUSES or (code != ENGLISH and entry["status"] == "source"):
             raise EditionsError(
@@ -75,38 +87,33 @@ def name(code: str) -> str:
     return _listed()[code]["name"]
 
 
-class _Parser(argparse.ArgumentParser):
-    """Argument errors in one line and status 2, as every workshop command (``attention_workshop.command``, which
-    itself imports this module: so not imported here)."""
-
-    def error(self, message: str):
-        self.exit(2, f"{self.prog}: error: {message}\n")
+def notebooks() -> list[pathlib.Path]:
+    """Every edition's notebooks (its ``book/`` and ``notebooks/`` folders), English first: what ``make execute``
+    executes and what the book's build reads."""
+    prefixes = [ROOT if code == ENGLISH else ROOT / code for code in editions()]
+    return [f for p in prefixes for d in ("book", "notebooks") for f in sorted((p / d).glob("*.ipynb"))]
 
 
 def main(argv: list[str] | None = None) -> int:
     """Print the editions' folders (``folders``: ``book notebooks zh/book zh/notebooks ...``), their notebooks
     (``notebooks``) or the complete translations (``complete``), for the Makefile."""
-    parser = _Parser(prog="python -m attention_workshop.paths", description=main.__doc__)
+    parser = OneLineParser(prog=PROG, description=main.__doc__)
     parser.add_argument("what", nargs="?", default="folders", choices=("folders", "notebooks", "complete"))
     what = parser.parse_args(argv).what
     try:
         codes = editions()
     except EditionsError as error:
-        print(error, file=sys.stderr)
+        print(f"{PROG}: error: {error}", file=sys.stderr)
         return 1
     prefixes = ["" if code == ENGLISH else f"{code}/" for code in codes]
     if what == "folders":
         print(" ".join(f"{p}{folder}" for p in prefixes for folder in ("book", "notebooks")))
     elif what == "notebooks":
-        found = [f for p in prefixes for d in ("book", "notebooks") for f in sorted((ROOT / p / d).glob("*.ipynb"))]
-        print(" ".join(str(f.relative_to(ROOT)) for f in found))
+        print(" ".join(str(f.relative_to(ROOT)) for f in notebooks()))
     else:
         print(" ".join(code for code in codes[1:] if complete(code)))
     return 0
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main())
-    except BrokenPipeError:  # a closed pipe: the reader stopped reading
-        sys.exit(1)
+    sys.exit(run(main, PROG))

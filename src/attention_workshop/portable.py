@@ -22,20 +22,25 @@ In the lesson (portable)                                    On the website (MyST
 
 Links to a lesson or a page (``[Lesson 04](04_from_scores_to_weights.ipynb)``) and to a label of the same lesson
 (``[the shared scorer](#shared-scorer)``) are MyST already and stay as they are. In a notebook client the
-``\\tag{n}`` numbers the equation and ``(n)`` in the text refers to it; ``tests/lessons/test_portable_markdown.py``
-checks that each ``n`` is the number Sphinx gives the equation and that no MyST syntax is left in a lesson.
+``\\tag{n}`` numbers the equation and ``(n)`` in the text refers to it; ``python -m attention_workshop.editions
+renumber`` writes each ``n`` as the book numbers it (:func:`equation_labels`, :func:`renumbered`), and
+``tests/lessons/test_portable_markdown.py`` checks that each ``n`` is the number Sphinx gives the equation and that no
+MyST syntax is left in a lesson.
 
 A construct half written (a ``<details>`` never closed, an equation anchor without its ``\\tag``) is an error
-naming the line, never a page built from it.
+naming the line, never a page built from it. The build checks every lesson with :func:`problems` before Sphinx
+reads any: raised inside Sphinx's reader, the same error came out of a build as 88 lines with three tracebacks
+(one per edition) that never named the file.
 """
 
 from __future__ import annotations
 
+import pathlib
 import re
 
 import nbformat
 
-__all__ = ["PortableError", "read", "to_myst"]
+__all__ = ["PortableError", "equation_labels", "problems", "read", "renumbered", "to_myst"]
 
 
 class PortableError(ValueError):
@@ -50,8 +55,8 @@ _ADMONITION = re.compile(r'^<div class="admonition ([\w-]+)">[ \t]*$')
 _TITLE = re.compile(r'^<p class="admonition-title">(.*)</p>[ \t]*$')
 # A link whose text is "(n)" and whose target ends in "#eq-...": a reference to a numbered equation.
 _CODE_FENCE = re.compile(r"^\s*(`{3,}|~{3,})(?!\{)")
-_CODE_SPAN = re.compile(r"(`+)[^`]*?\1")
-_EQ_LINK = re.compile(r"(?<!!)\[\((\d+)\)\]\((?:[\w./-]+\.(?:ipynb|md))?#(eq-[\w.:-]+)\)")
+CODE_SPAN = re.compile(r"(`+)[^`]*?\1")
+EQUATION_LINK = re.compile(r"(?<!!)\[\((\d+)\)\]\((?:[\w./-]+\.(?:ipynb|md))?#(eq-[\w.:-]+)\)")
 # A link into another lesson or page at a label: MyST resolves the label itself, wherever it is.
 _LABEL_LINK = re.compile(
     r"(?<!!)(\[[^\]\n]*(?:\[[^\]\n]*\][^\]\n]*)*\])\((?:\.\./)?(?:notebooks/|book/)?[\w.-]+\.(?:ipynb|md)#([\w.:-]+)\)"
@@ -153,7 +158,7 @@ def _inline(line: str) -> str:
     """A line's references to equations as ``{eq}`` roles and its links to labels elsewhere as ``#label``; code
     spans as written."""
     out, pos = [], 0
-    for match in _CODE_SPAN.finditer(line):
+    for match in CODE_SPAN.finditer(line):
         out.append(_links(line[pos : match.start()]))
         out.append(match.group())
         pos = match.end()
@@ -162,8 +167,70 @@ def _inline(line: str) -> str:
 
 
 def _links(text: str) -> str:
-    text = _EQ_LINK.sub(lambda m: f"{{eq}}`{m.group(2)}`", text)
+    text = EQUATION_LINK.sub(lambda m: f"{{eq}}`{m.group(2)}`", text)
     return _LABEL_LINK.sub(lambda m: f"{m.group(1)}(#{m.group(2)})", text)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Equation numbers: the book numbers its labelled equations in the order of the table of contents
+
+
+_MYST_EQUATION = re.compile(r"^\$\$ \(([\w.:-]+)\)\s*$")
+
+
+def _outside_fences(lines: list[str]):
+    """``(index, line)`` of each line of ``lines`` outside a fenced code block (what a code block holds is code)."""
+    fence = None
+    for k, line in enumerate(lines):
+        if fence is not None:
+            fence = None if line.strip() == fence else fence
+            continue
+        opened = _CODE_FENCE.match(line)
+        if opened:
+            fence = opened.group(1)
+            continue
+        yield k, line
+
+
+def equation_labels(markdown: str) -> list[str]:
+    """The labels of the numbered equations of one Markdown text, in order: a lesson's ``<a id="eq-...">`` before
+    its ``$$`` block, a page's MyST ``$$ (label)``. The book numbers them in this order, page after page."""
+    found = []
+    for _, line in _outside_fences(markdown.split("\n")):
+        anchor, myst = _ANCHOR.match(line), _MYST_EQUATION.match(line)
+        if anchor and anchor.group(1).startswith("eq-"):
+            found.append(anchor.group(1))
+        elif myst:
+            found.append(myst.group(1))
+    return found
+
+
+def renumbered(markdown: str, numbers: dict[str, int]) -> str:
+    """``markdown`` with the ``\\tag{n}`` of each labelled equation and the ``(n)`` of each reference
+    ``[(n)](...#eq-...)`` (outside code) set to ``numbers[label]``. A reference to a label ``numbers`` lacks is a
+    :class:`PortableError` naming the line."""
+    lines, pending = markdown.split("\n"), None
+
+    def number(match: re.Match, k: int) -> str:
+        label = match.group(2)
+        if label not in numbers:
+            raise PortableError(f"line {k + 1}: {match.group()} links to {label}, which no equation of the book has")
+        return match.group().replace(f"[({match.group(1)})]", f"[({numbers[label]})]", 1)
+
+    for k, line in _outside_fences(lines):
+        anchor = _ANCHOR.match(line)
+        if anchor and anchor.group(1).startswith("eq-"):
+            pending = anchor.group(1)
+        elif pending and _TAG.match(line.strip()):
+            lines[k] = re.sub(r"\\tag\{\d+\}", lambda _, n=numbers[pending]: f"\\tag{{{n}}}", line)
+            pending = None
+        else:
+            code = [m.span() for m in CODE_SPAN.finditer(line)]
+            lines[k] = EQUATION_LINK.sub(
+                lambda m, k=k, code=code: m.group() if any(a <= m.start() < b for a, b in code) else number(m, k),
+                line,
+            )
+    return "\n".join(lines)
 
 
 def to_myst(markdown: str) -> str:
@@ -182,3 +249,18 @@ def read(text: str) -> nbformat.NotebookNode:
             except PortableError as error:
                 raise PortableError(f"cell {number} ({cell.get('id', '?')}), {error}") from None
     return notebook
+
+
+def problems(paths: list[pathlib.Path]) -> list[str]:
+    """One line for each notebook of ``paths`` that :func:`read` refuses or that is no notebook at all, naming the
+    file, the cell and the line (``notebooks/05_additive_score.ipynb: cell 12 (a1b2), line 3: '<details>' is never
+    closed by '</details>'``); nothing for the notebooks it reads."""
+    found = []
+    for path in paths:
+        try:
+            read(pathlib.Path(path).read_text(encoding="utf-8"))
+        except PortableError as error:
+            found.append(f"{path}: {error}")
+        except (OSError, UnicodeError, ValueError, nbformat.reader.NotJSONError) as error:
+            found.append(f"{path}: not a readable notebook ({type(error).__name__})")
+    return found

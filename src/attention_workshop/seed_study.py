@@ -8,8 +8,8 @@ How long it takes: the study makes 112 runs (4 designs x 2 target languages x 14
 process with BLAS pinned to one thread. One attention run takes about 14.5 s (measured; a fixed-summary run takes
 less), so one after another the study takes about 112 x 14.5 s, roughly 27 minutes; the runs are independent, so
 joblib spreads them over the cores (two runs on two cores took 1/1.98 of the serial time), or over a Dask cluster's
-workers, and keeps their results in order: the JSON is the same byte for byte however the runs were spread. This is
-the one place the book states that time.
+workers, and the file lists the runs in the order of their points whatever order they finish in: the JSON is the
+same byte for byte however the runs were spread. This is the one place the book states that time.
 
 Each run (:func:`attention_core.models.study.run_point`) is one training with the lesson-07 recipe
 (:class:`TrainConfig` defaults: data sizes, 1,000 steps, optimiser and schedule), for every design of ``DESIGNS``
@@ -31,37 +31,216 @@ min and max over runs). BLAS is pinned to one thread, so a rerun on the same mac
 exactly; another machine rounds differently and its runs land elsewhere within the spread the file records
 (``tests/models/test_seed_study.py`` retrains one run and checks that). Lesson 07's committed model is the
 attention run on "svo" with data seed 0 and its training seed.
+
+Nothing finished is lost, whatever stops the study:
+
+- **Each run is kept as it finishes**, in a folder beside the results (``results/seed_study.runs/`` for
+  ``results/seed_study.json``; :func:`runs_folder`), one JSON file per run, written whole and renamed
+  (:mod:`attention_core.files`) by the study's own process as the run comes back, in whatever order the runs
+  finish. The same command run again trains only the runs still missing and writes the same results file, byte
+  for byte (the file is made from the kept runs, in the order of the points). A kept run counts only if it was
+  made with the same recipe (its configuration) and the same code (:func:`fingerprint`: the package's source,
+  numpy's version, the BLAS library and the CPU features numpy uses); any other is trained again, and the study
+  says how many. Delete the folder to train every run again.
+- **A lost worker costs the runs in flight.** joblib's process pool cannot go on after one of its workers dies
+  (killed for memory, say): the study starts a new pool for the runs still missing, at most :data:`RETRIES` times
+  in a row without a run finishing in between, and then stops with one line, keeping what finished. On a Dask
+  cluster the scheduler itself gives a lost worker's run to another worker (up to Dask's
+  ``distributed.scheduler.allowed-failures``, then the study stops the same way).
+- **Stopping the study stops its workers.** Ctrl-C or SIGTERM ends the study at once with one line (status 130
+  or 143) and joblib ends its workers (a Dask local cluster is closed); a worker whose study was killed outright
+  (SIGKILL) sees within a second that its parent is gone and exits (:func:`_exit_with_study`).
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
+import hashlib
+import json
 import os
+import signal
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
+import numpy as np
 from joblib import Parallel, delayed, parallel_config
+from joblib.externals.loky.process_executor import TerminatedWorkerError
 
+import attention_core
+from attention_core import files
 from attention_core.models import data
-from attention_core.models.study import DATA_SEEDS, TRAIN_SEEDS, compact_json, points_of, record, run_point
+from attention_core.models.study import (
+    DATA_SEEDS,
+    TRAIN_SEEDS,
+    compact_json,
+    config_of,
+    points_of,
+    record,
+    run_point,
+)
 from attention_core.models.sweep import DESIGNS, STUDY_FILE, smallest_gap
-from attention_workshop.command import OneLineParser
+from attention_workshop.command import Failure, OneLineParser
 from attention_workshop.command import run as run_command
 
+RETRIES = 3  # new process pools in a row after a lost worker, with no run finishing in between, before stopping
+PACKAGE = Path(attention_core.__file__).resolve().parent  # attention_core/: its source is part of a run's identity
 
-def study(points, steps: int | None = None, jobs: int = -1, progress=None) -> list[dict]:
-    """Train and evaluate every point, ``jobs`` at a time (-1: every core; joblib's backend decides where), and
-    return their records in the order of ``points``."""
-    runs = []
-    tasks = (delayed(run_point)(*point, steps=steps) for point in points)
-    for run in Parallel(n_jobs=jobs, return_as="generator")(tasks):  # results come back in order
-        runs.append(run)
-        if progress is not None:
-            progress(run)
-    return runs
+
+class StudyStopped(RuntimeError):
+    """The study cannot go on (its workers keep dying); the runs that finished are kept."""
+
+
+class Stopped(KeyboardInterrupt):
+    """SIGTERM, raised as Ctrl-C's exception is, so that joblib ends its workers (and Dask its cluster) the same
+    way for both."""
+
+
+def fingerprint() -> str:
+    """What a run's figures depend on besides its configuration: the package's source (every ``.py`` file of
+    ``attention_core``, by name and content), numpy's version, the BLAS library (its kernel included:
+    ``OPENBLAS_CORETYPE`` changes it) and the CPU features numpy's own kernels use. Two runs with the same
+    configuration and fingerprint are the same run, bit for bit (BLAS on one thread). A hex digest of 32 digits."""
+    from threadpoolctl import threadpool_info
+
+    h = hashlib.sha256()
+    for path in sorted(PACKAGE.rglob("*.py")):
+        h.update(path.relative_to(PACKAGE).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    blas = sorted((i.get("internal_api"), i.get("version"), i.get("architecture")) for i in threadpool_info())
+    features = sorted(name for name, on in cpu_features().items() if on)
+    h.update(f"{np.__version__} {blas} {features}".encode())
+    return h.hexdigest()[:32]
+
+
+def cpu_features() -> dict:
+    """The CPU features numpy's own kernels use here (``NPY_DISABLE_CPU_FEATURES`` turns some off)."""
+    from numpy._core._multiarray_umath import __cpu_features__
+
+    return dict(__cpu_features__)
+
+
+def runs_folder(out: Path) -> Path:
+    """Where the study keeps its finished runs: beside the results file (``results/seed_study.runs/``)."""
+    return out.with_name(f"{out.stem}.runs")
+
+
+def point_of(run: dict) -> tuple[str, str, int, int]:
+    """The point ``(design, language, seed, data_seed)`` a run's record was made for."""
+    return run["design"], run["language"], run["seed"], run["data_seed"]
+
+
+class Journal:
+    """The finished runs of a study with ``steps`` optimiser steps per run (None: the recipe's), one JSON file per
+    run in ``folder``: ``{"key": ..., "run": ...}``, the run's record as the results file holds it and what it was
+    made from (:meth:`key`)."""
+
+    def __init__(self, folder: Path, steps: int | None = None):
+        self.folder, self.steps, self.code = Path(folder), steps, fingerprint()
+
+    def path(self, point) -> Path:
+        design, language, seed, data_seed = point
+        steps = config_of(design, steps=self.steps).steps
+        return self.folder / f"{language}-data{data_seed}-{design.replace(' ', '_')}-seed{seed}-steps{steps}.json"
+
+    def key(self, point) -> dict:
+        """What the run of ``point`` is made from: its whole configuration and the code's :func:`fingerprint` (as
+        JSON reads it back)."""
+        cfg = dataclasses.asdict(config_of(*point, steps=self.steps))
+        return json.loads(json.dumps({"config": cfg, "code": self.code}))
+
+    def kept(self, points) -> tuple[dict, list[str]]:
+        """The runs of ``points`` already kept, by point, and one line for each kept file that cannot be used (it
+        does not read as a kept run, or another recipe or code made it): those runs are trained again."""
+        runs, skipped, other = {}, [], 0
+        for point in points:
+            path = self.path(point)
+            try:
+                kept = json.loads(path.read_text(encoding="utf-8"))
+            except FileNotFoundError:
+                continue
+            except (OSError, UnicodeError, ValueError) as error:
+                skipped.append(f"{path}: not a kept run ({type(error).__name__}: {error}); it is trained again")
+                continue
+            if not (isinstance(kept, dict) and isinstance(kept.get("run"), dict) and "key" in kept):
+                skipped.append(f"{path}: not a kept run (no key and run); it is trained again")
+            elif kept["key"] != self.key(point) or point_of(kept["run"]) != tuple(point):
+                other += 1
+            else:
+                runs[tuple(point)] = kept["run"]
+        if other:
+            skipped.append(f"{other} kept run(s) in {self.folder} were made by other code or settings; trained again")
+        return runs, skipped
+
+    def keep(self, run: dict) -> Path:
+        """Keep a finished run (written whole, then renamed: a kill leaves the old file or the new one)."""
+        point = point_of(run)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        path = self.path(point)
+        files.write_text(path, json.dumps({"key": self.key(point), "run": run}) + "\n")
+        return path
+
+
+def _exit_with_study(study_pid: int) -> None:
+    """In a worker process the study started (joblib's loky pool), a watchdog thread that ends the worker within
+    a second of its study's death: a study killed outright (SIGKILL) cannot end its workers itself, and a worker
+    would otherwise finish its run and compute on for minutes. One thread per process (found by its name); none in
+    the study's own process (``--jobs 1``) nor in a Dask worker, whose parent is not the study."""
+    if os.getpid() == study_pid or os.getppid() != study_pid:
+        return
+    if any(thread.name == "exit-with-study" for thread in threading.enumerate()):
+        return
+
+    def watch() -> None:
+        while os.getppid() == study_pid:
+            time.sleep(1.0)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="exit-with-study", daemon=True).start()
+
+
+def _task(design: str, language: str, seed: int, data_seed: int, steps: int | None, study_pid: int) -> dict:
+    """One run where joblib sends it (:func:`run_point`), its worker bound to the study (:func:`_exit_with_study`).
+    Run as ``python -m``, this module is ``__main__``, which a worker cannot import: joblib then sends these two
+    functions by value (cloudpickle), so they hold no state of their own."""
+    _exit_with_study(study_pid)
+    return run_point(design, language, seed, data_seed, steps=steps)
+
+
+def study(
+    points, steps: int | None = None, jobs: int = -1, progress=None, journal: Journal | None = None
+) -> list[dict]:
+    """Train and evaluate every point not yet kept in ``journal``, ``jobs`` at a time (-1: every core; joblib's
+    backend decides where), keeping each run as it finishes; return the records in the order of ``points``.
+
+    A worker that dies ends joblib's pool with ``TerminatedWorkerError``: the runs still missing go to a new pool,
+    at most :data:`RETRIES` times in a row without a run finishing; then :class:`StudyStopped`."""
+    points = [tuple(p) for p in points]
+    done = journal.kept(points)[0] if journal is not None else {}
+    lost = 0
+    while len(done) < len(points):
+        todo = [p for p in points if p not in done]
+        tasks = (delayed(_task)(*point, steps, os.getpid()) for point in todo)
+        try:
+            for run in Parallel(n_jobs=jobs, return_as="generator_unordered")(tasks):  # as each run finishes
+                if journal is not None:
+                    journal.keep(run)
+                done[point_of(run)] = run
+                lost = 0
+                if progress is not None:
+                    progress(run)
+        except TerminatedWorkerError:
+            lost += 1
+            missing = len(points) - len(done)
+            if lost > RETRIES:
+                raise StudyStopped(f"{lost} worker processes died in a row with no run finishing") from None
+            print(
+                f"{PROG}: a worker process died; the runs in flight start again ({missing} runs to go)", file=sys.stderr
+            )
+    return [done[p] for p in points]
 
 
 PROG = "python -m attention_workshop.seed_study"
@@ -112,10 +291,16 @@ def check_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Non
         parser.error("--scheduler needs --backend dask")
     if args.out.is_dir():
         parser.error(f"--out {args.out} is a folder; name the JSON file")
-    try:  # the file is written after the last run: find out now whether it can be
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=args.out.parent, prefix=".seed_study-"):
-            pass
+    if args.out.exists() and not args.out.is_file():  # /dev/full: found out only after the last run
+        parser.error(f"--out {args.out} is not a regular file; name the JSON file")
+    folder = runs_folder(args.out)
+    if folder.exists() and not folder.is_dir():
+        parser.error(f"{folder} (where the finished runs are kept) is not a folder")
+    try:  # each run is kept as it finishes and the file written after the last: find out now whether they can be
+        for where in (args.out.parent, folder):
+            where.mkdir(parents=True, exist_ok=True)
+            with tempfile.NamedTemporaryFile(dir=where, prefix=".seed_study-"):
+                pass
     except OSError as exc:
         parser.error(f"--out {args.out}: cannot write there ({exc.strerror})")
 
@@ -130,7 +315,10 @@ def backend(name: str, scheduler: str | None, jobs: int):
 
     with contextlib.ExitStack() as stack:
         if scheduler:
-            client = stack.enter_context(Client(scheduler))
+            try:
+                client = stack.enter_context(Client(scheduler))
+            except (OSError, ValueError) as exc:  # unreachable (a timeout), or not an address ("missing port")
+                raise Failure(f"--scheduler {scheduler}: no Dask scheduler there ({exc})") from None
         else:
             workers = os.cpu_count() if jobs < 0 else jobs
             cluster = stack.enter_context(LocalCluster(n_workers=workers, threads_per_worker=1, dashboard_address=None))
@@ -146,6 +334,12 @@ def main(argv: list[str] | None = None) -> int:
     check_args(parser, args)
     points = points_of(args.designs, args.languages, args.train_seeds, args.data_seeds)
     started = time.perf_counter()
+    journal = Journal(runs_folder(args.out), args.steps)
+    kept, skipped = journal.kept(points)
+    for line in skipped:
+        print(f"{PROG}: {line}", file=sys.stderr)
+    if kept:
+        print(f"{PROG}: {len(kept)} of {len(points)} runs already kept in {journal.folder}", file=sys.stderr)
 
     def progress(run: dict) -> None:
         extra = f", alignment {run['alignment']:.4f}" if "alignment" in run else ""
@@ -155,16 +349,37 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
 
-    with backend(args.backend, args.scheduler, args.jobs):
-        runs = study(points, args.steps, args.jobs, progress)
+    def stopped(why: str) -> str:
+        kept = len(journal.kept(points)[0])
+        return f"{PROG}: {why}; {kept} of {len(points)} runs kept in {journal.folder}: the same command resumes"
+
+    signal.signal(signal.SIGTERM, _raise_stopped)
+    try:
+        with backend(args.backend, args.scheduler, args.jobs):
+            runs = study(points, args.steps, args.jobs, progress, journal)
+    except KeyboardInterrupt as stop:
+        print(stopped("stopped by SIGTERM" if isinstance(stop, Stopped) else "interrupted"), file=sys.stderr)
+        return 143 if isinstance(stop, Stopped) else 130
+    except StudyStopped as error:
+        print(stopped(str(error)), file=sys.stderr)
+        return 1
+    except Exception as error:  # Dask gave up on a run whose workers kept dying (its allowed-failures)
+        if type(error).__name__ != "KilledWorker":
+            raise
+        print(stopped(f"Dask lost the workers of a run too often ({error})"), file=sys.stderr)
+        return 1
     out = record(runs, args.designs, args.languages, args.train_seeds, args.data_seeds, args.steps)
     try:
-        args.out.write_text(compact_json(out) + "\n")
+        files.write_text(args.out, compact_json(out) + "\n")
     except OSError as exc:
         print(f"{PROG}: error: could not write {args.out}: {exc.strerror}", file=sys.stderr)
         return 1
     print(f"wrote {args.out}: {len(runs)} runs in {time.perf_counter() - started:.0f} s", file=sys.stderr)
     return 0
+
+
+def _raise_stopped(signum, frame) -> None:
+    raise Stopped()
 
 
 if __name__ == "__main__":

@@ -22,6 +22,8 @@ import re
 
 from sphinx.util import logging
 
+from attention_core import files
+
 logger = logging.getLogger(__name__)
 
 # ---------------------------------------------------------------------------------------------------------
@@ -53,7 +55,7 @@ def summary_css(static: pathlib.Path) -> None:
             if replacement not in new:
                 new = new.replace(old, replacement)
         if new != text:
-            path.write_text(new, encoding="utf-8")
+            files.write_text(path, new)
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -240,7 +242,7 @@ def _subset_icons(css_path: pathlib.Path, ttf: pathlib.Path, used: set[str]) -> 
     css, n = SOLID_FONT.subn(f'url(../{FONTS}{ICON_SUBSET}) format("woff")', css)
     if n != 1:
         raise RuntimeError("theme_edits: the theme's Font Awesome @font-face rule changed; update SOLID_FONT")
-    css_path.write_text(css, encoding="utf-8")
+    files.write_text(css_path, css)
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -276,7 +278,7 @@ def tab_stops(static: pathlib.Path) -> None:
         found = f"has {count} copies of the theme's tab-stop loop (expected 1)" if text else "is missing"
         logger.warning(f"theme_edits: _static/{THEME_SCRIPT} {found}; the theme changed: update theme_edits.TAB_STOPS")
         return
-    path.write_text(new, encoding="utf-8")
+    files.write_text(path, new)
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -352,7 +354,7 @@ def bundle_styles(out: pathlib.Path) -> str | None:
     parts = [f"/* {rel} */\n{_css_for_static(static, rel, joined)}" for rel in order]
     text = f"/* ae-styles: {', '.join(order)} (joined by theme_edits.bundle_styles) */\n" + "\n".join(parts)
     name = f"ae-styles.{hashlib.sha256(text.encode('utf-8')).hexdigest()[:8]}.css"
-    (static / name).write_text(text, encoding="utf-8")
+    files.write_text(static / name, text)
     for rel in joined:  # no page names them now: each page's stylesheet is the joined one
         (static / rel).unlink()
     for page, found in pages.items():
@@ -364,7 +366,7 @@ def bundle_styles(out: pathlib.Path) -> str | None:
             keep, first[0] = first[0], False
             return link if keep else ""
 
-        page.write_text(STYLESHEET.sub(replace, page.read_text(encoding="utf-8")), encoding="utf-8")
+        files.write_text(page, STYLESHEET.sub(replace, page.read_text(encoding="utf-8")))
     return name
 
 
@@ -453,7 +455,7 @@ def _finish(app, exception):
         text = page.read_text(encoding="utf-8")
         new = edit_page(text, page, edits)
         if new != text:
-            page.write_text(new, encoding="utf-8")
+            files.write_text(page, new)
         used.update(re.findall(r"\bfa-[a-z0-9-]+", new))
     edit_static(out / "_static", used, edits)
 

@@ -24,6 +24,8 @@ from __future__ import annotations
 import dataclasses
 import platform
 import sys
+import zipfile
+import zlib
 
 import numpy as np
 from threadpoolctl import threadpool_info
@@ -71,14 +73,20 @@ SNAPSHOT_RUNS = (LESSON07,)  # the runs whose learning the website replays (with
 
 
 def same_as_committed(name: str, params: dict) -> bool | None:
-    """Whether ``params`` equal the committed ``<name>.npz`` bit for bit (None when nothing is committed)."""
+    """Whether ``params`` equal the committed ``<name>.npz`` bit for bit (None when nothing is committed; False,
+    saying so, when the committed file cannot be read: a truncated file is then replaced, not a traceback after the
+    training)."""
     path = TRAINED_DIR / f"{name}.npz"
     if not path.exists():
         return None
-    with np.load(path) as saved:
-        return set(saved.files) == set(params) and all(
-            saved[k].dtype == params[k].dtype and np.array_equal(saved[k], params[k]) for k in params
-        )
+    try:
+        with np.load(path, allow_pickle=False) as saved:
+            return set(saved.files) == set(params) and all(
+                saved[k].dtype == params[k].dtype and np.array_equal(saved[k], params[k]) for k in params
+            )
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile, zlib.error) as error:
+        print(f"{name}: the committed {path.name} cannot be read ({error}); it is replaced")
+        return False
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -169,3 +169,26 @@ def test_the_edition_folder_is_named_for_its_translation_files():
     assert sorted(LANGUAGES) == sorted(p.name for p in (ROOT / "locale").iterdir() if p.is_dir())
     for lang in LANGUAGES:
         assert pathlib.Path(ROOT / lang / "_config.yml").exists()
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_generated_code_is_the_committed_code_byte_for_byte(lang):
+    """Every code cell the generator writes (``editions.code``, on LibCST's syntax tree) is, byte for byte, the code
+    committed in the edition, which was written before by a generator that read and spliced the cells with
+    Python's tokenizer: the same strings found, translated, escaped and wrapped the same way."""
+    differ = []
+    for source in SOURCES:
+        if isinstance(source, sources.NotebookSource):
+            committed = json.loads(source.target(lang).read_text(encoding="utf-8"))["cells"]
+            made = source.edition(lang)["cells"]
+            differ += [
+                f"{source.name} [{a['id']}]"
+                for a, b in zip(committed, made, strict=True)
+                if a["cell_type"] == "code" and "".join(a["source"]) != "".join(b["source"])
+            ]
+    assert not differ, f"{lang}: generated code differs from the committed: {differ}"
+
+
+def test_a_cell_python_cannot_read_is_one_line_naming_it():
+    with pytest.raises(blocks.BlockError, match=r"line 1: not Python the generator can read"):
+        code_text.literals('print("unclosed)\n')

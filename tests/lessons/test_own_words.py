@@ -62,6 +62,7 @@ import polib
 import pytest
 import snowballstemmer  # Sphinx's own stemmer (a dependency of jupyter-book)
 
+from attention_core import files
 from tests.helpers import ROOT
 
 RUN = 16  # characters
@@ -659,8 +660,6 @@ def test_the_english_check_finds_a_copied_or_paraphrased_sentence_and_allows_the
 
 
 if __name__ == "__main__":  # write the fingerprint of the article
-    from attention_core.files import write_text  # the one way the repository replaces a file
-
     sys.path.insert(0, str(ROOT))
     FINGERPRINT.parent.mkdir(exist_ok=True)
     header = f"# sha256[:12] of every run of {RUN} Chinese characters of {ARTICLE.name}, then ({SHORT_PREFIX}) of "
@@ -678,10 +677,10 @@ if __name__ == "__main__":  # write the fingerprint of the article
         rendering = open(sys.argv[2], encoding="utf-8").read()
         header = "# per sentence of an English rendering of the article, sha256[:8] of each content word "
         header += "(tests/lessons/test_own_words.py); § lines start a section\n"
-        write_text(EN_FINGERPRINT, header + "".join(f"{line}\n" for line in en_fingerprint(rendering)))
+        files.write_text(EN_FINGERPRINT, header + "".join(f"{line}\n" for line in en_fingerprint(rendering)))
         sys.exit()
     article = ARTICLE.read_text("utf-8")
     body = "".join(f"{g}\n" for g in sorted(article_grams(article)))
     body += "".join(f"{SHORT_PREFIX}{g}\n" for g in sorted(article_grams(article, SHORT_RUN)))
     body += "".join(f"{CLAUSE_PREFIX}{c}\n" for c in sorted(article_clauses(article)))
-    write_text(FINGERPRINT, header + body)
+    files.write_text(FINGERPRINT, header + body)

@@ -330,3 +330,19 @@ def test_the_book_reads_lessons_through_the_reader():
     for edition in editions():
         config = yaml.safe_load((_folder(edition) / "_config.yml").read_text(encoding="utf-8"))
         assert config["sphinx"]["config"]["nb_custom_formats"] == {".ipynb": "attention_workshop.portable.read"}
+
+
+def test_problems_name_the_file_the_cell_and_the_line(tmp_path):
+    notebook = nbformat.v4.new_notebook()
+    notebook.cells = [nbformat.v4.new_markdown_cell("Fine."), nbformat.v4.new_markdown_cell(PORTABLE_CELL)]
+    fine, broken, not_json = tmp_path / "fine.ipynb", tmp_path / "broken.ipynb", tmp_path / "text.ipynb"
+    fine.write_text(nbformat.writes(notebook), encoding="utf-8")
+    notebook.cells[1] = nbformat.v4.new_markdown_cell("Text.\n\n<details>\n<summary>Solution</summary>\n\nOpen.\n")
+    notebook.cells[1].id = "unclosed"
+    broken.write_text(nbformat.writes(notebook), encoding="utf-8")
+    not_json.write_text("not a notebook", encoding="utf-8")
+    assert portable.problems([fine, broken, not_json]) == [
+        f"{broken}: cell 2 (unclosed), line 3: '<details>' is never closed by '</details>'",
+        f"{not_json}: not a readable notebook (NotJSONError)",
+    ]
+    assert portable.problems([fine]) == []

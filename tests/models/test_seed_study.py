@@ -7,17 +7,24 @@ it lands inside the range the file records (``make test`` runs it, ``make check`
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import json
+import pathlib
+import signal
 import subprocess
 import sys
+import time
 
 import numpy as np
+import psutil
 import pytest
 
 from attention_core.models import data
 from attention_core.models import study as SCRIPT  # what src/attention_workshop/seed_study.py trains, one run at a time
 from attention_core.models.sweep import (
     DESIGNS,
+    STUDY_FILE,
     accuracy_by_length,
     alignment_misses_of,
     evaluation,
@@ -39,6 +46,7 @@ from attention_core.models.trained import (
     trained_config,
     trained_record,
 )
+from attention_workshop import seed_study
 from tests.helpers import ROOT
 
 STUDY = load_seed_study()
@@ -132,6 +140,71 @@ def test_missing_study_file_says_how_to_make_it(tmp_path):
         load_seed_study(tmp_path / "absent.json")
 
 
+def _study_file(tmp_path, how: str):
+    """A copy of the committed study, spoilt as ``how`` says, and its path."""
+    text = STUDY_FILE.read_text(encoding="utf-8")
+    study = load_seed_study()
+    path = tmp_path / "seed_study.json"
+    if how == "truncated":
+        path.write_text(text[: len(text) // 2], encoding="utf-8")
+    elif how == "empty":
+        path.write_text("", encoding="utf-8")
+    elif how == "a list":
+        path.write_text("[]", encoding="utf-8")
+    elif how == "no runs":
+        path.write_text(json.dumps({**study, "runs": None}), encoding="utf-8")
+    elif how == "a run without counts":
+        del study["runs"][3]["counts"]
+        path.write_text(json.dumps(study), encoding="utf-8")
+    elif how == "attention only":  # a study made with --designs attention: no fixed summary for lesson 07's view
+        study["runs"] = [r for r in study["runs"] if r["design"] == "attention"]
+        path.write_text(json.dumps(study), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("how", "says"),
+    [
+        ("truncated", "is not readable JSON"),
+        ("empty", "is not readable JSON"),
+        ("a list", "is not a seed study"),
+        ("no runs", 'no list of "runs"'),
+        ("a run without counts", "has a run (number 3) without counts"),
+        ("attention only", "has no run of 'fixed summary' on 'svo' with data seed 0"),
+    ],
+)
+def test_a_truncated_or_partial_study_is_an_error_naming_the_file(tmp_path, how, says):
+    """Each was a JSONDecodeError, a TypeError or a KeyError naming neither the file nor what was missing."""
+    path = _study_file(tmp_path, how)
+    for read in (load_seed_study, load_length_sweep) if how != "attention only" else (load_length_sweep,):
+        with pytest.raises(ValueError) as info:
+            read(path)
+        assert str(info.value).startswith(f"{path} ") and says in str(info.value), info.value
+        assert "attention_workshop.seed_study" in str(info.value)
+
+
+def test_the_sweep_helpers_name_the_design_the_language_or_the_run_they_lack():
+    study = load_seed_study()
+    attention_only = {**study, "runs": [r for r in study["runs"] if r["design"] == "attention"]}
+    fixed = next(r for r in study["runs"] if r["design"] == "fixed summary")
+    no_gap = {**fixed, "gaps": {"float64": {"greedy": None, "alignment": None}}}
+    named = "the run of 'fixed summary' on 'svo' (data seed 0, seed 0)"
+    for call, says in (
+        (lambda: accuracy_by_length(attention_only, "svo", "fixed summary"), "no run of 'fixed summary' on 'svo'"),
+        (lambda: runs({"runs": []}), 'the study is not a seed study: a JSON object with a list of "languages"'),
+        (lambda: summarise([]), "summarise needs at least one run"),
+        (lambda: smallest_gap(no_gap), f"{named} has no float64 decision gap"),
+        (lambda: smallest_gap(fixed, "float16"), "dtype must be one of ['float64', 'float32'], got 'float16'"),
+        (lambda: figure(fixed, "determiner_misread"), f"determiner_misread: {named} has no misreads"),
+        (lambda: alignment_misses_of(fixed), f"{named} has no misreads"),
+        (lambda: SCRIPT.config_of("bogus"), "design must be one of ['attention', 'fixed summary'"),
+        (lambda: SCRIPT.record([], ["bogus"], ["svo"], [0], [], None), "got 'bogus'"),
+    ):
+        with pytest.raises(ValueError) as info:
+            call()
+        assert says in str(info.value), info.value
+
+
 # --- lesson 07's length experiment, read from the study -------------------------------------------------------
 def test_the_length_sweep_view_holds_the_lesson_07_runs():
     sweep = load_length_sweep()
@@ -212,9 +285,224 @@ def test_the_study_writes_the_same_file_however_its_runs_are_spread(tmp_path):
         (["--scheduler", "tcp://127.0.0.1:1"], "--scheduler needs --backend dask"),
         (["--out", "/proc/no/such.json"], "cannot write there"),
         (["--out", "/tmp"], "is a folder"),
+        (["--out", "/dev/null"], "is not a regular file"),  # /dev/full was found out after the last run
     ],
 )
 def test_a_bad_argument_is_one_line_before_any_run(args, says):
     run = study_command(*args)
     assert run.returncode == 2 and run.stderr.count("\n") == 1 and says in run.stderr, run.stderr
     assert run.stdout == "" and "Traceback" not in run.stderr
+
+
+# --- nothing lost: each run kept as it finishes, a lost worker retried, a stopped study resumed ------------------
+def test_the_results_file_is_what_its_kept_runs_give_byte_for_byte(tmp_path, capsys):
+    # The file the lessons read, made again from its own runs as the study keeps them (no training): the same bytes.
+    out = tmp_path / "seed_study.json"
+    journal = seed_study.Journal(seed_study.runs_folder(out))
+    for run in STUDY["runs"]:
+        journal.keep(run)
+    assert seed_study.main(["--jobs", "1", "--out", str(out)]) == 0
+    assert out.read_bytes() == STUDY_FILE.read_bytes()
+    assert f"112 of 112 runs already kept in {journal.folder}" in capsys.readouterr().err
+
+
+def _made_up_runs(monkeypatch, fail=lambda point, calls: False):
+    """Replace the training with a made-up record per point; return the list of points trained, in order. ``fail``
+    says when a call dies as a lost worker does (joblib's TerminatedWorkerError)."""
+    from joblib.externals.loky.process_executor import TerminatedWorkerError
+
+    calls = []
+
+    def made_up(design, language, seed, data_seed, steps=None):
+        calls.append((design, language, seed, data_seed))
+        if fail((design, language, seed, data_seed), calls):
+            raise TerminatedWorkerError("a worker died")
+        return {"design": design, "language": language, "data_seed": data_seed, "seed": seed, "token": seed / 10}
+
+    monkeypatch.setattr(seed_study, "run_point", made_up)
+    return calls
+
+
+POINTS3 = SCRIPT.points_of(["fixed summary"], ["svo"], [0, 1, 2], [])
+
+
+def test_each_run_is_kept_as_it_finishes_and_a_rerun_trains_only_what_is_missing(tmp_path, monkeypatch):
+    calls = _made_up_runs(monkeypatch)
+    journal = seed_study.Journal(tmp_path / "study.runs", steps=2)
+    first = seed_study.study(POINTS3, 2, jobs=1, journal=journal)
+    assert calls == POINTS3 and [seed_study.point_of(r) for r in first] == POINTS3
+    assert sorted(p.name for p in journal.folder.iterdir()) == [
+        f"svo-data0-fixed_summary-seed{s}-steps2.json" for s in (0, 1, 2)
+    ]
+    calls.clear()
+    assert seed_study.study(POINTS3, 2, jobs=1, journal=journal) == first and calls == []
+    journal.path(POINTS3[1]).unlink()
+    assert seed_study.study(POINTS3, 2, jobs=1, journal=journal) == first and calls == [POINTS3[1]]
+    # another number of steps is another run, kept apart
+    calls.clear()
+    seed_study.study(POINTS3, 3, jobs=1, journal=seed_study.Journal(journal.folder, steps=3))
+    assert calls == POINTS3
+
+
+def test_a_kept_run_of_other_code_or_an_unreadable_one_is_trained_again_and_said_once(tmp_path, monkeypatch):
+    calls = _made_up_runs(monkeypatch)
+    journal = seed_study.Journal(tmp_path / "study.runs", steps=2)
+    seed_study.study(POINTS3, 2, jobs=1, journal=journal)
+    journal.path(POINTS3[0]).write_text('{"key": {}, "ru', encoding="utf-8")  # a file from elsewhere, cut short
+    other = seed_study.Journal(journal.folder, steps=2)
+    other.code = "another package source"  # as after an edit of attention_core: every kept run is stale
+    kept, said = other.kept(POINTS3)
+    assert kept == {} and len(said) == 2, said
+    assert said[0].startswith(f"{journal.path(POINTS3[0])}: not a kept run (JSONDecodeError")
+    assert said[1] == f"2 kept run(s) in {journal.folder} were made by other code or settings; trained again"
+    calls.clear()
+    seed_study.study(POINTS3, 2, jobs=1, journal=other)
+    kept, said = other.kept(POINTS3)
+    assert calls == POINTS3 and len(kept) == 3 and said == []  # written anew, with this code's key
+
+
+def test_a_lost_worker_costs_its_run_and_the_study_goes_on(tmp_path, monkeypatch, capsys):
+    calls = _made_up_runs(monkeypatch, fail=lambda point, calls: point == POINTS3[1] and calls.count(point) == 1)
+    journal = seed_study.Journal(tmp_path / "study.runs", steps=2)
+    runs = seed_study.study(POINTS3, 2, jobs=1, journal=journal)
+    assert [seed_study.point_of(r) for r in runs] == POINTS3 and calls == [
+        POINTS3[0],
+        POINTS3[1],
+        POINTS3[1],
+        POINTS3[2],
+    ]
+    assert capsys.readouterr().err.count("a worker process died; the runs in flight start again (2 runs to go)") == 1
+
+
+def test_a_run_that_keeps_killing_its_worker_stops_the_study_keeping_what_finished(tmp_path, monkeypatch):
+    calls = _made_up_runs(monkeypatch, fail=lambda point, calls: point == POINTS3[1])
+    journal = seed_study.Journal(tmp_path / "study.runs", steps=2)
+    with pytest.raises(seed_study.StudyStopped, match=f"{seed_study.RETRIES + 1} worker processes died in a row"):
+        seed_study.study(POINTS3, 2, jobs=1, journal=journal)
+    assert calls.count(POINTS3[1]) == seed_study.RETRIES + 1
+    assert list(journal.kept(POINTS3)[0]) == [POINTS3[0]]
+
+
+# The same with real processes and real signals, on tiny runs (two optimiser steps: a run is about 1.5 s of CPU).
+TINY3 = [*TINY[: TINY.index("--data-seeds")], "2", *TINY[TINY.index("--data-seeds") :]]  # training seeds 0, 1, 2
+LONG = [arg for arg in TINY if arg not in ("--steps", "2")]  # two runs of the whole recipe: about 8 s of CPU each
+
+
+@pytest.fixture(scope="module")
+def tiny3_file():
+    """The results file of TINY3's three runs, made one after another in this process."""
+    points = SCRIPT.points_of(["fixed summary"], ["svo"], [0, 1, 2], [])
+    serial = [SCRIPT.run_point(*point, steps=2) for point in points]
+    return SCRIPT.compact_json(SCRIPT.record(serial, ["fixed summary"], ["svo"], [0, 1, 2], [], 2)) + "\n"
+
+
+def _study_process(args: list[str], out) -> subprocess.Popen:
+    """The study on two loky workers, started as a reader's shell starts it (SIGINT not ignored), its stderr in a
+    file beside ``out`` (a pipe would stay open as long as a worker lives); returned once both workers are up."""
+    with open(f"{out}.stderr", "w") as err:  # a log in tmp_path
+        process = subprocess.Popen(
+            [sys.executable, "-m", "attention_workshop.seed_study", *args, "--jobs", "2", "--out", str(out)],
+            stderr=err,
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        )
+    _wait(lambda: len(_workers(process.pid)) == 2 or process.poll() is not None, "the study started no loky workers")
+    return process
+
+
+def _ended(process: subprocess.Popen, out, seconds: float) -> str:
+    """What the study said once it ended (at most ``seconds`` from now)."""
+    process.wait(timeout=seconds)
+    return pathlib.Path(f"{out}.stderr").read_text(encoding="utf-8")
+
+
+def _wait(done, what: str, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while not done():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.05)
+
+
+def _workers(pid: int) -> list[psutil.Process]:
+    try:
+        children = psutil.Process(pid).children()
+    except psutil.NoSuchProcess:
+        return []
+    return [c for c in children if "popen_loky_posix" in " ".join(c.cmdline())]
+
+
+def _alive(processes) -> list[int]:
+    def running(p):
+        try:
+            return p.is_running() and p.status() != psutil.STATUS_ZOMBIE
+        except psutil.NoSuchProcess:
+            return False
+
+    return [p.pid for p in processes if running(p)]
+
+
+def _cpu(process: psutil.Process) -> float:
+    try:
+        return process.cpu_times().user
+    except psutil.NoSuchProcess:
+        return 0.0
+
+
+def _kept(out) -> list:
+    return list(seed_study.runs_folder(out).glob("*.json"))
+
+
+@pytest.mark.slow  # three tiny runs on two loky workers, one killed after the first run is kept (about 8 s of CPU)
+def test_a_worker_killed_with_sigkill_costs_only_the_runs_in_flight(tmp_path, tiny3_file):
+    out = tmp_path / "study.json"
+    process = _study_process(TINY3, out)
+    _wait(lambda: _kept(out), "no run was kept")
+    _workers(process.pid)[0].kill()
+    err = _ended(process, out, 120)
+    assert process.returncode == 0, err
+    (retry,) = [line for line in err.splitlines() if "a worker process died" in line]
+    assert retry.endswith(("(1 runs to go)", "(2 runs to go)")), err  # the kept run is not trained again
+    assert "Traceback" not in err and out.read_text(encoding="utf-8") == tiny3_file
+
+
+@pytest.mark.slow  # two runs of the whole recipe on two loky workers, stopped after a second of training
+@pytest.mark.parametrize(
+    ("sig", "status"),
+    [(signal.SIGTERM, 143), (signal.SIGINT, 130), (signal.SIGKILL, -9)],
+    ids=["SIGTERM", "SIGINT", "SIGKILL"],
+)
+def test_stopping_the_study_stops_its_workers_at_once(tmp_path, sig, status):
+    # Each worker is inside a run of about 8 s of CPU when the study is stopped: a worker left alone would compute on.
+    out = tmp_path / "study.json"
+    process = _study_process(LONG, out)
+    workers = _workers(process.pid)
+    _wait(lambda: all(_cpu(w) > 1.5 for w in workers), "the workers did not start training")  # 1 s for the data
+    process.send_signal(sig)
+    err = _ended(process, out, 30)
+    deadline = time.monotonic() + 3  # a worker whose study was killed outright sees it within a second
+    while _alive(workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    left = _alive(workers)
+    for worker in workers:  # never left computing, even when this test fails
+        with contextlib.suppress(psutil.NoSuchProcess):
+            worker.kill()
+    assert not left, f"workers {left} still running 3 s after {sig.name}"
+    assert process.returncode == status, err
+    if sig != signal.SIGKILL:  # a study killed outright has no word to say
+        why = "stopped by SIGTERM" if sig == signal.SIGTERM else "interrupted"
+        line = f"{seed_study.PROG}: {why}; 0 of 2 runs kept in {seed_study.runs_folder(out)}: the same command resumes"
+        assert err.splitlines()[-1:] == [line] and "Traceback" not in err, err
+
+
+@pytest.mark.slow  # three tiny runs on two loky workers, stopped once a run is kept, then resumed (about 8 s of CPU)
+def test_a_study_stopped_by_sigterm_resumes_from_its_kept_runs_and_writes_the_same_file(tmp_path, tiny3_file):
+    out = tmp_path / "study.json"
+    process = _study_process(TINY3, out)
+    _wait(lambda: _kept(out), "no run was kept")
+    process.send_signal(signal.SIGTERM)
+    err = _ended(process, out, 30)
+    done = len(_kept(out))
+    assert process.returncode == 143 and 1 <= done <= 3 and f"{done} of 3 runs kept" in err, err
+    again = study_command(*TINY3, "--jobs", "1", "--out", str(out))
+    assert again.returncode == 0 and f"{done} of 3 runs already kept" in again.stderr, again.stderr
+    assert len(again.stderr.splitlines()) == 2 + 3 - done  # the runs still missing, and nothing else trained
+    assert out.read_text(encoding="utf-8") == tiny3_file

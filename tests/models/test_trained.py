@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import json
 from pathlib import Path
 
 import numpy as np
@@ -168,6 +169,48 @@ def test_a_corrupt_file_is_named_in_the_error(tmp_path, suffix, how):
     message = str(info.value)
     assert str(path) in message, message
     assert "allow_pickle" not in message and "pickle" not in message, message
+
+
+@pytest.mark.parametrize(
+    ("spoil", "says"),
+    [
+        (lambda record: record.pop("train_config"), "(no 'train_config')"),
+        (lambda record: record["train_config"].update(colour="blue"), "unexpected keyword argument 'colour'"),
+        (lambda record: record["model"].update(colour="blue"), "unexpected keyword argument 'colour'"),
+    ],
+)
+def test_a_record_whose_training_configuration_is_not_valid_is_named(tmp_path, spoil, says):
+    """trained_config raised a KeyError or a TypeError naming neither the file nor the model."""
+    record = trained_record(LESSON07)
+    spoil(record)
+    path = tmp_path / f"{LESSON07}.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    with pytest.raises(ValueError) as info:
+        trained_config(LESSON07, tmp_path)
+    assert str(info.value).startswith(f"{path}: its training configuration is not valid") and says in str(info.value)
+
+
+@pytest.mark.parametrize("how", ["truncated", "empty", "not a record"])
+def test_a_truncated_snapshots_file_is_named(tmp_path, how):
+    """A truncated file was a JSONDecodeError naming no file."""
+    text = (SNAPSHOT_DIR / f"{LESSON07}.json").read_text(encoding="utf-8")
+    path = tmp_path / f"{LESSON07}.json"
+    path.write_text({"truncated": text[: len(text) // 2], "empty": "", "not a record": "{}"}[how], encoding="utf-8")
+    with pytest.raises(ValueError) as info:
+        load_snapshots(LESSON07, tmp_path)
+    message = str(info.value)
+    assert message.startswith(f"{path} is not ") and f"--only {LESSON07} --snapshots" in message, message
+
+
+def test_train_committed_replaces_a_committed_file_it_cannot_read(tmp_path, monkeypatch, capsys):
+    """A truncated committed .npz made ``train_committed`` end in a traceback after the training, saving nothing."""
+    params = _saved_tiny(tmp_path)
+    monkeypatch.setattr(train_committed, "TRAINED_DIR", tmp_path)
+    assert train_committed.same_as_committed("tiny", params) is True
+    (tmp_path / "tiny.npz").write_bytes((tmp_path / "tiny.npz").read_bytes()[:100])
+    assert train_committed.same_as_committed("tiny", params) is False
+    assert capsys.readouterr().out.startswith("tiny: the committed tiny.npz cannot be read (")
+    assert train_committed.same_as_committed("absent", params) is None
 
 
 @pytest.mark.parametrize("name", ["../tiny", "sub/tiny", "..", ".", "", "tiny.npz", "/tmp/tiny", "a\\b", 7, None])

@@ -222,6 +222,29 @@ def test_compose_translates_like_the_package(visit, path, model):
     assert v.outside_requests() == [] and v.console_errors() == []
 
 
+FSI, PDI = "\u2068", "\u2069"  # a reader's word in a message: isolated (AEUI.readersWord, ae-ui.js)
+
+
+def test_a_readers_word_is_an_unknown_word_isolated_and_shortened(visit):
+    """ "constructor" and "__proto__" were "words that cannot stand here" (found on Object's prototype); a
+    right-to-left mark reversed the whole message; a 1 MB word was quoted whole."""
+    v, page, root = open_lab(visit)
+    message = tab(root, 0).locator(".ae-lab-message")
+    for typed in ("constructor", "the __proto__", "the cat sees a toString"):
+        compose(root, typed)
+        word = typed.split()[-1]
+        assert f"“{FSI}{word.lower()}{PDI}” (word " in message.inner_text(), typed
+        assert "not a word of the toy language" in message.inner_text(), typed
+    compose(root, "the \u200fcat sees a bird")
+    assert f"“{FSI}\u200fcat{PDI}”" in message.inner_text()
+    compose(root, "the cat sees a " + "w" * 1_000_000)
+    text = message.inner_text()
+    assert f"“{FSI}{'w' * 31}…{PDI}”" in text and len(text) < 400, len(text)
+    compose(root, "the cat sees " + "\u202e" + "w" * 40)  # an override is dropped; the word is cut
+    assert f"“{FSI}{'w' * 31}…{PDI}”" in message.inner_text()
+    assert v.console_errors() == []
+
+
 @pytest.mark.parametrize("path", EDITIONS)
 def test_sentences_outside_the_grammar_are_explained(visit, path):
     v, page, root = open_lab(visit, path)
@@ -230,14 +253,14 @@ def test_sentences_outside_the_grammar_are_explained(visit, path):
     message = panel.locator(".ae-lab-message")
     compose(root, "the dog sees a cat")
     text = message.inner_text()
-    assert "“dog”" in text and ("不是玩具语言中的词" if zh else "not a word of the toy language") in text
+    assert f"“{FSI}dog{PDI}”" in text and ("不是玩具语言中的词" if zh else "not a word of the toy language") in text
     assert "cat" in text and "red" in text, "it names what is allowed there (nouns and adjectives)"
     assert panel.locator(".ae-lab-grid").is_hidden()
     assert root.locator('input[type="text"]').get_attribute("aria-invalid") == "true"
     compose(root, "cat sees the bird")
-    assert "“cat”" in message.inner_text() and "the, a, every, this" in message.inner_text()
+    assert f"“{FSI}cat{PDI}”" in message.inner_text() and "the, a, every, this" in message.inner_text()
     compose(root, "the big big cat sees a bird")
-    assert "“big”" in message.inner_text()
+    assert f"“{FSI}big{PDI}”" in message.inner_text()
     compose(root, "the cat sees")
     assert ("句子还没有结束" if zh else "not finished") in message.inner_text()
     compose(root, "the cat sees a bird")

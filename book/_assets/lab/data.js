@@ -83,10 +83,11 @@ function aeLabData(lab) {
   // Lookup tables of a grammar G = {groups: {determiner: [[src, tgt], ...], ...}, src_words, tgt_words, ...}.
   function language(G) {
     if (G._lang) return G._lang;
-    var classOf = {},
-      srcId = {},
-      tgtId = {},
-      translate = {};
+    // Objects without a prototype: a typed "constructor" or "__proto__" is an unknown word, not Object's own.
+    var classOf = Object.create(null),
+      srcId = Object.create(null),
+      tgtId = Object.create(null),
+      translate = Object.create(null);
     G.src_words.forEach(function (w, i) {
       srcId[w] = i;
     });

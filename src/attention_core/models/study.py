@@ -27,7 +27,7 @@ from . import data
 from .margins import MARGIN, decision_gaps
 from .misreads import misreads_by_class
 from .seq2seq import ModelConfig
-from .sweep import DESIGNS, summarise
+from .sweep import DESIGNS, design_of, summarise
 from .train import BUCKETS, TrainConfig, evaluate, splits_for, train
 from .trained import in_eval_dtype
 
@@ -46,7 +46,7 @@ def g3(x: float) -> float:
 
 def config_of(design: str, language: str = "svo", seed: int = 0, data_seed: int = 0, steps: int | None = None):
     """The recipe of one run: lesson 07's defaults with the design's decoder, language, seeds (and steps)."""
-    cfg = TrainConfig(model=ModelConfig(**DESIGNS[design]), language=language, seed=seed, data_seed=data_seed)
+    cfg = TrainConfig(model=ModelConfig(**design_of(design)), language=language, seed=seed, data_seed=data_seed)
     return cfg if steps is None else dataclasses.replace(cfg, steps=steps)
 
 

@@ -38,21 +38,61 @@ ALIGNMENT_BANDS = (("virtually every", 0.999), ("nearly every", 0.97), ("most", 
 DESIGNS = {d.name: d.fields() for d in designs.where(study=True)}
 
 
+RUN_KEYS = ("design", "language", "data_seed", "seed", "counts", "gaps")  # what the helpers here read of every run
+REMAKE = "run `.venv/bin/python -m attention_workshop.seed_study` from the repository (packages installed editable)"
+
+
 def load_seed_study(path: Path = STUDY_FILE) -> dict:
-    """The study's JSON as a dict; a clear error if the file is missing."""
+    """The study's JSON as a dict; an error naming the file if it is missing, not JSON (a truncated file) or not a
+    study (:func:`not_a_study`)."""
     path = Path(path)
     if not path.exists():
-        raise FileNotFoundError(
-            f"no seed-study results at {path}; run `.venv/bin/python -m attention_workshop.seed_study` from the "
-            "repository (with the packages installed editable) to produce them"
-        )
-    return json.loads(path.read_text())
+        raise FileNotFoundError(f"no seed-study results at {path}; {REMAKE} to produce them")
+    try:
+        study = json.loads(path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ValueError(f"{path} is not readable JSON ({exc}): truncated or damaged; {REMAKE}") from None
+    problem = not_a_study(study)
+    if problem:
+        raise ValueError(f"{path} {problem}; {REMAKE}")
+    return study
+
+
+def not_a_study(study) -> str | None:
+    """What makes ``study`` no seed study, as the end of a sentence ("is not a JSON object ...", "has a run without
+    ..."), or None: a study is an object with a list of ``languages`` and a list of ``runs``, each run holding
+    :data:`RUN_KEYS`."""
+    if not isinstance(study, dict) or not isinstance(study.get("languages"), list):
+        return 'is not a seed study: a JSON object with a list of "languages" and a list of "runs"'
+    if not isinstance(study.get("runs"), list):
+        return 'is not a seed study: it has no list of "runs"'
+    for number, run in enumerate(study["runs"]):
+        missing = [key for key in RUN_KEYS if not isinstance(run, dict) or key not in run]
+        if missing:
+            return f"has a run (number {number}) without {', '.join(missing)}"
+    return None
+
+
+def _named(run: dict) -> str:
+    """A run as the errors name it: its design, language and seeds."""
+    seeds = f"data seed {run.get('data_seed')}, seed {run.get('seed')}"
+    return f"the run of {run.get('design')!r} on {run.get('language')!r} ({seeds})"
+
+
+def design_of(design: str) -> dict:
+    """The :class:`~.seq2seq.ModelConfig` fields of the design named ``design`` (:data:`DESIGNS`); a ``ValueError``
+    naming the designs there are for any other name."""
+    if design not in DESIGNS:
+        raise ValueError(f"design must be one of {list(DESIGNS)}, got {design!r}")
+    return DESIGNS[design]
 
 
 def runs(study: dict, language: str = "svo", design: str = "attention", data_seed: int | None = None) -> list[dict]:
     """The runs of one design on one language; with ``data_seed``, only those trained on that data sample."""
-    if design not in DESIGNS:
-        raise ValueError(f"design must be one of {list(DESIGNS)}, got {design!r}")
+    problem = not_a_study(study)
+    if problem:
+        raise ValueError(f"the study {problem}")
+    design_of(design)
     if language not in study["languages"]:
         raise ValueError(f"language must be one of {study['languages']}, got {language!r}")
     chosen = [r for r in study["runs"] if r["language"] == language and r["design"] == design]
@@ -70,6 +110,11 @@ def figure(run: dict, key: str, lo: int = 1, hi: int = 10**9) -> float:
     if key.endswith("_misread") and key.removesuffix("_misread") in run.get("misreads", {}):
         rec = run["misreads"][key.removesuffix("_misread")]
         return rec["misread"] / rec["words"]
+    if key.endswith("_misread"):
+        classes = sorted(run["misreads"]) if "misreads" in run else []
+        raise ValueError(
+            f"{key}: {_named(run)} has no misreads of that class (it has: {classes}; only attention designs have any)"
+        )
     if key not in ("token", "exact", "alignment"):
         raise ValueError(f"key must be 'token', 'exact', 'alignment' or 'determiner_misread', got {key!r}")
     return getattr(evaluation(run), f"{key}_accuracy")(lo, hi)
@@ -102,6 +147,8 @@ def paired_wins(study: dict, language: str, first: str, second: str, key: str) -
 
 def summarise(chosen: list[dict]) -> dict:
     """Mean, min and max over ``chosen`` of every figure the lessons use: overall, per bucket, misreads."""
+    if not chosen:
+        raise ValueError("summarise needs at least one run")
     keys = ("token", "exact", "alignment") if "misreads" in chosen[0] else ("token", "exact")
     out = {key: spread(chosen, key) for key in keys}
     out["buckets"] = {f"{lo}-{hi}": {key: spread(chosen, key, lo, hi) for key in keys} for lo, hi in BUCKETS}
@@ -113,7 +160,12 @@ def summarise(chosen: list[dict]) -> dict:
 
 def smallest_gap(run: dict, dtype: str = "float64") -> float:
     """A run's smallest decision gap (greedy or alignment) when evaluated in ``dtype`` (:mod:`.margins`)."""
-    return min(g for g in run["gaps"][dtype].values() if g is not None)
+    if dtype not in run["gaps"]:
+        raise ValueError(f"dtype must be one of {list(run['gaps'])}, got {dtype!r}")
+    gaps = [g for g in run["gaps"][dtype].values() if g is not None]
+    if not gaps:
+        raise ValueError(f"{_named(run)} has no {dtype} decision gap")
+    return min(gaps)
 
 
 def accuracy_by_length(study: dict, language: str = "svo", design: str = "attention") -> dict:
@@ -123,6 +175,8 @@ def accuracy_by_length(study: dict, language: str = "svo", design: str = "attent
     one entry per source length found in every run's test set.
     """
     chosen = runs(study, language, design)
+    if not chosen:
+        raise ValueError(f"the study has no run of {design!r} on {language!r}")
     lengths = sorted(set.intersection(*(set(r["counts"]["lengths"]) for r in chosen)))
     out: dict = {"lengths": lengths}
     for key in ("token", "exact"):
@@ -144,6 +198,8 @@ def load_length_sweep(path: Path = STUDY_FILE) -> dict:
     view: dict = {"command": study["command"], "config": study["config"], "runs": [], "mean": {}}
     for label in ("attention", "fixed summary"):
         chosen = runs(study, "svo", label, data_seed=0)
+        if not chosen:
+            raise ValueError(f"{path} has no run of {label!r} on 'svo' with data seed 0; {REMAKE}")
         view["seeds"] = [r["seed"] for r in chosen]
         curves = accuracy_by_length({**study, "runs": chosen}, "svo", label)
         view["lengths"] = curves["lengths"]
@@ -164,6 +220,8 @@ def load_length_sweep(path: Path = STUDY_FILE) -> dict:
 
 def alignment_misses_of(run: dict) -> dict:
     """A run's misreads in the layout of :func:`~.train.alignment_misses` (by class, by offset)."""
+    if "misreads" not in run:
+        raise ValueError(f"{_named(run)} has no misreads: only attention designs read a source position")
     mis = run["misreads"]
     by_offset: dict[int, int] = {}
     for rec in mis.values():

@@ -35,6 +35,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .. import files
 from .._validate import plain_name, real_array, require, shape_str
 from . import data
 from .seq2seq import ModelConfig, Seq2Seq, build_model
@@ -97,9 +98,10 @@ def save_trained(name: str, model: Seq2Seq, record: dict, folder: Path = TRAINED
     folder = Path(folder)
     npz, meta = folder / f"{plain_name(name)}.npz", folder / f"{name}.json"
     folder.mkdir(parents=True, exist_ok=True)
-    np.savez_compressed(npz, **model.params)
+    with files.replacing(npz, "wb") as f:  # each file whole or not at all (attention_core.files)
+        np.savez_compressed(f, **model.params)
     full = {"model": dataclasses.asdict(model.cfg), **record}
-    meta.write_text(json.dumps(full, indent=1) + "\n")
+    files.write_text(meta, json.dumps(full, indent=1) + "\n")
     return npz, meta
 
 
@@ -127,7 +129,12 @@ def trained_config(name: str = LESSON07, folder: Path = TRAINED_DIR) -> TrainCon
     """The :class:`~.train.TrainConfig` that made the committed model ``name`` (model, data, seeds, recipe): what
     to train for a live run of the same recipe, and ``splits_for(trained_config(name))`` gives its test set."""
     record = trained_record(name, folder)
-    return TrainConfig(model=ModelConfig(**record["model"]), **record["train_config"])
+    try:
+        return TrainConfig(model=ModelConfig(**record["model"]), **record["train_config"])
+    except (KeyError, TypeError, ValueError) as exc:  # no "train_config", a field unknown, missing or out of range
+        meta = Path(folder) / f"{plain_name(name)}.json"
+        detail = f"no {exc}" if isinstance(exc, KeyError) else str(exc)
+        raise ValueError(f"{meta}: its training configuration is not valid ({detail})") from None
 
 
 def load_trained(name: str = LESSON07, folder: Path = TRAINED_DIR, dtype: str = EVAL_DTYPE) -> Seq2Seq:
@@ -237,16 +244,22 @@ def save_snapshots(name: str, record: dict, folder: Path = SNAPSHOT_DIR) -> Path
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{plain_name(name)}.json"
-    path.write_text(json.dumps(record, separators=(",", ":")) + "\n")
+    files.write_text(path, json.dumps(record, separators=(",", ":")) + "\n")
     return path
 
 
 def load_snapshots(name: str = LESSON07, folder: Path = SNAPSHOT_DIR) -> dict:
-    """The committed snapshots of the run that made ``name`` (see :class:`SnapshotRecorder`)."""
+    """The committed snapshots of the run that made ``name`` (see :class:`SnapshotRecorder`); an error naming the
+    file if it is missing, not JSON (a truncated file) or not a record of snapshots."""
     path = Path(folder) / f"{plain_name(name)}.json"
+    remake = f"`.venv/bin/python -m attention_workshop.train_committed --only {name} --snapshots` makes them"
     if not path.exists():
-        raise FileNotFoundError(
-            f"no snapshots of {name!r} in {folder}: "
-            f"`.venv/bin/python -m attention_workshop.train_committed --only {name} --snapshots` makes them"
-        )
-    return json.loads(path.read_text())
+        raise FileNotFoundError(f"no snapshots of {name!r} in {folder}: {remake}")
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ValueError(f"{path} is not readable JSON ({exc}): truncated or damaged; {remake}") from None
+    keys = ("sentences", "steps", "valid_token", "valid_alignment", "weights", "outputs")
+    missing = [key for key in keys if not isinstance(record, dict) or key not in record]
+    require(not missing, lambda: f"{path} is not a record of snapshots (no {', '.join(missing)}); {remake}")
+    return record

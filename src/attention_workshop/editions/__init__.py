@@ -11,7 +11,8 @@ Weblate, sphinx-intl) know. Its entries are keyed by where the text sits (``msgc
   ``alt`` or ``caption``, a glossary term group and its definition; also a display-math line with words in
   ``\\text{...}`` and a code block's comment). Its context is the cell's id, or the page's name: a block keeps its
   entry when its cell moves or a neighbouring block changes, and a block without a translation stays English on
-  its own;
+  its own. A reference to a numbered equation is a placeholder ``{0}``, ``{1}``, ... in the msgid, filled from the
+  English at generation (:mod:`.markdown`), so renumbering the equations changes no entry;
 - a code cell's string literal (implicitly concatenated pieces together, so an alt text or a caption is one
   entry) and each comment: the cell's id and the text (:mod:`.code`). In an f-string each ``{field}`` becomes a
   numbered placeholder (``{0}``, ``{1}``, ...): the translator moves placeholders but never sees or edits code, and
@@ -36,8 +37,12 @@ edition's language. Everything else an edition says differently is a string lite
                                                               # entries per file, cell
     .venv/bin/python -m attention_workshop.editions generate  # write zh/ from the English and the PO files
                                                               # (--lang zh: one edition; default: all)
+    .venv/bin/python -m attention_workshop.editions execute   # execute the generated notebooks that owe it (no
+                                                              # outputs, or a stamp of other code or messages)
+    .venv/bin/python -m attention_workshop.editions renumber  # number the English's equations in the order of
+                                                              # the table of contents (tags and references)
 
-``make editions`` runs all three and executes the Chinese notebooks whose code changed.
+``make editions`` runs update, generate and execute.
 ``tests/lessons/test_editions.py`` regenerates every edition in memory and compares it with what is committed;
 ``tests/lessons/test_translations.py`` fails on any missing, stale, unused, duplicate or invalid entry;
 ``tests/lessons/test_pseudo_edition.py`` on English that escapes a pseudo-translated edition.

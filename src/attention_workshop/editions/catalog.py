@@ -11,27 +11,35 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
+import os
 import pathlib
 import re
 
 import polib
 
+from attention_core import files
+
+# The kinds of a Markdown block whose msgid may hold equation placeholders (:mod:`.markdown`).
+MARKDOWN_KINDS = ("heading", "paragraph", "item", "cell", "title", "alt", "caption", "term", "definition")
+
 
 class TranslationFileError(Exception):
     """A translation file the generator cannot trust: a syntax error, a wrong encoding, a duplicate entry. Its
-    message is one line naming the file, the line and (where there is one) the entry's msgctxt."""
+    message is one line naming the file, the line and (where there is one) the entry's msgctxt; a file that cannot
+    be read at all (a folder, a broken link) has no line (``line=None``)."""
 
-    def __init__(self, path: pathlib.Path, line: int, problem: str, context: str | None = None):
+    def __init__(self, path: pathlib.Path, line: int | None, problem: str, context: str | None = None):
         self.path, self.line, self.problem, self.context = path, line, problem, context
         where = f" [msgctxt {context!r}]" if context is not None else ""
-        super().__init__(f"{_shown(path)}:{line}:{where} {problem}")
+        at = f":{line}" if line is not None else ""
+        super().__init__(f"{_shown(path)}{at}:{where} {problem}")
 
 
 def _shown(path: pathlib.Path) -> str:
     from attention_workshop.paths import ROOT
 
     try:
-        return pathlib.Path(path).resolve().relative_to(ROOT).as_posix()
+        return pathlib.Path(path).absolute().relative_to(ROOT).as_posix()
     except ValueError:
         return str(path)
 
@@ -49,7 +57,11 @@ def read_po(path: pathlib.Path, duplicates: str = "raise") -> polib.POFile:
     comment, a keyword with a well-quoted string or a string's continuation, and no two entries with the same
     msgctxt and msgid (``duplicates="raise"``; ``"keep"`` returns them for :func:`status` to report).
     Anything else raises :class:`TranslationFileError` naming the file, the line and the entry."""
-    data = pathlib.Path(path).read_bytes()
+    present(path)
+    try:
+        data = pathlib.Path(path).read_bytes()
+    except OSError as error:  # no permission, a device that fails
+        raise TranslationFileError(path, None, f"cannot be read ({error.strerror or error})") from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -123,8 +135,24 @@ def _first_words(text: str, n: int = 60) -> str:
     return first if len(first) <= n else first[: n - 1] + "…"
 
 
+def present(path: pathlib.Path) -> bool:
+    """Whether a translation file is at ``path`` (``False``: nothing is, and a new one may be made there). A folder,
+    a link that leads nowhere (to a missing file, or round in a loop), or a file where one of its folders should be
+    is no translation file and no absence either: :class:`TranslationFileError`, so that nothing is read as empty
+    or written through the link."""
+    path = pathlib.Path(path)
+    folder = next((p for p in path.parents if p.exists() or p.is_symlink()), None)  # the nearest that is there
+    if folder is not None and not folder.is_dir():  # every file under it would read as absent
+        raise TranslationFileError(path, None, f"cannot be there: {_shown(folder)} is a file, not a folder")
+    if path.is_symlink() and not path.exists():
+        raise TranslationFileError(path, None, f"a link to {os.readlink(path)}, which does not exist (or loops)")
+    if path.exists() and not path.is_file():
+        raise TranslationFileError(path, None, "is a folder (or another kind of file), not a translation file")
+    return path.exists()
+
+
 def load_po(path: pathlib.Path, lang: str = "") -> polib.POFile:
-    return read_po(path) if path.exists() else new_po(path.stem, lang)
+    return read_po(path) if present(path) else new_po(path.stem, lang)
 
 
 def new_po(name: str, lang: str) -> polib.POFile:
@@ -237,7 +265,7 @@ def status(source, lang: str) -> Status:
     units = source.units()
     path = source.po_path(lang)
     try:
-        po = read_po(path, duplicates="keep") if path.exists() else new_po(source.name, lang)
+        po = read_po(path, duplicates="keep") if present(path) else new_po(source.name, lang)
     except TranslationFileError as error:
         return Status(errors=[str(error)])
     found = Status(obsolete=sum(1 for e in po if e.obsolete), total=len(units))
@@ -262,11 +290,15 @@ def status(source, lang: str) -> Status:
 def check_entry(unit, msgstr: str) -> str | None:
     """What is wrong with ``msgstr`` as the translation of ``unit``, or ``None``: fields other than the English's
     in a text the code fills (``python-brace-format``, a package message), line breaks at its ends unlike the
-    English's (msgfmt refuses both)."""
+    English's (msgfmt refuses both), equation placeholders of a Markdown block other than its msgid's
+    (:func:`.markdown.placeholder_problem`)."""
+    from attention_workshop.editions.markdown import placeholder_problem
     from attention_workshop.editions.units import brace_fields
 
     if same_ends(msgstr, unit.msgid) != msgstr:
         return "the msgstr must begin and end with a line break exactly where the msgid does"
+    if unit.kind in MARKDOWN_KINDS:
+        return placeholder_problem(msgstr, unit.msgid)
     if unit.flag == "python-brace-format" or unit.kind == "message":
         english, translated = brace_fields(unit.msgid), brace_fields(msgstr)
         if translated is None:
@@ -288,7 +320,7 @@ def update(source, lang: str) -> Status:
 def merged(source, lang: str) -> tuple[pathlib.Path, str]:
     """The PO file of ``source`` merged with its English, as text, and where it goes (nothing written)."""
     target = source.po_path(lang)
-    old = read_po(target) if target.exists() else polib.POFile(wrapwidth=0)
+    old = read_po(target) if present(target) else polib.POFile(wrapwidth=0)
     return target, merge(old, source.units(), source.name, lang, _locations(source)).__unicode__()
 
 
@@ -296,7 +328,7 @@ def write(target: pathlib.Path, text: str) -> bool:
     if target.exists() and target.read_text(encoding="utf-8") == text:
         return False
     target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(text, encoding="utf-8")
+    files.write_text(target, text)  # a translator's file: never left half written
     return True
 
 
@@ -308,6 +340,19 @@ def _locations(source):
     if source.name.endswith((".ipynb", ".yml")):
         return lambda unit: [(source.name, unit.context)]
     return lambda unit: [(source.name, "")]
+
+
+def _migrate(entry: polib.POEntry) -> None:
+    """An entry of a Markdown block written before equation references became placeholders (the references
+    themselves in its msgid and msgstr, and in a fuzzy entry's previous msgid) takes today's form in place
+    (:func:`.markdown.migrated`), so that merging finds it again: no translation lost, none turned fuzzy."""
+    from attention_workshop.editions.markdown import NOT_PROSE_KINDS, migrated
+
+    if (entry.comment or "").startswith(("string", "message", "setting", "theme", *NOT_PROSE_KINDS)):
+        return  # code, the package's and the theme's words: no Markdown, no reference
+    entry.msgid, entry.msgstr = migrated(entry.msgid, entry.msgstr)
+    if entry.previous_msgid:
+        entry.previous_msgid = migrated(entry.previous_msgid, "")[0]
 
 
 def merge(old: polib.POFile, units: list, name: str, lang: str, locations=lambda unit: []) -> polib.POFile:
@@ -322,6 +367,7 @@ def merge(old: polib.POFile, units: list, name: str, lang: str, locations=lambda
 
     catalog, before = Catalog(fuzzy=False), {}
     for entry in sorted(old, key=lambda e: e.obsolete):  # an active entry wins over an obsolete one
+        _migrate(entry)
         key = (entry.msgid, entry.msgctxt)
         if key not in before:
             before[key] = entry

@@ -1,35 +1,47 @@
-"""The command line: ``python -m attention_workshop.editions update|status|generate [--lang LANG]``.
+"""The command line: ``python -m attention_workshop.editions update|status|generate|execute|renumber [--lang LANG]``.
 
 ``--lang`` names a translated edition: a folder ``locale/<lang>/LC_MESSAGES/`` other than the English source's
 (:func:`attention_workshop.paths.translations`); without it, every one. ``generate`` builds every file of an
 edition in memory, refuses it whole if one translation is more than text (:mod:`.code`), one translation file is
 unreadable (:class:`.catalog.TranslationFileError`) or one generated code cell does not parse, and writes the
-edition only inside its folder ``<lang>/`` (besides the list of its notebooks whose code changed,
-``_build/editions-<lang>-to-execute.txt``, which ``make editions`` executes). Every problem is one line naming the
-file, the entry (msgctxt) and what is wrong. Exit status: 0 done, 1 a translation problem (or a write that failed:
-nothing half-said), 2 a wrong command line.
+edition only inside its folder ``<lang>/``; a generated notebook it cannot read (half written) is written again,
+with one line saying so. ``execute`` runs the generated notebooks that owe it, read from the files themselves
+(:func:`.sources.owed`: no outputs, or a stamp of other code or messages), so nothing is forgotten after a second
+``generate`` or a failed execution. ``renumber`` numbers the English's equations (their ``\\tag{n}`` and the
+``(n)`` of every reference) in the order of the table of contents; the editions take the numbers when generated.
+Every problem is one line naming the file, the entry (msgctxt) and what is
+wrong. Exit status: 0 done, 1 a translation problem (or a write or an execution that failed: nothing half-said), 2
+a wrong command line.
 """
 
 from __future__ import annotations
 
 import json
 import pathlib
-import re
 import sys
 
+from attention_core import files
 from attention_workshop.command import OneLineParser
 from attention_workshop.editions import code
+from attention_workshop.editions.blocks import BlockError
 from attention_workshop.editions.catalog import Status, Translation, TranslationFileError, status, update
-from attention_workshop.editions.sources import ConfigSource, NotebookSource, Source, sources
-from attention_workshop.paths import ENGLISH, ROOT, EditionsError, complete, translations
+from attention_workshop.editions.sources import (
+    ConfigSource,
+    NotebookSource,
+    Source,
+    owed,
+    read_generated,
+    sources,
+    stamp,
+)
+from attention_workshop.paths import ENGLISH, LANGUAGE_CODE, ROOT, EditionsError, complete, translations
 
 PROG = "python -m attention_workshop.editions"
-LANGUAGE_CODE = re.compile(r"[A-Za-z]{2,3}(?:[_-][A-Za-z0-9]+)*(?:@[A-Za-z0-9]+)?")  # zh, zh_CN, pt-BR, sr@latin
 
 
 def _parser() -> OneLineParser:
     parser = OneLineParser(prog=PROG, description=__doc__.splitlines()[0])
-    parser.add_argument("command", choices=("update", "status", "generate"))
+    parser.add_argument("command", choices=("update", "status", "generate", "execute", "renumber"))
     parser.add_argument(
         "--lang", action="append", metavar="LANG", help="only this edition (default: every folder of locale/)"
     )
@@ -119,6 +131,10 @@ def _print_status(lang: str) -> int:
             print(f"{lang}: {error}")
             problems += 1
             continue
+        except BlockError as error:  # the English itself cannot be cut into entries
+            print(f"{lang}: {source.name}: {error}")
+            problems += 1
+            continue
         for line in st.report(lang, source.name, kinds):  # missing, stale, unused, duplicate, invalid; unreadable
             print(line)
         for line in refused:
@@ -145,6 +161,9 @@ def _update(lang: str) -> int:
         except TranslationFileError as error:  # the file is left as it is
             print(f"{PROG}: {lang}: not merged: {error}", file=sys.stderr)
             problems += 1
+        except BlockError as error:  # the English itself cannot be cut into entries: the file is left as it is
+            print(f"{PROG}: {lang}: not merged: {source.name}: {error}", file=sys.stderr)
+            problems += 1
     return problems
 
 
@@ -169,7 +188,7 @@ def generate(lang: str) -> int:
     once they pass."""
     generating = [s for s in sources() if s.generates]
     problems = outside(lang, [p for source in generating for p in _targets(source, lang)])
-    translations = {}
+    translations, made = {}, {}
     for source in generating:
         try:
             translations[source.name] = source.translation(lang)  # an unreadable translation file is named here
@@ -180,22 +199,25 @@ def generate(lang: str) -> int:
     for source in generating if not problems else []:
         translation = translations[source.name]
         try:
-            made = source.edition(lang, translation)
+            made[source.name] = source.edition(lang, translation)
             if isinstance(source, ConfigSource):
                 source.toc(lang, translation)
         except code.TranslationRefused as refused:  # one refused_entries did not see: named by its English
             problems.append(f"{source.name}: {_one_line(refused.msgid)}: refused {refused}")
             continue
+        except BlockError as error:  # the English itself cannot be cut into entries
+            problems.append(f"{source.name}: {error}")
+            continue
         if isinstance(source, NotebookSource):
-            problems += unreadable_cells(source, lang, made, translation)
+            problems += unreadable_cells(source, lang, made[source.name], translation)
     if problems:
         for line in problems:
             print(f"{PROG}: {lang} not generated: {line}", file=sys.stderr)
         return 1
-    changed, report = [], []
+    report = []
     for source in generating:
         try:
-            what = source.write(lang)
+            what = source.write(lang, made[source.name])
         except OSError as error:
             print(
                 f"{PROG}: {lang}: could not write {source.target(lang).relative_to(ROOT)}: {error.strerror or error}",
@@ -203,32 +225,97 @@ def generate(lang: str) -> int:
             )
             return 1
         if what != "unchanged":
-            report.append(f"{lang}: {source.target(lang).relative_to(ROOT)}: {what} changed")
-        if what == "code":
-            changed.append(source.target(lang).relative_to(ROOT).as_posix())
-    try:
-        (ROOT / "_build").mkdir(exist_ok=True)
-        (ROOT / "_build" / f"editions-{lang}-to-execute.txt").write_text("".join(f"{p}\n" for p in changed))
-    except OSError as error:
-        print(
-            f"{PROG}: {lang}: could not write _build/editions-{lang}-to-execute.txt: {error.strerror or error}",
-            file=sys.stderr,
-        )
-        return 1
+            said = f"{what} changed" if what in ("text", "code") else what
+            report.append(f"{lang}: {source.target(lang).relative_to(ROOT)}: {said}")
     for line in report:  # printed once every file is written: a closed pipe cannot stop the writing halfway
         print(line)
+    return 0
+
+
+def execute(lang: str) -> int:
+    """Execute every generated notebook of ``lang`` that owes it (:func:`.sources.owed`: no outputs, or outputs
+    computed from other code or other package messages), one at a time with ``attention_workshop.execute``, and
+    stamp each right after its execution with what its outputs were computed from. The first failure stops the
+    command (that notebook is left as it was and still owed; those executed before it are stamped)."""
+    from attention_workshop import execute as executor
+
+    try:
+        due = owed(lang)
+    except TranslationFileError as error:  # the package's messages, part of what the outputs are computed from
+        print(f"{PROG}: {lang}: nothing executed: {error}", file=sys.stderr)
+        return 1
+    for path, why in due:
+        shown = path.relative_to(ROOT).as_posix()
+        if read_generated(path)[0] is None:
+            print(f"{PROG}: {lang}: {shown} cannot be executed: {why}", file=sys.stderr)
+            return 1
+        print(f"{lang}: executing {shown}: {why}", flush=True)
+        status = executor.main([str(path)])
+        if status:
+            return status
+        stamp(path, lang)
+    return 0
+
+
+def renumber() -> int:
+    """Number the English's labelled equations in the order of the table of contents (as the book's build does,
+    :func:`attention_workshop.portable.equation_labels`) and write each lesson whose ``\\tag{n}`` or references
+    ``[(n)](...#eq-...)`` change (:func:`attention_workshop.portable.renumbered`). Only the English changes: an
+    edition's references are placeholders in its translation files, filled from the English when it is generated.
+    A reference to no equation, or a label given twice, is one line, and nothing is written."""
+    from attention_workshop.build_pdf import toc
+    from attention_workshop.editions.markdown import _lines
+    from attention_workshop.execute import dumps
+    from attention_workshop.portable import PortableError, equation_labels, renumbered
+
+    documents = []  # (path, notebook or None for a page, its Markdown texts)
+    for _, name in toc(ROOT):
+        path = next(ROOT / f"{name}{suffix}" for suffix in (".ipynb", ".md") if (ROOT / f"{name}{suffix}").exists())
+        if path.suffix == ".ipynb":
+            nb = json.loads(path.read_text(encoding="utf-8"))
+            documents.append((path, nb, ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown"]))
+        else:  # a page: its equations count, its references are MyST roles, which Sphinx numbers
+            documents.append((path, None, [path.read_text(encoding="utf-8")]))
+    labels = [label for _, _, texts in documents for text in texts for label in equation_labels(text)]
+    twice = sorted({label for label in labels if labels.count(label) > 1})
+    if twice:
+        print(f"{PROG}: not renumbered: equation labels given twice: {', '.join(twice)}", file=sys.stderr)
+        return 1
+    numbers = {label: n for n, label in enumerate(labels, 1)}
+    changed = []
+    for path, nb, _ in documents:
+        for cell in nb["cells"] if nb is not None else []:
+            if cell["cell_type"] != "markdown":
+                continue
+            try:
+                new = renumbered("".join(cell["source"]), numbers)
+            except PortableError as error:
+                print(f"{PROG}: not renumbered: {path.relative_to(ROOT)}: [{cell['id']}] {error}", file=sys.stderr)
+                return 1
+            if new != "".join(cell["source"]):
+                cell["source"] = _lines(new)
+                changed += [(path, nb)] if (path, nb) not in changed else []
+    for path, nb in changed:
+        files.write_text(path, dumps(nb))
+        print(f"{path.relative_to(ROOT)}: equations renumbered")
     return 0
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
+    if args.command == "renumber":
+        if args.lang is not None:
+            parser.error("renumber numbers the English's equations (each edition takes them when generated): no --lang")
+        return renumber()
     problems = 0
     for lang in languages(parser, args.lang):
         if args.command == "update":
             problems += _update(lang)
         if args.command in ("update", "status"):
             problems += _print_status(lang)
-        else:
+        elif args.command == "generate":
             problems += generate(lang)
+        elif args.command == "execute":
+            problems += execute(lang)
     return 1 if problems else 0

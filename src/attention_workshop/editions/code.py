@@ -1,14 +1,19 @@
-"""The translatable text of a code cell: string literals (an f-string's fields numbered) and comments, read with
-the tokenizer and written back with a translation in their place.
+"""The translatable text of a code cell: string literals (an f-string's fields numbered) and comments, read from
+LibCST's lossless syntax tree and written back with a translation in their place.
 
 A translation is data, never code. What a translator reads and writes for a string literal is the text the literal
-means (its escapes decoded), in the one grammar of Python's ``str.format``: ``{0}``, ``{1}``, ... stand for the
-English f-string's fields in order, ``{{`` and ``}}`` for braces. A translation may use exactly the placeholders of
-its English, each once, and nothing else in braces; it has a line break only where the English has one, and a
-comment never has one (:func:`check_translation`, :class:`TranslationRefused`). The generator writes the
+means (its escapes decoded by Python itself), in the one grammar of Python's ``str.format``: ``{0}``, ``{1}``, ...
+stand for the English f-string's fields in order, ``{{`` and ``}}`` for braces. A translation may use exactly the
+placeholders of its English, each once, and nothing else in braces; it has a line break only where the English has
+one, and a comment never has one (:func:`check_translation`, :class:`TranslationRefused`). The generator writes the
 translated text back with its backslashes, quotes and braces escaped, so the new literal means exactly that text
-(:func:`_escape`). The fields of an f-string are found by one scanner, :func:`_scan_field`, which reads the
-characters themselves: no step depends on how a Python version tokenizes f-strings (3.12 splits them into parts).
+(:func:`_escape`), as a new node of the cell's tree: everything else is written back by LibCST byte for byte.
+
+LibCST (``libcst``, a concrete syntax tree with its own parser) reads every cell the same way on Python 3.11, 3.12
+and 3.13: an f-string is one node with its text and its fields (``{expr!conv:spec}``, as written), whatever the
+running Python's tokenizer does with f-strings (3.12 splits them into parts). What is text and which literals are
+names is the lessons' policy (CONTRIBUTING, "Labels and names never share a literal"), read from the tree:
+:func:`translatable` and :class:`_Reader`.
 """
 
 from __future__ import annotations
@@ -16,18 +21,22 @@ from __future__ import annotations
 import ast
 import dataclasses
 import functools
-import io
 import re
-import tokenize
 import unicodedata
 
-LANGUAGE_CALL = re.compile(r'(\bset_language\(\s*)"en"(\s*\))')  # the one declared code substitution
+import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from attention_workshop.editions.blocks import BlockError
+
+LANGUAGE = "set_language"  # set_language("en"): the one declared code substitution, the edition's language
 TEXT_CALLS = {"print", "pad"}  # a one-word string passed to these is text (a header), not a name
 TEXT_KEYWORDS = {"alt", "caption", "title", "suptitle", "label", "xlabel", "ylabel", "description"}
 PROSE_PUNCTUATION = ",.;:!?()'\"“”‘’"  # written differently by other languages (，。；：！？（）)
 PRAGMA = re.compile(r"#\s*(noqa|NBVAL_|fmt:|type:|pragma)")
 WRAP = 100  # display columns of a regenerated, translated multi-line string literal
 LINE_BREAKS = frozenset("\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029")  # where str.splitlines (so a notebook) cuts a line
+STRINGS = (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString)
 
 
 class TranslationRefused(ValueError):
@@ -41,10 +50,8 @@ class TranslationRefused(ValueError):
 
 @dataclasses.dataclass(frozen=True)
 class Literal:
-    """A run of implicitly concatenated string literals (or one comment) in a code cell, with its position."""
+    """A run of implicitly concatenated string literals (or one comment) in a code cell."""
 
-    start: int  # offsets into the cell's source
-    end: int
     kind: str  # "string", "comment" or "bytes" (never translated)
     text: str  # what a translator reads: a string's meaning, braces doubled, fields as {0}, {1}, ...
     fields: list[str]  # the source of each field "{expr!conv:spec}", in order
@@ -53,269 +60,159 @@ class Literal:
     quote: str = '"'  # the quotes of the first piece
     name: bool = False  # used as a name by the code (a subscript key, a compared value): never translated
     enclosing: str = ""  # the quotes of the f-strings whose field holds this literal ("" at the top of a cell)
+    multiline: bool = False  # a run of single-quoted pieces over several lines: a translation is wrapped the same way
+    node: cst.CSTNode | None = dataclasses.field(default=None, compare=False, repr=False)  # its node in the tree
 
 
-def _offsets(source: str) -> list[int]:
-    starts, total = [0], 0
-    for line in source.splitlines(keepends=True):
-        total += len(line)
-        starts.append(total)
-    return starts
-
-
-def _string_tokens(source: str) -> list[tuple[int, int, str, int]]:
-    """(start, end, kind, column) of every string literal and comment in ``source``; ``kind`` is "string" or
-    "comment". Only where a literal starts and ends is taken from the tokenizer: from Python 3.12 it splits an
-    f-string into several tokens, which are joined back into one here; what is inside is read by
-    :func:`_fstring_parts`."""
-    lines = _offsets(source)
-    found, fstring = [], None
-    for tok in tokenize.generate_tokens(io.StringIO(source).readline):
-        start = lines[tok.start[0] - 1] + tok.start[1]
-        end = lines[tok.end[0] - 1] + tok.end[1]
-        name = tokenize.tok_name[tok.type]
-        if name == "FSTRING_START":
-            fstring = fstring or (start, tok.start[1], 0)
-            fstring = (fstring[0], fstring[1], fstring[2] + 1)
-        elif name == "FSTRING_END":
-            depth = fstring[2] - 1
-            if depth == 0:
-                found.append((fstring[0], end, "string", fstring[1]))
-                fstring = None
-            else:
-                fstring = (fstring[0], fstring[1], depth)
-        elif fstring is not None:
-            continue
-        elif tok.type == tokenize.STRING:
-            found.append((start, end, "string", tok.start[1]))
-        elif tok.type == tokenize.COMMENT:
-            found.append((start, end, "comment", tok.start[1]))
-    return found
-
-
-_BLANK = re.compile(r"\s*")
-
-
+# ----------------------------------------------------------------------------------------------- reading
 def literals(source: str) -> list[Literal]:
-    """Every comment and every run of implicitly concatenated string literals in a code cell, in order."""
-    return list(_literals(source))
+    """Every comment and every run of implicitly concatenated string literals in a code cell, in order (not the
+    strings inside f-string fields: :func:`_code_literals`)."""
+    return [lit for lit in _read(source)[1] if not lit.enclosing]
+
+
+def _code_literals(source: str) -> list[Literal]:
+    """Every literal of a code cell and, after each, the string literals inside its f-string fields (each knowing
+    the quotes of the f-strings around it)."""
+    return list(_read(source)[1])
 
 
 @functools.lru_cache(maxsize=4096)  # a cell is read to list its entries, check them, translate and guard it
-def _literals(source: str) -> tuple[Literal, ...]:
-    runs: list[list[tuple[int, int, str, int]]] = []
-    for tok in _string_tokens(source):
-        previous = runs[-1][-1] if runs else None
-        joined = (
-            previous is not None
-            and tok[2] == previous[2] == "string"
-            and _BLANK.fullmatch(_strip_comments(source[previous[1] : tok[0]]))
+def _read(source: str) -> tuple[cst.Module, tuple[Literal, ...]]:
+    """The cell's tree and its literals, in the order of the source (a literal inside an f-string's field after the
+    run that holds it). A cell LibCST cannot read is a :class:`.blocks.BlockError` naming the line."""
+    try:
+        wrapper = MetadataWrapper(cst.parse_module(source))
+    except cst.ParserSyntaxError as error:
+        raise BlockError(f"line {error.raw_line}: not Python the generator can read ({error.message})") from None
+    reader = _Reader(wrapper.module)
+    wrapper.visit(reader)
+    return wrapper.module, tuple(reader.found)
+
+
+class _Reader(cst.CSTVisitor):
+    """Collects the literals of a cell in the order of the source, and which strings the code uses as names:
+    subscript keys (``sweep["mean"]``), compared values (``name == "dot"``), the language code of
+    ``set_language("en")``, and a one-word identifier passed to a function (``position_of("place")``,
+    ``score="general"``), except to ``print`` and ``pad`` or as a text keyword (``ylabel="microseconds"``). A
+    lesson's code never uses a label as a name (CONTRIBUTING), so these are the only literals an edition must keep
+    as they are."""
+
+    METADATA_DEPENDENCIES = (PositionProvider,)
+
+    def __init__(self, module: cst.Module):
+        super().__init__()
+        self.module, self.found, self.names, self.inside, self.enclosing = module, [], set(), set(), []
+
+    # what the code uses as a name
+    def _mark(self, node) -> None:
+        if isinstance(node, STRINGS) and not isinstance(getattr(node, "evaluated_value", ""), bytes):
+            self.names.add(id(node))
+
+    def visit_Subscript(self, node: cst.Subscript) -> None:
+        for element in node.slice:
+            if isinstance(element.slice, cst.Index):
+                value = element.slice.value
+                for item in [e.value for e in value.elements] if isinstance(value, cst.Tuple) else [value]:
+                    self._mark(item)
+
+    def visit_Comparison(self, node: cst.Comparison) -> None:
+        for operand in (node.left, *(target.comparator for target in node.comparisons)):
+            self._mark(operand)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        callee = node.func.value if isinstance(node.func, cst.Name) else getattr(node.func, "attr", None)
+        callee = getattr(callee, "value", callee) or ""
+        for arg in node.args:
+            if arg.star:
+                continue
+            if arg.keyword is None and (callee == LANGUAGE or (callee not in TEXT_CALLS and _identifier(arg.value))):
+                self._mark(arg.value)
+            elif arg.keyword is not None and arg.keyword.value not in TEXT_KEYWORDS and _identifier(arg.value):
+                self._mark(arg.value)
+
+    # the literals
+    def visit_Comment(self, node: cst.Comment) -> None:
+        column = self.get_metadata(PositionProvider, node).start.column
+        self.found.append(Literal("comment", node.value[1:].strip(), [], indent=column, node=node))
+
+    def visit_ConcatenatedString(self, node: cst.ConcatenatedString) -> None:
+        if id(node) not in self.inside:
+            self._run(node, _pieces(node))
+
+    def visit_SimpleString(self, node: cst.SimpleString) -> None:
+        if id(node) not in self.inside:
+            self._run(node, [node])
+
+    def visit_FormattedString(self, node: cst.FormattedString) -> None:
+        if id(node) not in self.inside:
+            self._run(node, [node])
+        self.enclosing.append(node.quote[0])  # the quotes around what its fields hold
+
+    def leave_FormattedString(self, node: cst.FormattedString) -> None:
+        self.enclosing.pop()
+
+    def _run(self, node, pieces: list) -> None:
+        self.inside |= {id(n) for n in _runs(node)}
+        first = pieces[0]
+        written = self.module.code_for_node(node.with_changes(lpar=[], rpar=[]))
+        where = dict(
+            prefix=first.prefix,
+            indent=self.get_metadata(PositionProvider, node).start.column,
+            quote=first.quote,
+            enclosing="".join(self.enclosing),
+            node=node,
         )
-        if joined:
-            runs[-1].append(tok)
-        else:
-            runs.append([tok])
-    found, names, lines = [], _name_positions(source), _offsets(source)
-    for run in runs:
-        start, end, kind, column = run[0][0], run[-1][1], run[0][2], run[0][3]
-        if kind == "comment":
-            text = source[start:end]
-            found.append(Literal(start, end, kind, text[1:].strip(), [], indent=column))
-            continue
-        pieces = [_parse_piece(source[s:e]) for s, e, _, _ in run]
-        if any("b" in prefix.lower() for prefix, _, _ in pieces):
-            found.append(Literal(start, end, "bytes", source[start:end], [], pieces[0][0], column, pieces[0][1]))
-            continue
+        if any("b" in piece.prefix.lower() for piece in pieces):
+            if not self.enclosing:  # a bytes literal is never text; inside a field it is not even listed
+                self.found.append(Literal("bytes", written, [], **where))
+            return
         text, fields = "", []
-        for prefix, quote, body in pieces:
-            if "f" in prefix.lower():
-                for part in _fstring_parts(body, raw="r" in prefix.lower()):
-                    if part.startswith("{") and not part.startswith("{{"):
-                        text += "{" + str(len(fields)) + "}"
-                        fields.append(part)
-                    else:
-                        text += _decode(part, raw="r" in prefix.lower(), fstring=True)
-            else:
-                text += _braces(ast.literal_eval(prefix + quote + body + quote))
-        line = next(n for n in range(len(lines) - 1, -1, -1) if lines[n] <= start) + 1
-        name = (line, column) in names
-        found.append(Literal(start, end, kind, text, fields, pieces[0][0], column, pieces[0][1], name))
-    return tuple(found)
+        for piece in pieces:
+            if isinstance(piece, cst.SimpleString):
+                text += _braces(piece.evaluated_value)
+                continue
+            for part in piece.parts:
+                if isinstance(part, cst.FormattedStringText):
+                    text += _braces(_meaning(part.value, piece))
+                else:
+                    text += "{" + str(len(fields)) + "}"
+                    fields.append(self.module.code_for_node(part))
+        multiline = "\n" in written and len(first.quote) == 1
+        self.found.append(Literal("string", text, fields, name=id(node) in self.names, multiline=multiline, **where))
 
 
-def _name_positions(source: str) -> set[tuple[int, int]]:
-    """(line, column) of the string literals the code uses as names, not as text: subscript keys
-    (``sweep["mean"]``), compared values (``name == "dot"``), the language code of ``set_language("en")``, and a
-    one-word identifier passed to a function (``position_of("place")``, ``score="general"``), except to ``print``
-    and ``pad`` or as a text keyword (``ylabel="microseconds"``). A lesson's code never uses a label as a name
-    (CONTRIBUTING), so these are the only literals an edition must keep as they are. ``source`` is a cell, or the
-    expression of an f-string's field (read in parentheses: it may start with a space)."""
-    tree = None
-    for text, mode in ((source, "exec"), (f"({source}\n)", "eval")):
-        try:
-            tree = ast.parse(text, mode=mode)
-            break
-        except SyntaxError:
-            continue
-    if tree is None:
-        return set()
-    shift = 1 if mode == "eval" else 0  # the opening parenthesis
-    split = text.splitlines()
-    found = set()
+def _pieces(node) -> list:
+    """The string literals of a run, in order (a ``ConcatenatedString`` nests to the right)."""
+    if isinstance(node, cst.ConcatenatedString):
+        return [*_pieces(node.left), *_pieces(node.right)]
+    return [node]
 
-    def mark(node):
-        if isinstance(node, ast.Constant | ast.JoinedStr) and (
-            isinstance(node, ast.JoinedStr) or isinstance(node.value, str)
-        ):
-            before = split[node.lineno - 1].encode()[: node.col_offset].decode(errors="replace")
-            found.add((node.lineno, len(before) - (shift if node.lineno == 1 else 0)))
 
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Subscript):
-            mark(node.slice)
-            if isinstance(node.slice, ast.Tuple):
-                for element in node.slice.elts:
-                    mark(element)
-        elif isinstance(node, ast.Compare):
-            for operand in (node.left, *node.comparators):
-                mark(operand)
-        elif isinstance(node, ast.Call):
-            callee = getattr(node.func, "id", getattr(node.func, "attr", ""))
-            for argument in node.args:
-                if callee == "set_language" or (callee not in TEXT_CALLS and _identifier(argument)):
-                    mark(argument)
-            for keyword in node.keywords:
-                if keyword.arg not in TEXT_KEYWORDS and _identifier(keyword.value):
-                    mark(keyword.value)
-    return found
+def _runs(node) -> list:
+    """A run's node, its pieces and the ``ConcatenatedString`` nodes between them."""
+    if isinstance(node, cst.ConcatenatedString):
+        return [node, *_runs(node.left), *_runs(node.right)]
+    return [node]
 
 
 def _identifier(node) -> bool:
-    return isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.isidentifier()
+    value = (
+        getattr(node, "evaluated_value", None) if isinstance(node, cst.SimpleString | cst.ConcatenatedString) else None
+    )
+    return isinstance(value, str) and value.isidentifier()
 
 
-def _strip_comments(between: str) -> str:
-    return re.sub(r"#[^\n]*", "", between).replace("\\\n", "")
-
-
-def _parse_piece(token: str) -> tuple[str, str, str]:
-    """``(prefix, quote, body)`` of one string literal token, ``body`` as written between the quotes."""
-    prefix = token[: len(token) - len(token.lstrip("rRbBuUfF"))]
-    rest = token[len(prefix) :]
-    quote = rest[:3] if rest[:3] in ('"""', "'''") else rest[0]
-    return prefix, quote, rest[len(quote) : -len(quote)]
+def _meaning(text: str, fstring: cst.FormattedString) -> str:
+    """What a literal part of an f-string means, as Python reads it: its escapes decoded, ``{{`` a brace. Read by
+    Python's own parser, from the part alone in an f-string of the same prefix and quotes (a field after it, so that
+    a quote at its end does not close the string)."""
+    parsed = ast.parse(f"{fstring.prefix}{fstring.quote}{text}{{0}}{fstring.quote}", mode="eval").body
+    return "".join(v.value for v in parsed.values if isinstance(v, ast.Constant))
 
 
 def _braces(text: str) -> str:
     return text.replace("{", "{{").replace("}", "}}")
-
-
-# ----------------------------------------------------------------------------------------------- f-string fields
-def _fstring_parts(body: str, raw: bool = False) -> list[str]:
-    """An f-string body (or a format spec) cut into its literal text and its replacement fields, as written: a
-    piece that starts with one ``{`` is a field ``{expr!conv:spec}``; ``{{`` and ``}}`` are text. In a non-raw
-    body ``\\N{NAME}`` is text (a named character), not a field."""
-    parts, text, i = [], [], 0
-    while i < len(body):
-        if not raw and body.startswith("\\N{", i):
-            end = body.index("}", i)
-            text.append(body[i : end + 1])
-            i = end + 1
-        elif not raw and body.startswith("\\\\", i):
-            text.append("\\\\")
-            i += 2
-        elif body.startswith("{{", i) or body.startswith("}}", i):
-            text.append(body[i : i + 2])
-            i += 2
-        elif body[i] == "{":
-            if text:
-                parts.append("".join(text))
-                text = []
-            end, _ = _scan_field(body, i)
-            parts.append(body[i : end + 1])
-            i = end + 1
-        else:
-            text.append(body[i])
-            i += 1
-    if text:
-        parts.append("".join(text))
-    return parts
-
-
-def _scan_field(body: str, start: int) -> tuple[int, int]:
-    """The one scanner of a replacement field: for the field that opens at ``body[start]`` (a ``{``), the index of
-    the ``}`` that closes it and the index where its expression ends (at its ``!conversion``, its ``:spec`` or its
-    closing brace). Brackets and string literals inside the expression are skipped whole; the spec may hold fields
-    of its own (``{x:>{width}}``)."""
-    depth, i, expression_end = 0, start + 1, None
-    while i < len(body):
-        ch = body[i]
-        if expression_end is None:
-            if ch in "'\"":
-                i = _string_end(body, i)
-                continue
-            if ch in "([{":
-                depth += 1
-            elif ch in ")]}" and depth:
-                depth -= 1
-            elif ch == "}":
-                return i, i
-            elif depth == 0 and (ch == ":" or (ch == "!" and body[i + 1 : i + 2] != "=")):
-                expression_end = i
-        elif ch == "{":
-            i = _scan_field(body, i)[0]
-        elif ch == "}":
-            return i, expression_end
-        i += 1
-    raise ValueError(f"unclosed replacement field in f-string body {body!r}")
-
-
-def _string_end(text: str, start: int) -> int:
-    """The index just after the string literal whose opening quote is at ``text[start]``."""
-    quote = text[start : start + 3] if text[start : start + 3] in ('"""', "'''") else text[start]
-    i = start + len(quote)
-    while i < len(text):
-        if text[i] == "\\":
-            i += 2
-        elif text.startswith(quote, i):
-            return i + len(quote)
-        else:
-            i += 1
-    raise ValueError(f"unclosed string literal in {text!r}")
-
-
-def _split_field(field: str) -> tuple[str, str]:
-    """A field ``{expr!conv:spec}`` as its expression and the rest (``!conv:spec``, without the braces)."""
-    end, expression_end = _scan_field(field, 0)
-    return field[1:expression_end], field[expression_end:end]
-
-
-_ESCAPE = re.compile(
-    r"\\(N\{[^}]*\}|x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|[0-7]{1,3}|\r\n|[^{}])|\{\{|\}\}", re.S
-)
-_SIMPLE = {"\n": "", "\r\n": "", "\\": "\\", "'": "'", '"': '"', "a": "\a", "b": "\b", "f": "\f", "n": "\n"}
-_SIMPLE |= {"r": "\r", "t": "\t", "v": "\v"}
-
-
-def _decode(part: str, raw: bool, fstring: bool) -> str:
-    """The translator's text of a literal part of an f-string, as written in the source: its escapes decoded as
-    Python decodes them (an unknown escape keeps its backslash), its braces written ``{{`` and ``}}``."""
-    if raw:
-        return part
-
-    def one(match):
-        escape = match.group(1)
-        if escape is None:
-            return match.group(0)  # {{ or }}: already a brace in the translator's grammar
-        if escape[0] == "N":
-            return _braces(unicodedata.lookup(escape[2:-1]))
-        if escape[0] in "xuU":
-            return _braces(chr(int(escape[1:], 16)))
-        if escape[0] in "01234567":
-            return _braces(chr(int(escape, 8)))
-        return _SIMPLE.get(escape, "\\" + escape)
-
-    return _ESCAPE.sub(one, part)
 
 
 # ----------------------------------------------------------------------------------------------- what is text
@@ -329,38 +226,6 @@ def translatable(lit: Literal) -> bool:
         return False
     plain = re.sub(r"\{\d+\}|\s", "", lit.text)  # what is left besides placeholders and white space
     return re.search(r"[^\W\d_]", plain) is not None or any(ch in PROSE_PUNCTUATION for ch in plain)
-
-
-def _field_literals(field: str) -> list[Literal]:
-    """String literals inside an f-string's field: in its expression (``{'yes' if ok else 'no'}``) and in the
-    fields of its format spec (``{x:>{width}}``)."""
-    expression, rest = _split_field(field)
-    try:
-        found = [lit for lit in literals(expression) if lit.kind == "string"]
-    except (tokenize.TokenError, SyntaxError, ValueError):
-        found = []
-    for part in _fstring_parts(rest, raw=True):
-        if part.startswith("{") and not part.startswith("{{"):
-            found += _field_literals(part)
-    return found
-
-
-def _code_literals(source: str) -> list[Literal]:
-    """Every literal of a code cell and, recursively, the string literals inside f-string fields (each knowing
-    the quotes of the f-strings around it)."""
-    out = []
-    for lit in literals(source):
-        out.append(lit)
-        out.extend(_nested(lit, ""))
-    return out
-
-
-def _nested(lit: Literal, enclosing: str):
-    for field in lit.fields:
-        for inner in _field_literals(field):
-            inner = dataclasses.replace(inner, enclosing=enclosing + lit.quote[0])
-            yield inner
-            yield from _nested(inner, inner.enclosing)
 
 
 # ----------------------------------------------------------------------------------------------- the guard
@@ -494,53 +359,84 @@ def translate_code(source: str, translate, lang: str) -> str:
     """A code cell's source with its translatable literals and comments translated (``translate(msgid)``
     returns the translation or ``None``) and the edition's language in ``set_language(...)``. A translation
     that is more than text raises :class:`TranslationRefused`."""
-    out = _translate_code(source, translate, "")
-    return LANGUAGE_CALL.sub(lambda m: f'{m.group(1)}"{lang}"{m.group(2)}', out)
+    module, found = _read(source)
+    writer = _Writer(module, {id(lit.node): lit for lit in found}, translate, lang)
+    if f"{LANGUAGE}(" not in source and all(writer._wanted(lit) is None for lit in found):
+        return source  # nothing to translate: no need to walk the tree
+    return module.visit(writer).code
 
 
-def _translate_code(source: str, translate, enclosing: str) -> str:
-    edits = []
-    for lit in literals(source):
-        lit = dataclasses.replace(lit, enclosing=enclosing)
-        fields = [_translate_field(f, translate, enclosing + lit.quote[0]) for f in lit.fields]
-        new_text = translate(lit.text) if translatable(lit) else None
-        if (new_text is None or new_text == lit.text) and fields == lit.fields:
-            continue  # kept as written, byte for byte
-        new_text = lit.text if new_text is None else new_text
-        pieces = check_translation(lit, new_text)
-        if lit.kind == "comment":
-            edits.append((lit.start, lit.end, "# " + new_text))
-            continue
-        edits.append((lit.start, lit.end, _encode(pieces, fields, lit, source)))
-    for start, end, text in sorted(edits, reverse=True):
-        source = source[:start] + text + source[end:]
-    return source
+class _Writer(cst.CSTTransformer):
+    """Replaces each translated run or comment by a new node (LibCST writes the rest back as it was), after the
+    strings inside its fields (a transformer leaves the innermost node first)."""
+
+    def __init__(self, module: cst.Module, found: dict[int, Literal], translate, lang: str):
+        super().__init__()
+        self.module, self.found, self.translate, self.lang = module, found, translate, lang
+
+    def _wanted(self, lit: Literal) -> str | None:
+        text = self.translate(lit.text) if translatable(lit) else None
+        return None if text == lit.text else text
+
+    def leave_Comment(self, original: cst.Comment, updated: cst.Comment) -> cst.Comment:
+        lit = self.found[id(original)]
+        text = self._wanted(lit)
+        if text is None:
+            return updated
+        check_translation(lit, text)
+        return updated.with_changes(value="# " + text)
+
+    def _string(self, original, updated):
+        lit = self.found.get(id(original))
+        if lit is None:  # a piece of a run: the run is written whole
+            return updated
+        fields = [p for piece in _pieces(updated) for p in getattr(piece, "parts", ()) if _is_field(p)]
+        written = [self.module.code_for_node(field) for field in fields]  # with the strings inside translated
+        text = self._wanted(lit)
+        if text is None and written == lit.fields:
+            return updated  # kept as written, byte for byte
+        pieces = check_translation(lit, lit.text if text is None else text)
+        return _run(pieces, fields, written, lit).with_changes(lpar=updated.lpar, rpar=updated.rpar)
+
+    leave_SimpleString = leave_FormattedString = leave_ConcatenatedString = _string
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.Call:
+        """``set_language("en")`` -> the edition's language: the one change the generator makes to code."""
+        callee = updated.func.value if isinstance(updated.func, cst.Name) else getattr(updated.func, "attr", None)
+        argument = updated.args[0].value if len(updated.args) == 1 else None
+        if getattr(callee, "value", callee) == LANGUAGE and getattr(argument, "value", None) == '"en"':
+            return updated.with_changes(
+                args=[updated.args[0].with_changes(value=argument.with_changes(value=f'"{self.lang}"'))]
+            )
+        return updated
 
 
-def _translate_field(field: str, translate, enclosing: str) -> str:
-    """A replacement field with the string literals inside it translated."""
-    expression, rest = _split_field(field)
-    spec = "".join(
-        _translate_field(part, translate, enclosing) if part.startswith("{") and not part.startswith("{{") else part
-        for part in _fstring_parts(rest, raw=True)
-    )
-    return "{" + _translate_code(expression, translate, enclosing) + spec + "}"
+def _is_field(part) -> bool:
+    return isinstance(part, cst.FormattedStringExpression)
 
 
-def _encode(pieces: list[str | int], fields: list[str], lit: Literal, source: str) -> str:
-    """Python source for a translation of ``lit`` (its checked pieces): one literal, or implicitly concatenated
-    pieces at the run's indentation when the English run spanned lines. The text is escaped so the literal means
-    exactly what the translator wrote; a placeholder becomes its field's source."""
-    is_f = bool(fields) or "f" in lit.prefix.lower()
-    prefix = "f" if is_f else ""  # escapes written out: no raw prefix
-    multiline = "\n" in source[lit.start : lit.end] and len(lit.quote) == 1
+def _run(pieces: list[str | int], fields: list, written: list[str], lit: Literal):
+    """The new node for a translation of ``lit`` (its checked pieces): one literal, or implicitly concatenated
+    literals at the run's indentation, one per line, when the English run spanned lines. The text is escaped so
+    the literal means exactly what the translator wrote; a placeholder becomes its field (``written``: its source)."""
+    is_f = bool(fields) or "f" in lit.prefix.lower()  # escapes written out: no raw prefix
     text = "".join(f"{{{p}}}" if isinstance(p, int) else _braces(p) for p in pieces)
-    parts = _wrap(text, [len(f) for f in fields], WRAP - lit.indent) if multiline else [text]
-    out = []
-    for part in parts:
-        body = "".join(fields[p] if isinstance(p, int) else _escape(p, lit.quote, is_f) for p in placeholders(part))
-        out.append(prefix + lit.quote + body + lit.quote)
-    return ("\n" + " " * lit.indent).join(out)
+    lines = _wrap(text, [len(f) for f in written], WRAP - lit.indent) if lit.multiline else [text]
+    nodes = []
+    for line in lines:
+        parts = placeholders(line)
+        if is_f:
+            body = [
+                fields[p] if isinstance(p, int) else cst.FormattedStringText(_escape(p, lit.quote, True)) for p in parts
+            ]
+            nodes.append(cst.FormattedString(parts=body, start="f" + lit.quote, end=lit.quote))
+        else:
+            nodes.append(cst.SimpleString(lit.quote + "".join(_escape(p, lit.quote, False) for p in parts) + lit.quote))
+    run = nodes[-1]
+    for node in reversed(nodes[:-1]):
+        between = cst.ParenthesizedWhitespace(last_line=cst.SimpleWhitespace(" " * lit.indent))  # a new line
+        run = cst.ConcatenatedString(left=node, right=run, whitespace_between=between)
+    return run
 
 
 def _escape(text: str, quote: str, fstring: bool) -> str:

@@ -6,6 +6,7 @@ import json
 import pathlib
 import re
 
+from attention_core import files
 from attention_workshop.editions.blocks import KINDS as BLOCK_KINDS
 from attention_workshop.editions.catalog import Translation
 from attention_workshop.editions.sources import ConfigSource, Source, sources
@@ -75,15 +76,15 @@ def write_pseudo_edition(folder: pathlib.Path) -> list[pathlib.Path]:
             continue
         translation = pseudo_translation(source)
         if isinstance(source, ConfigSource):
-            (folder / "_config.yml").write_text(source.edition(PSEUDO, translation, folder), encoding="utf-8")
-            (folder / "_toc.yml").write_text(source.toc(PSEUDO, translation), encoding="utf-8")
+            files.write_text(folder / "_config.yml", source.edition(PSEUDO, translation, folder))
+            files.write_text(folder / "_toc.yml", source.toc(PSEUDO, translation))
             continue
         target = folder / source.name
         target.parent.mkdir(parents=True, exist_ok=True)
         made = source.edition(PSEUDO, translation)
         if isinstance(made, dict):
-            target.write_text(json.dumps(made, ensure_ascii=False, indent=1), encoding="utf-8")
+            files.write_text(target, json.dumps(made, ensure_ascii=False, indent=1))
             notebooks.append(target)
         else:
-            target.write_text(made, encoding="utf-8")
+            files.write_text(target, made)
     return notebooks

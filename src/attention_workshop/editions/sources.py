@@ -4,10 +4,13 @@ each with its translation file per language and the translated copy it writes.""
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
 import os
 import pathlib
 
+from attention_core import files
+from attention_workshop.editions.blocks import BlockError
 from attention_workshop.editions.catalog import Translation, load_po
 from attention_workshop.editions.code import _code_literals, translatable, translate_code
 from attention_workshop.editions.markdown import _lines, markdown_units, translate_markdown
@@ -26,7 +29,11 @@ def notebook_units(nb: dict) -> list[Unit]:
             continue
         if cell["cell_type"] != "code":
             continue
-        for lit in _code_literals(source):
+        try:
+            found = _code_literals(source)
+        except BlockError as error:  # not Python LibCST reads
+            raise BlockError(f"[{cell['id']}] {error}") from None
+        for lit in found:
             if translatable(lit):
                 note = "; ".join(f"{{{n}}} = {f[1:-1]}" for n, f in enumerate(lit.fields))
                 flag = brace_format(lit.text) if lit.fields else ""
@@ -65,16 +72,17 @@ class Source:
     def target(self, lang: str) -> pathlib.Path:
         return ROOT / lang / self.name
 
-    def write(self, lang: str) -> str:
-        """Write the edition; return "unchanged", "text" or "code" (executed code changed: run it again)."""
-        new = self.edition(lang)
+    def write(self, lang: str, made=None) -> str:
+        """Write the edition (``made``: the one :meth:`edition` already built); return "unchanged", "text" or "code"
+        (executed code changed: run it again)."""
+        new = self.edition(lang) if made is None else made
         if new is None:
             return "unchanged"
         target = self.target(lang)
         if target.exists() and target.read_text(encoding="utf-8") == new:
             return "unchanged"
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(new, encoding="utf-8")
+        files.write_text(target, new)
         return "text"
 
 
@@ -89,9 +97,14 @@ class NotebookSource(Source):
         nb = json.loads(self.path.read_text(encoding="utf-8"))
         return translate_notebook(nb, translation or self.translation(lang), lang)
 
-    def write(self, lang: str) -> str:
-        target, new = self.target(lang), self.edition(lang)
-        old = json.loads(target.read_text(encoding="utf-8")) if target.exists() else None
+    def write(self, lang: str, made: dict | None = None) -> str:
+        """Write the edition's notebook (``made``: the one :meth:`edition` already built); return "unchanged",
+        "text" (only Markdown or metadata changed: the outputs, and the stamp of what they were computed from, are
+        kept) or "code" (written without outputs: it owes an execution, :func:`owed`). A generated notebook that
+        cannot be read (half written, not JSON, not a notebook) is a product, never a source: it is written again
+        from the English, and the answer says so (``"unreadable (...): regenerated"``)."""
+        target, new = self.target(lang), self.edition(lang) if made is None else made
+        old, problem = read_generated(target)
         if old is not None and same_sources(old, new):
             return "unchanged"
         old_code = {c["id"]: c for c in (old or {"cells": []})["cells"] if c["cell_type"] == "code"}
@@ -104,12 +117,94 @@ class NotebookSource(Source):
         if code_same:  # only markdown or metadata changed: keep the executed outputs (and their timing)
             for cell in new_code:
                 done = old_code[cell["id"]]
-                cell["outputs"], cell["execution_count"] = done["outputs"], done["execution_count"]
+                cell["outputs"], cell["execution_count"] = done.get("outputs", []), done.get("execution_count")
                 if "execution" in done["metadata"]:
                     cell["metadata"]["execution"] = done["metadata"]["execution"]
+            if STAMP in old["metadata"]:
+                new["metadata"][STAMP] = old["metadata"][STAMP]
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(dumps(new), encoding="utf-8")  # as attention_workshop.execute stores a notebook
+        files.write_text(target, dumps(new))  # as attention_workshop.execute stores a notebook
+        if problem:
+            return f"unreadable ({problem}): regenerated"
         return "text" if code_same else "code"
+
+
+def read_generated(path: pathlib.Path) -> tuple[dict | None, str]:
+    """A generated notebook as parsed JSON, or ``None`` and why it cannot be used (``""`` when it does not exist):
+    not UTF-8, not JSON (a write cut short), or not a notebook (no list of cells, each with a type, an id, a
+    source and metadata)."""
+    if not path.exists():
+        return None, ""
+    try:
+        nb = json.loads(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError as error:
+        return None, f"not UTF-8: {error.reason} at byte {error.start}"
+    except ValueError as error:
+        return None, f"not JSON: {error}"
+    cells = nb.get("cells") if isinstance(nb, dict) else None
+    keys = ("cell_type", "id", "source", "metadata")
+    if not isinstance(nb.get("metadata") if isinstance(nb, dict) else None, dict) or not isinstance(cells, list):
+        return None, "not a notebook: no cells or no metadata"
+    if not all(isinstance(c, dict) and all(k in c for k in keys) for c in cells):
+        return None, "not a notebook: a cell without its type, id, source or metadata"
+    return nb, ""
+
+
+# ----------------------------------------------------------------------------------------------- what is owed
+# A generated notebook's metadata records what its outputs were computed from: {"executed_from": <SHA-256>}, written
+# by ``python -m attention_workshop.editions execute`` (make editions) right after it executes the notebook.
+STAMP = "edition"
+
+
+def executed_from(nb: dict, messages: list) -> str:
+    """The SHA-256 of what a generated notebook's outputs are computed from: its code cells (each id and source:
+    the English code with the edition's translated strings and comments) and ``messages``, the package's
+    translations the code prints in the edition's language (:func:`package_messages`). Markdown is not in it: a
+    changed paragraph changes no output."""
+    code = [(c["id"], "".join(c["source"])) for c in nb["cells"] if c["cell_type"] == "code"]
+    return hashlib.sha256(json.dumps([code, messages], ensure_ascii=False).encode("utf-8")).hexdigest()
+
+
+def package_messages(lang: str) -> list:
+    """The package's current translations into ``lang`` (``attention_core.po``: msgctxt, msgid, msgstr, sorted),
+    which the lessons' code prints: a changed one changes the outputs of the edition's notebooks."""
+    return sorted([*key, text] for key, text in PackageSource().translation(lang).table.items())
+
+
+def owed(lang: str) -> list[tuple[pathlib.Path, str]]:
+    """The generated notebooks of ``lang`` that must be executed, each with why: one that has no outputs (a code
+    cell never run: the generator wrote it without them), or whose code or package messages differ from those its
+    outputs were computed from (its stamp, :data:`STAMP`). Derived from the files alone, so a second ``generate``,
+    a failed or interrupted execution, or a merge forgets nothing. A notebook that cannot be read is listed too,
+    to be generated again first."""
+    messages, found = package_messages(lang), []
+    for source in sources():
+        if not isinstance(source, NotebookSource):
+            continue
+        target = source.target(lang)
+        nb, problem = read_generated(target)
+        if nb is None:
+            found.append((target, f"{problem or 'missing'}: run generate first"))
+            continue
+        record = nb["metadata"].get(STAMP)
+        done = record.get("executed_from") if isinstance(record, dict) else None
+        code = [c for c in nb["cells"] if c["cell_type"] == "code"]
+        if any(
+            c.get("execution_count") is None and "skip-execution" not in c["metadata"].get("tags", ()) for c in code
+        ):
+            found.append((target, "it has no outputs (generated with new code, not executed since)"))
+        elif done is None:
+            found.append((target, "no record of what its outputs were computed from"))
+        elif done != executed_from(nb, messages):
+            found.append((target, "its code or the package's messages changed since it was executed"))
+    return found
+
+
+def stamp(path: pathlib.Path, lang: str) -> None:
+    """Record in the notebook at ``path`` (just executed) what its outputs were computed from (:data:`STAMP`)."""
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    nb["metadata"][STAMP] = {"executed_from": executed_from(nb, package_messages(lang))}
+    files.write_text(path, dumps(nb))
 
 
 class PageSource(Source):
@@ -211,12 +306,12 @@ class ConfigSource(Source):
             f"{self.po_path(lang).relative_to(ROOT)}: do not edit; run `make editions`.\n"
         )
 
-    def write(self, lang: str) -> str:
+    def write(self, lang: str, made=None) -> str:
         changed = "unchanged"
         for target, text in ((self.target(lang), self.edition(lang)), (ROOT / lang / "_toc.yml", self.toc(lang))):
             if not target.exists() or target.read_text(encoding="utf-8") != text:
                 target.parent.mkdir(parents=True, exist_ok=True)
-                target.write_text(text, encoding="utf-8")
+                files.write_text(target, text)
                 changed = "text"
         return changed
 
@@ -312,7 +407,10 @@ def translate_notebook(nb: dict, translation: Translation, lang: str) -> dict:
         if cell["cell_type"] == "markdown":
             cell["source"] = _lines(translate_markdown(source, cell["id"], translation))
         elif cell["cell_type"] == "code":
-            cell["source"] = _lines(translate_code(source, lambda text, c=cell["id"]: translation(c, text), lang))
+            try:
+                cell["source"] = _lines(translate_code(source, lambda text, c=cell["id"]: translation(c, text), lang))
+            except BlockError as error:  # not Python LibCST reads
+                raise BlockError(f"[{cell['id']}] {error}") from None
             cell["outputs"], cell["execution_count"] = [], None
             cell["metadata"].pop("execution", None)
     out["metadata"].pop("widgets", None)

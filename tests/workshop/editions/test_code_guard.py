@@ -3,15 +3,16 @@
 A code string's translation may move the placeholders of its English (``{0}``, ``{1}``, ...), each once, and write
 braces as ``{{``/``}}``; anything else in braces, a missing or repeated placeholder, a line break the English does
 not have, is refused with the offending field. Whatever text passes is written back so that the new literal means
-exactly that text: backslashes, quotes and newlines typed by a translator are text, not Python. The f-string
-fields are found by one scanner that reads characters, so Python 3.11, 3.12 and 3.13 (whose tokenizer splits
-f-strings) read a cell the same way. Theme strings go into the built pages literally, HTML-escaped.
+exactly that text: backslashes, quotes and newlines typed by a translator are text, not Python. Cells are read
+with LibCST, whose parser is the same on Python 3.11, 3.12 and 3.13 (whose tokenizer splits f-strings), so every
+version reads a cell the same way. Theme strings go into the built pages literally, HTML-escaped.
 """
 
 from __future__ import annotations
 
 import ast
 import json
+import os
 import pathlib
 import shutil
 import subprocess
@@ -152,26 +153,30 @@ def test_an_untranslated_cell_is_kept_byte_for_byte():
     assert code.translate_code(cell, lambda text: text, "zh") == cell
 
 
-# ----------------------------------------------------------------------------------------------- one scanner
+# ----------------------------------------------------------------------------------------------- fields as written
 @pytest.mark.parametrize(
-    ("field", "expression", "rest"),
+    "field",
     [
-        ("{x}", "x", ""),
-        ("{x!r}", "x", "!r"),
-        ("{a != b}", "a != b", ""),
-        ("{d['k']:>{w}}", "d['k']", ":>{w}"),
-        ("{'}' if a else '{'}", "'}' if a else '{'", ""),
-        ("{(lambda: 1)()}", "(lambda: 1)()", ""),
-        ("{x:%H:%M}", "x", ":%H:%M"),
-        ("{ {'a': 1}['a'] }", " {'a': 1}['a'] ", ""),
-        ("{x=}", "x=", ""),
-        ('{"a\\"b"}', '"a\\"b"', ""),
+        "{x}",
+        "{x!r}",
+        "{a != b}",
+        "{d['k']:>{w}}",
+        "{'}' if a else '{'}",
+        "{(lambda: 1)()}",
+        "{x:%H:%M}",
+        "{ {'a': 1}['a'] }",
+        "{x=}",
     ],
 )
-def test_one_scanner_splits_a_field_into_expression_conversion_and_spec(field, expression, rest):
-    assert code._scan_field(field + " tail", 0)[0] == len(field) - 1
-    assert code._split_field(field) == (expression, rest)
-    assert not hasattr(code, "_field_end") and not hasattr(code, "_field_expression")
+def test_a_field_is_one_placeholder_and_its_source_as_written(field):
+    """LibCST reads an f-string as its text and its fields, each kept as written (expression, conversion, spec,
+    spaces), whatever braces, quotes, colons or ``!=`` the expression holds."""
+    [lit, *inner] = code._code_literals(f'print(f"{field} tail")\n')
+    assert (lit.text, lit.fields) == ("{0} tail", [field])
+    assert all(i.enclosing == '"' for i in inner)  # the strings inside a field know the quotes around them
+    assert code.translate_code(f'print(f"{field} tail")\n', {"{0} tail": "尾 {0}"}.get, "zh") == (
+        f'print(f"尾 {field}")\n'
+    )
 
 
 TRICKY = [
@@ -191,12 +196,16 @@ def _read(cells: list[str]) -> list:
 
 
 def _other_pythons() -> list[str]:
-    """Python 3.12+ interpreters on this machine (on PATH or installed by pyenv), besides the one running."""
+    """Python 3.12+ interpreters with ``libcst`` on this machine (on PATH, installed by pyenv, or named in
+    ``AE_OTHER_PYTHONS``, separated by the path separator), besides the one running."""
     found = [shutil.which(f"python3.{minor}") for minor in (12, 13, 14)]
     found += [str(p) for p in pathlib.Path.home().glob(".pyenv/versions/3.1[2-9]*/bin/python3")]
+    found += os.environ.get("AE_OTHER_PYTHONS", "").split(os.pathsep)
     usable = []
     for python in sorted({p for p in found if p and "shims" not in p}):
-        check = subprocess.run([python, "-c", "import sys; print(sys.version_info >= (3, 12))"], capture_output=True)
+        check = subprocess.run(
+            [python, "-c", "import sys, libcst; print(sys.version_info >= (3, 12))"], capture_output=True
+        )
         if check.returncode == 0 and check.stdout.strip() == b"True":
             usable.append(python)
     return usable
@@ -204,10 +213,11 @@ def _other_pythons() -> list[str]:
 
 def test_every_python_reads_a_cell_the_same_way():
     """From 3.12 the tokenizer splits an f-string into parts; the literals and fields read from a cell must not
-    change. Run where another Python (3.12+) is installed: ``code`` needs only the standard library."""
+    change. LibCST parses with a grammar of its own on every version; run where another Python (3.12+) with
+    ``libcst`` is installed."""
     others = _other_pythons()
     if not others:
-        pytest.skip("no Python 3.12+ besides this one")
+        pytest.skip("no Python 3.12+ with libcst besides this one")
     src = str(pathlib.Path(code.__file__).resolve().parents[2])
     script = (
         "import json, sys; from attention_workshop.editions import code; cells = json.loads(sys.stdin.read()); "

@@ -9,7 +9,7 @@ import shutil
 import polib
 import pytest
 
-from attention_workshop.editions import blocks, catalog, sources
+from attention_workshop.editions import blocks, catalog, markdown, sources
 from attention_workshop.editions.units import Unit
 from attention_workshop.paths import translations
 from tests.helpers import ROOT
@@ -26,6 +26,10 @@ def lesson(tmp_path):
     shutil.copy(LESSON, english)
     po = tmp_path / "lesson.po"
     shutil.copy(sources.NotebookSource(LESSON).po_path(LANG), po)
+    kept = polib.pofile(str(po), wrapwidth=0)  # without the obsolete entries the repository's file keeps: the tests
+    for entry in [e for e in kept if e.obsolete]:  # count the ones their own edits make
+        kept.remove(entry)
+    kept.save(str(po))
     source = sources.NotebookSource.__new__(sources.NotebookSource)
     source.path, source.name = english, "notebooks/" + LESSON.name
     source.po_path = lambda lang: po
@@ -89,8 +93,8 @@ def test_a_renamed_heading_keeps_its_translation_as_a_fuzzy_entry(lesson):
 
 def test_removed_english_becomes_obsolete_and_comes_back_translated(lesson):
     paragraph = (
-        "With at least one position and finite scores, every $\\alpha_{tj}$ is positive and together they add up "
-        "to one."
+        "Every $\\alpha_{tj}$ is positive and they add up to one, as long as there is a position to read and no "
+        "score is\ninfinite."
     )
     original = lesson.path.read_text(encoding="utf-8")
     cell, _, _ = edit_markdown(lesson, lambda text: text.replace(paragraph + "\n\n", ""))
@@ -145,3 +149,51 @@ def test_the_header_is_complete_and_kept():
     merged.metadata["Last-Translator"] = "Someone <someone@example.org>"
     again = catalog.merge(merged, [Unit("c", "Text", "paragraph")], "book/page.md", "zh")
     assert again.metadata["Last-Translator"] == "Someone <someone@example.org>"
+
+
+# ----------------------------------------------------------------------------------------------- equation references
+def test_an_equation_reference_is_a_placeholder_of_its_entry_and_comes_back_from_the_english():
+    text = (
+        "By [(8)](04_x.ipynb#eq-softmax), `[(3)](#eq-one)` and $h_{12}$, then [(9)](#eq-context) and [(8)](#eq-softmax)"
+    )
+    msgid, references = markdown.with_placeholders(text)
+    assert msgid == "By {0}, `[(3)](#eq-one)` and $h_{12}$, then {1} and {2}"  # code and math stay as they are
+    assert references == ["[(8)](04_x.ipynb#eq-softmax)", "[(9)](#eq-context)", "[(8)](#eq-softmax)"]
+    assert markdown.restored("Puis {1}, {2} et {0} ; $h_{12}$.", references) == (
+        "Puis [(9)](#eq-context), [(8)](#eq-softmax) et [(8)](04_x.ipynb#eq-softmax) ; $h_{12}$."
+    )
+    assert markdown.placeholder_problem("{2} {0} {1}, $x_{7}$", msgid) is None
+    for wrong, problem in {
+        "{0} {1}": "equation placeholders {0}, {1}: the msgid has {0}, {1}, {2}, each once",
+        "{0} {1} {2} {3}": "the msgid has {0}, {1}, {2}, each once",
+        "{0} {0} {1} {2}": "equation placeholders {0}, {0}, {1}, {2}:",
+        "{0} {1} [(9)](#eq-context)": "[(9)](#eq-context) written out",
+    }.items():
+        assert problem in markdown.placeholder_problem(wrong, msgid), wrong
+    with pytest.raises(blocks.BlockError, match=r"'\{1\}' in the prose of"):
+        markdown.with_placeholders("A set {1} beside [(8)](#eq-softmax).")
+
+
+def test_an_entry_written_with_the_references_takes_the_placeholders_of_the_same_references():
+    """The migration a merge applies to an entry written before the placeholders (catalog._migrate): each
+    reference of the msgstr, in whatever order, becomes the placeholder of the same equation in the msgid."""
+    msgid = "[(8)](#eq-softmax) and [(9)](#eq-context), then [(8)](#eq-softmax) again."
+    assert markdown.migrated(msgid, "d'abord [(9)](#eq-context), puis [(8)](#eq-softmax) et [(8)](#eq-softmax)") == (
+        "{0} and {1}, then {2} again.",
+        "d'abord {1}, puis {0} et {2}",
+    )
+    assert markdown.migrated("{0} and {1}.", "{1} et {0}.") == ("{0} and {1}.", "{1} et {0}.")  # today's form
+    unknown = "seulement [(7)](#eq-score)"  # not the msgid's: kept, and reported as invalid by status
+    assert markdown.migrated(msgid, unknown) == ("{0} and {1}, then {2} again.", unknown)
+    assert "written out" in markdown.placeholder_problem(unknown, "{0} and {1}, then {2} again.")
+
+
+def test_no_entry_holds_an_equation_tag_or_reference():
+    """A lesson writes ``\\tag{n}`` alone on the line before an equation's closing ``$$`` (the portable reader
+    refuses anything else), and only a math line with words is an entry: no msgid holds a tag. Every reference is a
+    placeholder. So no number the book computes is in a translation file."""
+    from attention_workshop.portable import EQUATION_LINK
+
+    for source in sources.sources():
+        for unit in source.units():
+            assert "\\tag" not in unit.msgid and not EQUATION_LINK.search(unit.msgid), (source.name, unit.context)

@@ -162,9 +162,32 @@ def test_a_wrong_edition_list_is_one_clear_error(tmp_path):
         '[en]\nname = "English"\nstatus = "source"\n[xx]\nstatus = "complete"\n': "needs a name",
         '[xx]\nname = "X"\nstatus = "complete"\n': "the first edition must be [en]",
         '[en\nname = "English"\n': "editions.toml",
+        'en = "English"\n': "the first edition must be [en]",  # not a table: was an AttributeError
+        '[en]\nname = ["English"]\nstatus = "source"\n': "needs a name",  # a list is no name: was accepted
     }
     for text, message in cases.items():
         listed = tmp_path / "editions.toml"
         listed.write_text(text, encoding="utf-8")
         with pytest.raises(paths.EditionsError, match=re.escape(message)):
             paths._listed(listed)
+
+
+@pytest.mark.parametrize("code", ["..", ".", "../x", "zh/..", "zh/notebooks", "x", "zh "])
+def test_an_edition_code_the_editions_command_refuses_is_refused_by_the_list_too(tmp_path, monkeypatch, capsys, code):
+    """One rule (paths.LANGUAGE_CODE) for a code in ``locale/editions.toml`` and for ``--lang``: ``".."`` (with a
+    folder ``locale/../LC_MESSAGES`` there) was listed, and ``paths folders`` sent ``../book`` to pytest."""
+    from attention_workshop.editions import cli
+
+    locale = tmp_path / "repo" / "locale"
+    (locale / code / "LC_MESSAGES").mkdir(parents=True, exist_ok=True)
+    listed = locale / "editions.toml"
+    listed.write_text(
+        f'[en]\nname = "English"\nstatus = "source"\n["{code}"]\nname = "X"\nstatus = "complete"\n', encoding="utf-8"
+    )
+    with pytest.raises(paths.EditionsError, match=re.escape(f"[{code!r}] is not a language code")):
+        paths._listed(listed)
+    assert not paths.LANGUAGE_CODE.fullmatch(code) and cli.LANGUAGE_CODE is paths.LANGUAGE_CODE
+    monkeypatch.setattr(paths, "LOCALE", locale)
+    assert paths.main(["folders"]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and err.startswith("python -m attention_workshop.paths: error: ")

@@ -236,6 +236,9 @@ def test_a_round_trip_through_the_browser_turns_whole_floats_into_integers():
 # The command: bad input is one line and status 2, and nothing is written
 
 
+PROG = "python -m attention_workshop.execute"
+
+
 def execute_command(*args) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "attention_workshop.execute", *map(str, args)],
@@ -258,6 +261,52 @@ def test_bad_input_is_one_line_status_2_and_nothing_written(tmp_path):
             " (JSONDecodeError)\n" if bad.suffix == ".txt" else "\n"
         )
         assert lesson.read_bytes() == before  # checked before anything runs
+
+
+@pytest.mark.parametrize(
+    ("cells", "says"),
+    [([1], "not a notebook (a cell that is not a JSON object)"), ([{"cell_type": "code"}], "not a valid notebook (")],
+)
+def test_a_notebook_with_a_cell_that_is_not_one_is_one_line_status_2(tmp_path, cells, says):
+    """Each was a traceback from inside nbformat (a TypeError, a ValidationError)."""
+    path = tmp_path / "bad.ipynb"
+    path.write_text(json.dumps({**a_notebook([]), "cells": cells}), encoding="utf-8")
+    run = execute_command(path)
+    assert run.returncode == 2 and run.stderr.startswith(f"{PROG}: error: {path}: {says}"), run.stderr
+    assert run.stderr.count("\n") == 1
+
+
+def test_a_notebook_of_another_nbformat_is_one_line_status_2(tmp_path):
+    old = tmp_path / "old.ipynb"
+    old.write_text(json.dumps({**a_notebook([]), "nbformat": 3}), encoding="utf-8")
+    run = execute_command(old)
+    assert run.returncode == 2 and run.stderr == (
+        f"python -m attention_workshop.execute: error: {old}: nbformat 3, not 4 (the version every notebook here is "
+        "stored in)\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("kernel", "source", "says"),
+    [
+        ("no-such-kernel", "print(1)", "its kernel 'no-such-kernel' is not installed (installed: "),
+        (None, "import os; os._exit(3)", "the kernel died"),
+    ],
+)
+def test_a_kernel_that_is_not_installed_or_dies_is_one_line_and_the_notebook_is_left_as_it_was(
+    tmp_path, kernel, source, says
+):
+    nb = a_notebook([])
+    nb["cells"][0]["source"] = [source]
+    if kernel is not None:
+        nb["metadata"]["kernelspec"] = {"name": kernel, "display_name": kernel, "language": "python"}
+    path = tmp_path / "lesson.ipynb"
+    path.write_text(json.dumps(nb), encoding="utf-8")
+    before = path.read_bytes()
+    run = execute_command(path)
+    lines = [line for line in run.stderr.splitlines() if not line.startswith(("[IPKernelApp]", f"{PROG}: executing"))]
+    assert run.returncode == 1 and len(lines) == 1 and lines[0].startswith(f"{PROG}: error: {path}: {says}"), lines
+    assert lines[0].endswith("the notebook is left as it was") and path.read_bytes() == before
 
 
 def test_the_save_hook_drops_explorers_widget_views_and_the_widget_state_only():
