@@ -594,8 +594,7 @@ def _study_view() -> dict:
             chosen = runs(study, lang, design)
             if not chosen:
                 continue
-            attends = designs.named(design).score is not None
-            keys = ("token", "exact", "alignment") if attends else ("token", "exact")
+            keys = ("token", "exact", "alignment") if designs.named(design).aligns else ("token", "exact")
             out[lang][design] = {
                 "runs": len(chosen),
                 "seeds": sorted({r["seed"] for r in chosen}),

@@ -97,6 +97,12 @@ class Design:
         """Its :class:`~.seq2seq.ModelConfig`, with ``sizes`` (``d_emb=6``, ``dtype="float64"``, ...) for the rest."""
         return ModelConfig(**self.fields(), **sizes)
 
+    @property
+    def aligns(self) -> bool:
+        """Whether its weights name source positions (:attr:`~.seq2seq.ModelConfig.aligns`): alignment accuracy and
+        misreads are counted for it."""
+        return self.config().aligns
+
     def parts(self) -> tuple[type, type]:
         """Its order's and its score's classes (:class:`~.scorers.FixedSummary` for no score)."""
         return ORDERS[self.order], FixedSummary if self.score is None else SCORES[self.score]
