@@ -1758,7 +1758,7 @@
   // ae-lab-model-<name>.js, the first time the reader chooses that model. They are scripts beside this one, added as
   // <script> elements in order (not fetch(): it works from file:// too).
 
-  var LAB_SCHEMA = 4; // the layout of attention_core.explorers.site.lab_data() this script reads (LAB_SCHEMA there)
+  var LAB_SCHEMA = 5; // the layout of attention_core.explorers.site.lab_data() this script reads (LAB_SCHEMA there)
   var here = document.currentScript && document.currentScript.src; // .../_static/ae-lab.js?v=...
   var version = document.currentScript && document.currentScript.getAttribute("data-lab-version"); // of the build
   var loading = null; // one load for every lab of the page: a list of callbacks until the data arrive

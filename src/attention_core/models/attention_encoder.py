@@ -38,6 +38,8 @@ class SelfAttentionEncoder:
     :data:`~.positions.POSITIONS`); ``tied``: each layer reads back its keys."""
 
     name = "self_attention"
+    label = "lab_encoder_self_attention"  # its name in the website's labels (explorers/site.LABELS)
+    tied_label = "lab_encoder_tied"  # and that of its layers reading back their keys (tied)
 
     def __init__(self, d_e: int, d_h: int, layers: int, d_ff: int, positions: str, tied: bool):
         self.d_e, self.d_h = d_e, d_h

@@ -17,8 +17,9 @@ and its score, or none, the fixed summary (:data:`.scorers.SCORES`). Each :class
 The rest derives from :data:`REGISTRY`: the seed study's designs (:data:`.sweep.DESIGNS`, the names and fields
 ``results/seed_study.json`` records), the laboratory's exported data, its design menu and its step panel's
 equations (``attention_core.explorers.site.lab_data``), the lab's bench (``attention_workshop.bench_lab``) and the
-tests. The website's laboratory computes with a second implementation of the parts, ``book/_assets/lab/scorers.js``
-and ``orders.js``, whose ``SCORES`` and ``ORDERS`` ``tests/site/test_lab_parts.py`` holds equal to the package's.
+tests. The website's laboratory computes with a second implementation of the parts, ``book/_assets/lab/scorers.js``,
+``orders.js``, ``seq2seq.js`` and ``positions.js``, whose ``SCORES``, ``ORDERS``, ``ENCODERS`` and ``POSITIONS``
+``tests/site/test_lab_parts.py`` holds equal to the package's.
 CONTRIBUTING.md ("Adding a score") says which files a new score touches, in which order.
 
 Lesson 09 replaces the encoder by self-attention layers (:data:`~.seq2seq.ENCODERS`), with or without position
@@ -57,7 +58,7 @@ class Design:
     score: str | None  # a key of scorers.SCORES; None: no score, every step reads the fixed summary m
     label: str | None = None  # the key of its menu label in explorers/site.LABELS; None: its parts' names
     study: bool = False  # the seed study trains it (results/seed_study.json, models/sweep.py)
-    lab: bool = False  # the website's laboratory offers it (lessons 07 and 08)
+    lab: bool = False  # the website's laboratory offers it (lessons 07 to 09)
     committed: bool = False  # a committed model has it (models/trained/)
     encoder: str = RECURRENT  # a name of seq2seq.ENCODERS
     positions: str = ModelConfig.positions  # the self-attention encoder's: a name of positions.POSITIONS
@@ -123,18 +124,19 @@ class Design:
 
 
 # Every design, in the order the study, the laboratory's menu and the benches list them: lesson 07's two, then
-# lesson 08's (its Bahdanau design is lesson 07's attention model), then the one only the laboratory offers.
+# lesson 08's (its Bahdanau design is lesson 07's attention model), then the one only the laboratory offers, then
+# lesson 09's three (lesson 07's attention model with an encoder of self-attention layers).
 REGISTRY = (
     Design(ATTENTION, "bahdanau", "additive", "lab_design_additive_bahdanau", study=True, lab=True, committed=True),
     Design(FIXED_SUMMARY, "bahdanau", None, "lab_design_fixed", study=True, lab=True, committed=True),
     Design(GENERAL_SCORE, "bahdanau", "general", "lab_design_general_bahdanau", study=True, lab=True, committed=True),
     Design(LUONG, "luong", "general", "lab_design_general_luong", study=True, lab=True, committed=True),
     Design(LUONG_ADDITIVE, "luong", "additive", "lab_design_additive_luong", lab=True),
-    Design(SELF_ATTENTION_DESIGN, "bahdanau", "additive", "lab_design_self_attention", study=True,
+    Design(SELF_ATTENTION_DESIGN, "bahdanau", "additive", "lab_design_self_attention", study=True, lab=True,
            committed=True, encoder=SELF_ATTENTION),
-    Design(NO_POSITIONS, "bahdanau", "additive", "lab_design_no_positions", study=True, committed=True,
+    Design(NO_POSITIONS, "bahdanau", "additive", "lab_design_no_positions", study=True, lab=True, committed=True,
            encoder=SELF_ATTENTION, positions="none"),
-    Design(TIED, "bahdanau", "additive", "lab_design_tied", study=True, encoder=SELF_ATTENTION, tied=True),
+    Design(TIED, "bahdanau", "additive", "lab_design_tied", study=True, lab=True, encoder=SELF_ATTENTION, tied=True),
 )  # fmt: skip
 
 

@@ -13,8 +13,9 @@ adding to each position's input a vector that depends on the position alone:
     "none"        P_j = 0: the encoder sees the words as a bag
 
 Each part holds sizes, never parameters (they live in the model's dict ``p``), and has its forward and backward
-side by side, as the decoder's parts do (:mod:`.scorers`, :mod:`.orders`). Shapes: ``T`` source positions,
-``d`` the encoder's width.
+side by side, as the decoder's parts do (:mod:`.scorers`, :mod:`.orders`); ``label`` is the key of its name in the
+website's labels (``attention_core.explorers.site.LABELS``). Shapes: ``T`` source positions, ``d`` the encoder's
+width.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ class Positions:
     """How an encoder learns where each word stands: ``P`` ``(T, d)`` added to the inputs, and its gradient."""
 
     name = ""
+    label = ""  # the key of its name in the website's labels (explorers/site.LABELS), e.g. "sinusoidal positions"
     params: tuple[str, ...] = ()  # the names of its parameters in the model's dict
 
     def __init__(self, d: int):
@@ -60,6 +62,7 @@ class SinusoidalPositions(Positions):
     """The fixed sines and cosines of Vaswani et al. (no parameter)."""
 
     name = "sinusoidal"
+    label = "lab_positions_sinusoidal"
 
     def forward(self, p, T, dtype):
         return sinusoidal(T, self.d).astype(dtype)  # (T, d)
@@ -70,6 +73,7 @@ class LearnedPositions(Positions):
     rows (so a length never seen in training would use rows never trained)."""
 
     name = "learned"
+    label = "lab_positions_learned"
     params = ("pos_emb",)
 
     def init(self, rng, dtype):
@@ -88,6 +92,7 @@ class NoPositions(Positions):
     """Nothing added: the encoder's outputs do not depend on the order of the words."""
 
     name = "none"
+    label = "lab_positions_none"
 
     def forward(self, p, T, dtype):
         return None
