@@ -259,8 +259,9 @@ LABELS = Messages(
         "lab_design_no_positions": "self-attention encoder, no positions (lesson 09)",
         "lab_design_tied": "self-attention encoder, keys tied to values (lesson 09)",
         # a design's short name with its encoder, when that is not lesson 07's recurrent one (encoder_labels):
-        # the encoder's name, its positions' and its tied keys, from the parts' `label` keys
-        "lab_short_encoder": "{encoder}; {order}, {score}",
+        # the encoder's name, its positions' and its tied keys (the parts' `label` keys, joined by list_sep), then
+        # the decoder's short name (lab_short)
+        "lab_short_encoder": "{encoder}; {decoder}",
         "lab_encoder_self_attention": "self-attention encoder",
         "lab_positions_sinusoidal": "sinusoidal positions",
         "lab_positions_learned": "learned positions",
