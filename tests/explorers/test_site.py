@@ -235,8 +235,9 @@ def test_the_lab_offers_the_registrys_designs_with_their_labels():
     """The page's menu is the registry's designs with ``lab``, in its order, each with its ModelConfig fields and
     the keys of its labels (its own menu label or none, its parts' names: the order's, the score's and, for an
     encoder other than lesson 07's, the encoder's, its positions' and its tied keys'), every key one of LABELS;
-    lesson 09's three designs are offered, each with a short name of its own."""
-    from attention_core.explorers.site import LABELS, lab_data
+    lesson 09's three designs are offered, each with a short name of its own and the committed recipe's budget of
+    steps (600 steps do not take its page run to 0.95)."""
+    from attention_core.explorers.site import LAB_STEPS, LAB_STEPS_WITHOUT_RECURRENCE, LABELS, lab_data
     from attention_core.models import designs
 
     offered = lab_data()["designs"]
@@ -250,6 +251,7 @@ def test_the_lab_offers_the_registrys_designs_with_their_labels():
         assert labels == {"menu": design.label, "order": order.label, "score": score.label}
         assert {key for key in labels.values() if key} | set(encoder) <= set(LABELS.entries)
         assert bool(encoder) == (design.encoder != designs.RECURRENT)
+        assert got["steps"] == (LAB_STEPS if design.encoder == designs.RECURRENT else LAB_STEPS_WITHOUT_RECURRENCE)
     lesson09 = (designs.SELF_ATTENTION_DESIGN, designs.NO_POSITIONS, designs.TIED)
     assert set(lesson09) <= set(offered)
     shorts = {tuple(offered[n]["labels"]["encoder"]) for n in lesson09}

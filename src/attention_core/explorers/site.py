@@ -48,6 +48,10 @@ CURVE_POINTS = 161  # states on each drawn weight curve over S_RANGE (a step of 
 QUESTION_TOP = 3  # lesson 01's explorer lists the three largest weights, as the notebook's does
 ALIGNMENT_LENGTHS = (6, 9, 12, 27)  # lesson 07's lab: its examples, the first test sentence of each length
 LAB_STEPS = 600  # lesson 07's laboratory: optimiser steps of a run in the reader's browser (the recipe has 1000)
+# ... of a design whose encoder has no recurrence (lesson 09): the committed recipe's whole budget. Its run in the page
+# (seed 0, data seed 0; attention_workshop.bench_lab) reached validation token accuracy 0.917 at the end of a
+# 600-step budget, and 0.95 at step 700 of the committed 1000-step one.
+LAB_STEPS_WITHOUT_RECURRENCE = 1000
 LAB_EVAL_EVERY = 50  # steps between two validation checks of a run in the browser
 LAB_N_TEST = 900  # held-out sentences the browser evaluates at the end of a run (by source length)
 LAB_MODEL_SCRIPT = "ae-lab-model-{name}.js"  # lab_model_scripts(): one model's parameters, in _static/
@@ -548,8 +552,9 @@ def lab_data() -> dict:
     ``lab``, :mod:`attention_core.models.designs`), in the registry's order, by name: its ModelConfig fields
     (``config``), the keys of its labels (``labels``: ``menu``, its own or None, and its parts' names, ``order``,
     ``score`` and ``encoder``, a list: empty for lesson 07's recurrent encoder, else the encoder's name, its
-    positions' and whether its keys are tied to its values, :func:`encoder_labels`) and its step panel (``step``,
-    :func:`step_panel`).
+    positions' and whether its keys are tied to its values, :func:`encoder_labels`), its step panel (``step``,
+    :func:`step_panel`) and the budget of steps a run of it in the page starts with (``steps``: ``LAB_STEPS``, or
+    ``LAB_STEPS_WITHOUT_RECURRENCE`` for an encoder without recurrence).
     ``grammar``: the toy language of :mod:`attention_core.models.data` (word pairs by part of speech, the limits,
     the vocabularies, the start and end ids and the target ``languages``), from which the page samples, parses
     and translates. ``examples``: the first test sentence of each of ``ALIGNMENT_LENGTHS`` (seed-0 splits; the
@@ -652,7 +657,8 @@ def _designs_view() -> dict:
         missing = [key for key in used if key is not None and key not in LABELS.entries]
         if missing:
             raise ValueError(f"design {design.name!r}: no label {missing[0]!r} in {__name__}.LABELS")
-        out[design.name] = {"config": design.fields(), "labels": keys, "step": step}
+        steps = LAB_STEPS if design.encoder == designs.RECURRENT else LAB_STEPS_WITHOUT_RECURRENCE
+        out[design.name] = {"config": design.fields(), "labels": keys, "step": step, "steps": steps}
     return out
 
 
