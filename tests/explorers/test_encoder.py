@@ -37,6 +37,8 @@ def test_the_explorer_shows_what_the_committed_model_reads_layer_by_layer():
     assert "(layer 1, where" in a.image.value and "(layer 2, where" in b.image.value
     a.set_layer(2)  # what the menu does
     assert a.layer.value == 2 and "Layer 2:" in a.table.value and b.layer.value == 2
+    best = layers[1][0].argmax(axis=1)
+    assert f"<td>{best[0] + 1} {words[best[0]]}</td><td>{layers[1][0][0, best[0]]:.3f}</td>" in a.table.value
     a.set_layer(9)
     assert a.layer.value == 2, "clipped to the encoder's layers"
     b.set_layer(1)

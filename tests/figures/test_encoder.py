@@ -17,10 +17,12 @@ ALIGN = [0, 1, 2, 3, 4]
 
 def grids():
     """Two layers of (T, T) weights, each row summing to 1, and a (U, T) cross-attention: layer 1 reads the word
-    before (itself for the first), layer 2 reads itself; the decoder reads the true source of four words of five."""
+    before (itself for the first), the rest spread evenly, more the later the row (so that a column's largest
+    weight is not its row's), layer 2 reads itself; the decoder reads the true source of four words of five."""
     T = len(SOURCE)
-    before, itself = np.zeros((T, T)), np.eye(T)
-    before[np.arange(T), np.maximum(np.arange(T) - 1, 0)] = 1.0
+    spread = 0.02 * (np.arange(T)[:, None] + 1)  # (T, 1): each row's weight on every word it does not read most
+    before, itself = np.repeat(spread, T, axis=1), np.eye(T)
+    before[np.arange(T), np.maximum(np.arange(T) - 1, 0)] = 1.0 - (T - 1) * spread[:, 0]
     cross = np.full((len(OUTPUT), T), 0.1 / (T - 1))
     for t, j in enumerate([0, 1, 2, 4, 4, 0]):
         cross[t, j] = 0.9
