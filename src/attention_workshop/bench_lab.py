@@ -556,9 +556,9 @@ def sentences() -> list[str]:
     return [" ".join(p.words()[0]) for p in test[:SAMPLES]]
 
 
-def site_figures(site: pathlib.Path, design: str | None = None, steps: int | None = None) -> None:
+def site_figures(site: pathlib.Path, design: str | None = None, budget: int | None = None) -> None:
     """Section 3: the built site's laboratory in headless Chromium; ``design`` (a name of DESIGNS) is what the Train
-    button trains (default: the design the page opens on), ``steps`` its budget (default: the page's)."""
+    button trains (default: the design the page opens on), ``budget`` its steps (default: the page's)."""
     from playwright.sync_api import sync_playwright
 
     from attention_workshop.bench_site import ARGS, CHROMIUM, PAGE_FIGURES, serve
@@ -592,8 +592,8 @@ def site_figures(site: pathlib.Path, design: str | None = None, steps: int | Non
             root.locator(".ae-lab-chooser select").nth(0).select_option(design)
         root.locator('[role="tab"]').nth(3).click()
         root.scroll_into_view_if_needed()
-        if steps is not None:
-            root.locator(".ae-lab-panel").nth(3).locator('input[type="number"]').nth(1).fill(str(steps))
+        if budget is not None:
+            root.locator(".ae-lab-panel").nth(3).locator('input[type="number"]').nth(1).fill(str(budget))
         root.locator(".ae-lab-primary").click()
         started = time.perf_counter()
         page.wait_for_function(f"() => (document.querySelector('{LAB}').aeLab.run.step || 0) >= 150", timeout=600000)

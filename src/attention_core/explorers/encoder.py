@@ -11,6 +11,10 @@ most in that layer.
 State lives in the returned widget, never in module globals. It needs a running kernel (``make lab``); the
 website's twin is a panel of the laboratory ("Inside the encoder", ``book/_assets/ae-lab.js``), computed in the
 browser from :func:`attention_core.explorers.site.lab_data`.
+
+The figures and the other explorers' helpers are imported where they are used: the package's sentences are
+catalogued in the order their modules are first imported (``python -m attention_workshop.editions update``), and
+importing them here, first among the explorers, would move most of ``attention_core.po`` for nothing.
 """
 
 from __future__ import annotations
@@ -19,11 +23,7 @@ import html
 
 import ipywidgets as widgets
 
-from ..figures.display import figure_png, img_tag
-from ..figures.encoder import encoder_reads_alt, encoder_reads_figure
 from ..lang import Messages, get_language, language
-from .reading import LABEL, readout_table
-from .training import DEFAULT_SENTENCE, parse_in, sentence_message
 from .twin import Twin
 
 TEXT = Messages(
@@ -55,9 +55,12 @@ class EncoderExplorer(Twin, widgets.VBox):
 
     twin_kind = "lab"  # the laboratory's "Inside the encoder" panel
 
-    def __init__(self, sentence: str = DEFAULT_SENTENCE, model: str | None = None, layer: int = 1):
+    def __init__(self, sentence: str | None = None, model: str | None = None, layer: int = 1):
         from ..models.trained import LESSON09, load_trained, trained_config
+        from .reading import LABEL
+        from .training import DEFAULT_SENTENCE
 
+        sentence = DEFAULT_SENTENCE if sentence is None else sentence
         self.start, self.lang = sentence, get_language()
         self.name = LESSON09 if model is None else model
         if not isinstance(self.name, str):
@@ -97,6 +100,7 @@ class EncoderExplorer(Twin, widgets.VBox):
 
     def set_sentence(self, text: str) -> bool:
         from ..models import data
+        from .training import parse_in, sentence_message
 
         if self.text.value != text:
             self.text.value = text  # the observer comes back here
@@ -132,7 +136,10 @@ class EncoderExplorer(Twin, widgets.VBox):
         return {"sentence": self.start, "model": self.name, "layer": self.first_layer, "panel": "encoder"}
 
     def _draw(self) -> None:
+        from ..figures.display import figure_png, img_tag
+        from ..figures.encoder import encoder_reads_alt, encoder_reads_figure
         from ..models import data
+        from .reading import readout_table
 
         if self.reads is None:
             return
@@ -156,8 +163,8 @@ class EncoderExplorer(Twin, widgets.VBox):
             self.table.value = readout_table(header, rows, TEXT("table_caption", l=layer))
 
 
-def encoder_explorer(sentence: str = DEFAULT_SENTENCE, model: str | None = None, layer: int = 1) -> EncoderExplorer:
-    """Lesson 09: translate ``sentence`` with a committed model whose encoder is made of self-attention layers
-    (``model``, a name of :mod:`attention_core.models.trained`; lesson 09's by default) and see what its encoder's
-    layer ``layer`` reads beside what its decoder reads."""
+def encoder_explorer(sentence: str | None = None, model: str | None = None, layer: int = 1) -> EncoderExplorer:
+    """Lesson 09: translate ``sentence`` (lesson 07's 12-word example by default) with a committed model whose
+    encoder is made of self-attention layers (``model``, a name of :mod:`attention_core.models.trained`; lesson 09's
+    by default) and see what its encoder's layer ``layer`` reads beside what its decoder reads."""
     return EncoderExplorer(sentence, model, layer)
