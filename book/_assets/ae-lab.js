@@ -1874,10 +1874,13 @@
     this.encCrossGrid = alignmentGrid(t("lab_grid_label"));
     this.encBody = el("div", { class: "ae-lab-encoder" }, [
       el("div", { class: "ae-lab-encpart ae-lab-encself" }, [this.encSelfHead, this.encSelfGrid.node, this.encNote]),
-      el("div", { class: "ae-lab-encpart ae-lab-enccross" }, [el("h4", { class: "ae-lab-h" }, [t("lab_encoder_cross_head")]), this.encCrossGrid.node]),
+      el("div", { class: "ae-lab-encpart ae-lab-enccross" }, [
+        el("h4", { class: "ae-lab-h" }, [t("lab_encoder_cross_head")]),
+        this.encCrossGrid.node,
+        el("p", { class: "ae-lab-note" }, [t("lab_grid_note")]), // Compose's note: alpha_tj, the outlined true sources
+      ]),
     ]);
     P.appendChild(this.encBody);
-    P.appendChild(el("p", { class: "ae-lab-note" }, [t("lab_grid_note")]));
   };
 
   Lab.prototype.showEncoder = function () {
