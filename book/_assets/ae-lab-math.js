@@ -1,4 +1,4 @@
-// The mathematics of the laboratory (lessons 07 and 08): a second implementation of attention_core.models in plain
+// The mathematics of the laboratory (lessons 07 to 09): a second implementation of attention_core.models in plain
 // JavaScript, for the website (a Web Worker trains with it; the page decodes and steps with it) and for Node
 // (tests/site/test_lab_math.py checks it against the numpy package, part by part and end to end).
 //
@@ -10,15 +10,19 @@
 //   lab/data.js      the toy language, its sampler, parser and batches          models/data.py
 //   lab/gru.js       the GRU cell                                               models/gru.py
 //   lab/encoder.js   the bidirectional encoder                                  models/encoder.py
+//   lab/positions.js     sinusoidal, learned or no positions                    models/positions.py
+//   lab/attention_layer.js   one self-attention layer                           models/attention_layer.py
+//   lab/attention_encoder.js the encoder without recurrence                     models/attention_encoder.py
 //   lab/scorers.js   AdditiveScore, GeneralScore, FixedSummary                  models/scorers.py
 //   lab/orders.js    BahdanauOrder, LuongOrder                                  models/orders.py
 //   lab/seq2seq.js   the model: parameters, one decoder loop, forward, backward models/seq2seq.py
 //   lab/train.js     schedule, clipping, Adam, a run, evaluation                models/train.py
-// Each part is one function, part(lab), that adds its names to lab (lab.gru, lab.scorers, ...) and calls the
-// others through lab when it runs. This file puts them together (aeLabMath) and gives the page its functions.
+// Each part is one function, part(lab), named for its file (lab/attention_layer.js defines aeLabAttentionLayer),
+// that adds its names to lab (lab.gru, lab.attention_layer, lab.scorers, ...) and calls the others through lab when
+// it runs. This file puts them together (aeLabMath) and gives the page its functions.
 // The parts are plain functions that close over nothing, so a Worker is started from their source text (no
 // file to fetch: it works from file:// too).
-var AE_LAB_PARTS = ["wasm", "kernels", "data", "gru", "encoder", "scorers", "orders", "seq2seq", "train"]; // in this order
+var AE_LAB_PARTS = ["wasm", "kernels", "data", "gru", "encoder", "positions", "attention_layer", "attention_encoder", "scorers", "orders", "seq2seq", "train"]; // in this order
 
 function aeLabMath(parts) {
   "use strict";
@@ -108,13 +112,14 @@ function aeLabMath(parts) {
     module.exports = { PARTS: AE_LAB_PARTS, assemble: aeLabMath }; // Node: require each lab/<part>.js, then assemble
     return;
   }
-  // The page: ae-lab.js loads this file, then the parts (lab/<part>.js: lab/gru.js defines aeLabGru, ...), then
-  // calls AELabMath.assemble(), which puts them together and makes AELabMath the model's functions.
+  // The page: ae-lab.js loads this file, then the parts (lab/<part>.js: lab/gru.js defines aeLabGru,
+  // lab/attention_layer.js aeLabAttentionLayer, ...), then calls AELabMath.assemble(), which puts them together and
+  // makes AELabMath the model's functions.
   scope.AELabMath = {
     PARTS: AE_LAB_PARTS,
     assemble: function () {
       var functions = AE_LAB_PARTS.map(function (name) {
-        return scope["aeLab" + name.charAt(0).toUpperCase() + name.slice(1)];
+        return scope["aeLab" + name.replace(/(^|_)([a-z])/g, function (all, sep, c) { return c.toUpperCase(); })];
       });
       if (functions.some(function (f) { return typeof f !== "function"; })) return null; // a part did not load
       var api = aeLabMath(functions);

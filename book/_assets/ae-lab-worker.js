@@ -1,4 +1,4 @@
-// The Web Worker of the laboratory (lessons 07 and 08): trains a model in the reader's browser, off the page's thread.
+// The Web Worker of the laboratory (lessons 07 to 09): trains a model in the reader's browser, off the page's thread.
 //
 // ae-lab.js starts it from a Blob made of function sources, the laboratory's mathematics (AELabMath.source():
 // ae-lab-math.js and its parts, checked against attention_core.models) and aeLabWorker below, so nothing is fetched and

@@ -1,22 +1,26 @@
-// The laboratory on the website (lessons 07 and 08): the committed translation models, in the reader's browser.
+// The laboratory on the website (lessons 07 to 09): the committed translation models, in the reader's browser.
 //
 // Loaded only on the pages of a notebook with a lab explorer (src/attention_workshop/ae_twins.py). When the lab first comes into view (see
 // "Loading" below) it loads ae-lab-math.js and its parts (the model's mathematics, a second implementation of
 // attention_core.models, part by part, tested against it), ae-lab-worker.js (the training loop of a Web Worker;
 // a second Worker of the same code runs the validation checks, which can run on another core)
-// and ae-lab-data.js (self.AELabData: every committed model of lessons 07 and 08, the grammar, the training
+// and ae-lab-data.js (self.AELabData: every committed model of lessons 07 to 09, the grammar, the training
 // snapshots, the recipe and the seed study, exported by attention_core.explorers.site.lab_data when the site was
 // built). Every word shown comes from the page's edition (#ae-params "labels", from
 // attention_core.explorers.site.LABELS). Above the panels, the design (the designs the registry offers the lab,
-// attention_core.models.designs: attention with the additive or general score in Bahdanau's or Luong's order, or the
-// fixed summary; their labels and step panels come with the data) and the target language (lesson 07's or
-// verb-final): Compose and Step use the committed model of that pair, or the reader's own finished run of it. Four
-// panels:
+// attention_core.models.designs: attention with the additive or general score in Bahdanau's or Luong's order, the
+// fixed summary, or lesson 09's encoders of self-attention layers; their labels and step panels come with the data)
+// and the target language (lesson 07's or verb-final): Compose, Step and Encoder use the committed model of that
+// pair, or the reader's own finished run of it (without either, they say to train one first). The panels:
 //   Compose        a sentence of the toy language, its greedy translation, the alignment grid, the reference
 //   Step through   one decoder step at a time, in the order of the design's equations
-//   Watch it learn the committed run's snapshots: the grid, the losses and the validation curves, step by step
+//   Watch it learn lesson 07's committed run's snapshots (whatever is chosen above, and it says so): the grid, the
+//                  losses and the validation curves, step by step
 //   Train          the chosen design on the chosen language, trained in a Worker with its own seed (checked in a
-//                  second one), beside the seed study's runs of the same design and language
+//                  second one), beside the seed study's runs of the same design and language; it says where the
+//                  products run (WebAssembly with SIMD, else JavaScript)
+//   Encoder        for a design whose encoder is made of self-attention layers (lesson 09): what each layer reads,
+//                  beside the decoder's cross-attention, for the sentence of Compose (shown for those designs only)
 (function () {
   "use strict";
 
@@ -25,6 +29,8 @@
     el = UI.el,
     svg = UI.svg;
   var uid = 0;
+  // The panels, in the order of their tabs (each tab's label is "lab_tab_" + its name; data-args "panel" names one).
+  var PANELS = ["compose", "step", "watch", "train", "encoder"];
 
   function fmt(x, digits) {
     return UI.fmt(x, digits === undefined ? 3 : digits); // three decimals unless told; "–" for no number
@@ -351,6 +357,20 @@
     });
   }
 
+  // A self-attention grid of the encoder (lesson 09): the source words that read down, the words read across.
+  function selfAttentionGrid() {
+    return new Grid({
+      label: "",
+      hint: t("lab_grid_hint"),
+      describe: function (r, c, v, g) {
+        var best = g.rowMax(r),
+          n = g.cols.length;
+        var text = t("lab_encoder_cell", { i: r + 1, reader: g.cols[r], j: c + 1, read: g.cols[c], w: fmt(v) });
+        return text + " " + t("lab_encoder_cell_max", { i: r + 1, j: best + 1, src: g.cols[best], w: fmt(g.values[r * n + best]) });
+      },
+    });
+  }
+
   // A vector as a strip of cells (one row); name is the symbol shown in the readout.
   function strip(label, name) {
     return new Grid({
@@ -528,7 +548,11 @@
     this.buildStep();
     this.buildWatch();
     this.buildTrain();
-    this.select(0, false);
+    this.buildEncoder(args.layer);
+    this.showDesign();
+    // the panel the page opens on (data-args "panel", e.g. lesson 09's encoder explorer), if the design has it
+    var first = PANELS.indexOf(args.panel);
+    this.select(first >= 0 && !this.tabs[first].hidden ? first : 0, false);
     // their sentence and the snapshot sentence of the replay (on a phone, the 12-word one: a wider grid scrolls)
     this.setSentence(typeof args.sentence === "string" ? args.sentence : data.examples[1].join(" "));
     if (typeof args.snapshot_sentence === "number" && args.snapshot_sentence < data.snapshots.sentences.length) {
@@ -550,10 +574,14 @@
 
   // --- the design and the language: what Compose and Step decode with, and what Train trains -------------
   // A design's short name: its order's and its score's ("Bahdanau, additive score"), or its score's alone without
-  // attention ("fixed summary"); the keys are the registry's (attention_core.models.designs, exported by lab_data).
+  // attention ("fixed summary"), after its encoder's names when that is not lesson 07's ("self-attention encoder,
+  // no positions; Bahdanau, additive score"); the keys are the registry's (attention_core.models.designs, exported
+  // by lab_data).
   Lab.prototype.shortLabel = function (design) {
     var d = this.D.designs[design];
-    return d.config.attention ? t("lab_short", { order: t(d.labels.order), score: t(d.labels.score) }) : t(d.labels.score);
+    var decoder = d.config.attention ? t("lab_short", { order: t(d.labels.order), score: t(d.labels.score) }) : t(d.labels.score);
+    if (!d.labels.encoder.length) return decoder;
+    return t("lab_short_encoder", { encoder: d.labels.encoder.map(function (key) { return t(key); }).join(t("list_sep")), decoder: decoder });
   };
 
   // A design's label in the menu: its own, or its short name.
@@ -616,14 +644,17 @@
     var design = this.design,
       language = this.language;
     this.G = this.grammars[language];
+    if (this.tabs) this.showDesign(); // the encoder's tab and the replay's note follow the choice at once
     var committed = this.D.models.filter(function (m) {
       return m.design === design && m.language === language;
     })[0];
     var mine = this.mine[design + "|" + language];
     var arrays = committed && ((this.D.arrays || {})[committed.name] || (window.AELabModels || {})[committed.name]);
+    this.loading = null; // the committed model whose parameters are on their way
     if (committed && !arrays && !this.paramsOf[committed.name]) {
       // its parameters are a script of their own (lab_model_scripts): loaded now, then the panels compute
       this.params = this.cfg = null;
+      this.loading = committed.name;
       this.using.textContent = t("lab_model_loading", { name: committed.name });
       this.root.setAttribute("data-ae-model", "");
       var lab = this;
@@ -659,13 +690,47 @@
     this.root.setAttribute("data-ae-design", design);
     this.root.setAttribute("data-ae-language", language);
     this.trace = null;
+    this.encoded = null;
     this.stepLayoutFor = null;
+  };
+
+  // What depends on the chosen design and language beyond the model: the encoder's tab (a design whose encoder is
+  // made of self-attention layers has one; the others hide it), and the replay's note.
+  Lab.prototype.showDesign = function () {
+    var own = this.designConfig(this.design).encoder === "self_attention";
+    this.tabs[4].hidden = !own;
+    if (!own && this.current === 4) this.select(0, false);
+    this.showWatchNote();
+    this.trainBudget();
+  };
+
+  // The budget a run of the chosen design starts with (lab_data: lesson 09's designs take the committed recipe's),
+  // in the training panel's intro and its steps box; a budget the reader typed stays until the design's changes.
+  Lab.prototype.trainBudget = function () {
+    var R = this.D.recipe,
+      steps = this.D.designs[this.design].steps || R.steps;
+    if (!this.trainIntro || this.budgetShown === steps) return;
+    this.budgetShown = steps;
+    this.trainIntro.textContent = t("lab_train_intro", { steps: steps, committed: R.committed_steps, batch: R.batch_size, n_train: R.n_train });
+    this.stepsInput.value = String(steps);
+  };
+
+  // A button to the "Train it yourself" tab (where a design and language without a model get one).
+  Lab.prototype.goTrain = function () {
+    var self = this,
+      button = el("button", { type: "button", class: "ae-button ae-lab-gotrain" }, [t("lab_go_train", { train: t("lab_tab_train") })]);
+    button.addEventListener("click", function () {
+      self.select(3, true);
+    });
+    return el("div", { class: "ae-buttons" }, [button]);
   };
 
   // --- tabs (the ARIA tabs pattern: arrow keys move between the tabs, each shows its panel) ----------------
   Lab.prototype.buildTabs = function () {
     var self = this;
-    var names = ["lab_tab_compose", "lab_tab_step", "lab_tab_watch", "lab_tab_train"];
+    var names = PANELS.map(function (name) {
+      return "lab_tab_" + name;
+    });
     this.tablist = el("div", { class: "ae-lab-tabs", role: "tablist", "aria-label": t("lab_title") });
     this.tabs = [];
     this.panels = [];
@@ -676,15 +741,19 @@
         self.select(i, true);
       });
       tab.addEventListener("keydown", function (e) {
-        var n = names.length,
+        var shown = self.tabs.filter(function (x) {
+            return !x.hidden; // the encoder's tab is there for some designs only
+          }),
+          at = shown.indexOf(tab),
+          n = shown.length,
           next = null;
-        if (e.key === "ArrowRight") next = (i + 1) % n;
-        else if (e.key === "ArrowLeft") next = (i + n - 1) % n;
+        if (e.key === "ArrowRight") next = (at + 1) % n;
+        else if (e.key === "ArrowLeft") next = (at + n - 1) % n;
         else if (e.key === "Home") next = 0;
         else if (e.key === "End") next = n - 1;
         if (next === null) return;
         e.preventDefault();
-        self.select(next, true);
+        self.select(self.tabs.indexOf(shown[next]), true);
       });
       self.tabs.push(tab);
       self.panels.push(panel);
@@ -742,6 +811,7 @@
     }
     if (this.current === 2 && this.watchGrid) this.showWatch(true);
     if (this.current === 3 && this.trainLoss) this.redrawTrain();
+    if (this.current === 4 && this.encBody) this.showEncoder();
   };
 
   // --- Compose -------------------------------------------------------------------------------------------
@@ -922,13 +992,17 @@
       this.sentence = null;
       this.decoded = null;
       this.trace = null;
+      this.encoded = null;
       this.result.textContent = "";
       this.composeGrid.node.hidden = true;
       if (this.current === 1) this.showStep();
+      if (this.current === 4) this.showEncoder();
       if (this.current === 0) this.hold([this.message]);
       return;
     }
-    this.message.textContent = t("lab_ok", { n: words.length }) + note;
+    // a sentence: translated below, or (no model of this design and language yet) what to do first
+    var ok = this.cfg || this.loading ? t("lab_ok", { n: words.length }) : t("lab_ok_untrained", { n: words.length, train: t("lab_tab_train") });
+    this.message.textContent = ok + note;
     this.message.classList.remove("ae-lab-error");
     this.input.removeAttribute("aria-invalid");
     this.sentence = parsed.pair;
@@ -946,9 +1020,11 @@
       };
     } else this.decoded = null; // no model of this design and language yet
     this.trace = null; // the step-through's trace, made when that panel is shown
+    this.encoded = null; // the encoder's reads, made when its panel is shown
     this.showCompose();
     this.stepT = 0;
     if (this.current === 1) this.showStep();
+    if (this.current === 4) this.showEncoder();
     this.trainWatchOption();
     if (this.current === 0) this.hold([this.message, this.result, this.composeGrid.node]);
   };
@@ -962,7 +1038,7 @@
     if (!tr) {
       this.result.textContent = "";
       this.result.appendChild(el("p", {}, [el("strong", {}, [t("lab_reference")]), " " + ref.join(" ")]));
-      this.result.appendChild(el("p", { class: "ae-lab-note" }, [this.using.textContent]));
+      if (!this.loading) this.result.appendChild(this.goTrain()); // the message above says to train one first
       this.composeGrid.node.hidden = true;
       return;
     }
@@ -1047,7 +1123,7 @@
     this.stepT = 0;
   };
 
-  // The step's sections in the order of the chosen design's equations (lessons 07 and 08), as the registry gives
+  // The step's sections in the order of the chosen design's equations (lessons 07 to 09), as the registry gives
   // them (attention_core.explorers.site.step_panel): Bahdanau's order reads with s_{t-1} and then updates; Luong's
   // updates, reads with s_t, then makes the attentional state; the fixed summary reads the same m at every step.
   // Each section: its heading, then its formulas, captions and displays in order. Laid out again when the design
@@ -1212,6 +1288,8 @@
       P = this.panels[2],
       S = this.D.snapshots;
     P.appendChild(el("p", { class: "ae-lab-intro" }, [t("lab_watch_intro", { every: S.steps[1] - S.steps[0], steps: S.steps[S.steps.length - 1] })]));
+    this.watchNote = el("div", { class: "ae-lab-watchnote" }); // which run this is (showWatchNote)
+    P.appendChild(this.watchNote);
     this.watchSel = el("select", { id: id("watchsent") });
     S.sentences.forEach(function (s, i) {
       self.watchSel.appendChild(el("option", { value: String(i) }, [t("lab_example_option", { n: s.source.length, words: s.source.join(" ") })]));
@@ -1274,6 +1352,25 @@
     P.appendChild(el("div", { class: "ae-lab-charts" }, [this.watchLoss.node, this.watchAcc.node]));
     P.appendChild(el("p", { class: "ae-lab-note" }, [t("lab_watch_note", { command: S.command })]));
     this.watchSentence = -1;
+  };
+
+  // The replay is lesson 07's committed run whatever design and language are chosen: it says so, and, when the
+  // choice is another, where to watch that one learn.
+  Lab.prototype.showWatchNote = function () {
+    var S = this.D.snapshots,
+      box = this.watchNote;
+    if (!box) return;
+    var run = this.D.models.filter(function (m) {
+      return m.name === S.model;
+    })[0];
+    box.textContent = "";
+    box.appendChild(el("p", { class: "ae-lab-note" }, [t("lab_watch_replays", { design: this.designLabel(run.design), language: t("lab_language_" + run.language) })]));
+    var other = run.design !== this.design || run.language !== this.language;
+    if (other) {
+      box.appendChild(el("p", { class: "ae-lab-note ae-lab-watchother" }, [t("lab_watch_yours", { design: this.designLabel(this.design), language: t("lab_language_" + this.language), train: t("lab_tab_train") })]));
+      box.appendChild(this.goTrain());
+    }
+    this.root.setAttribute("data-ae-replay", other ? "other" : "same");
   };
 
   Lab.prototype.showWatch = function (relayout) {
@@ -1370,7 +1467,11 @@
     var self = this,
       P = this.panels[3],
       R = this.D.recipe;
-    P.appendChild(el("p", { class: "ae-lab-intro" }, [t("lab_train_intro", { steps: R.steps, committed: R.committed_steps, batch: R.batch_size, n_train: R.n_train })]));
+    this.trainIntro = el("p", { class: "ae-lab-intro" }); // with the chosen design's budget (trainBudget)
+    P.appendChild(this.trainIntro);
+    // where the products run: WebAssembly with 128-bit SIMD where the browser has it (lab/kernels.js), else JavaScript
+    var engine = AELabMath.parts.kernels.engine();
+    P.appendChild(el("p", { class: "ae-lab-note ae-lab-engine", "data-ae-engine": engine }, [t(engine === "webassembly" ? "lab_engine_wasm" : "lab_engine_js")]));
     this.trainWhat = el("p", { class: "ae-lab-note" }); // the design and language of the next run (the chooser's)
     this.seedInput = el("input", { type: "number", id: id("seed"), min: "0", max: "99999", step: "1", value: "0", inputmode: "numeric" });
     this.stepsInput = el("input", { type: "number", id: id("steps"), min: "20", max: "3000", step: "10", value: String(R.steps), inputmode: "numeric" });
@@ -1489,7 +1590,7 @@
     var R = this.D.recipe;
     this.endWorkers();
     var seed = Math.max(0, Math.min(99999, parseInt(this.seedInput.value, 10) || 0));
-    var steps = Math.max(20, Math.min(3000, parseInt(this.stepsInput.value, 10) || R.steps));
+    var steps = Math.max(20, Math.min(3000, parseInt(this.stepsInput.value, 10) || this.budgetShown || R.steps));
     this.seedInput.value = String(seed);
     this.stepsInput.value = String(steps);
     var recipe = {};
@@ -1750,6 +1851,90 @@
     this.results.appendChild(el("p", { class: "ae-lab-note" }, [t("lab_results_note")]));
   };
 
+  // --- Inside the encoder (lesson 09) ----------------------------------------------------------------------
+  // For a design whose encoder is made of self-attention layers: what each layer reads for the sentence of
+  // Compose (Seq2Seq.encoder_reads, computed in the page), beside the decoder's cross-attention for it (Compose's
+  // grid). `layer` (1, 2, ...) is the layer shown first.
+  Lab.prototype.buildEncoder = function (layer) {
+    var self = this,
+      P = this.panels[4];
+    P.appendChild(el("p", { class: "ae-lab-intro" }, [t("lab_encoder_intro")]));
+    this.encWanted = typeof layer === "number" ? layer : 1;
+    this.encLayer = el("select", { id: id("layer") });
+    this.encLayer.addEventListener("change", function () {
+      self.encWanted = parseInt(self.encLayer.value, 10);
+      self.showEncoder();
+    });
+    P.appendChild(el("div", { class: "ae-lab-controls" }, [el("div", { class: "ae-lab-field" }, [el("label", { for: id("layer") }, [t("lab_encoder_layer")]), this.encLayer])]));
+    this.encMessage = el("p", { class: "ae-lab-stepsentence" });
+    P.appendChild(this.encMessage);
+    this.encSelfHead = el("h4", { class: "ae-lab-h" });
+    this.encSelfGrid = selfAttentionGrid();
+    this.encNote = el("p", { class: "ae-lab-note", hidden: "hidden" });
+    this.encCrossGrid = alignmentGrid(t("lab_grid_label"));
+    this.encBody = el("div", { class: "ae-lab-encoder" }, [
+      el("div", { class: "ae-lab-encpart ae-lab-encself" }, [this.encSelfHead, this.encSelfGrid.node, this.encNote]),
+      el("div", { class: "ae-lab-encpart ae-lab-enccross" }, [
+        el("h4", { class: "ae-lab-h" }, [t("lab_encoder_cross_head")]),
+        this.encCrossGrid.node,
+        el("p", { class: "ae-lab-note" }, [t("lab_grid_note")]), // Compose's note: alpha_tj, the outlined true sources
+      ]),
+    ]);
+    P.appendChild(this.encBody);
+  };
+
+  Lab.prototype.showEncoder = function () {
+    var pair = this.sentence,
+      G = this.G;
+    if (!pair || !this.cfg) {
+      this.encMessage.textContent = pair ? this.using.textContent : t("lab_step_none"); // train one first, or compose
+      this.encBody.hidden = true;
+      return;
+    }
+    var words = pair.words.src,
+      T = words.length;
+    if (!this.encoded) {
+      var reads = AELabMath.encoderReads(this.params, this.cfg, pair.src, 1, T); // one (1, T, T) per layer
+      this.encoded = {
+        layers: reads.map(function (A) {
+          return Array.from(A);
+        }),
+      };
+    }
+    var L = this.encoded.layers.length;
+    this.encBody.hidden = !L;
+    if (!L) return; // a recurrent encoder reads nothing (its designs have no encoder tab)
+    if (this.encLayer.options.length !== L) {
+      this.encLayer.textContent = "";
+      for (var l = 1; l <= L; l++) this.encLayer.appendChild(el("option", { value: String(l) }, [t("lab_encoder_layer_option", { l: l, L: L })]));
+    }
+    var shown = Math.max(1, Math.min(L, this.encWanted));
+    this.encLayer.value = String(shown);
+    this.encMessage.textContent = t("lab_step_sentence", { words: words.join(" ") });
+    this.encSelfHead.textContent = t("lab_encoder_self_head", { l: shown });
+    this.encSelfGrid.wrap.setAttribute("aria-label", t("lab_encoder_grid_label", { l: shown }));
+    this.root.setAttribute("data-ae-layer", String(shown));
+    var numbered = function (w, k) {
+      return k + 1 + " " + w;
+    };
+    this.encSelfGrid.set(words.map(numbered), words, this.encoded.layers[shown - 1], []);
+    this.encNote.hidden = this.cfg.positions !== "none"; // copies of a word: equal columns
+    this.encNote.textContent = this.encNote.hidden ? "" : t("lab_encoder_no_positions");
+    var tr = this.decoded,
+      out = tr.tokens.map(function (k) {
+        return G.tgt_words[k];
+      }),
+      values = [];
+    tr.weights.forEach(function (row) {
+      values.push.apply(values, row);
+    });
+    var truth = out.map(function (w, k) {
+      return k < pair.align.length ? pair.align[k] : -1;
+    });
+    this.encCrossGrid.set(out.map(numbered), words, values, truth);
+    if (this.current === 4) this.hold([this.encMessage, this.encBody]);
+  };
+
   // ---------------------------------------------------------------------------------------------------------
   // Loading. The page shows the lab's title at first; the rest is fetched when the lab first comes near the
   // screen (an IntersectionObserver), so a reader who never scrolls to it never downloads it: ae-lab-math.js and
@@ -1758,7 +1943,7 @@
   // ae-lab-model-<name>.js, the first time the reader chooses that model. They are scripts beside this one, added as
   // <script> elements in order (not fetch(): it works from file:// too).
 
-  var LAB_SCHEMA = 4; // the layout of attention_core.explorers.site.lab_data() this script reads (LAB_SCHEMA there)
+  var LAB_SCHEMA = 5; // the layout of attention_core.explorers.site.lab_data() this script reads (LAB_SCHEMA there)
   var here = document.currentScript && document.currentScript.src; // .../_static/ae-lab.js?v=...
   var version = document.currentScript && document.currentScript.getAttribute("data-lab-version"); // of the build
   var loading = null; // one load for every lab of the page: a list of callbacks until the data arrive

@@ -619,6 +619,34 @@ def weight_curves_args(s_grid, tokens, curves_tanh, curves_linear) -> tuple[np.n
     return grid, matrix(curves_tanh, "curves_tanh", N, T, want), matrix(curves_linear, "curves_linear", N, T, want)
 
 
+def encoder_reads_args(encoder, cross, source, output, true_align, layers):
+    """Lesson 09's grids of one sentence of ``T`` source words: the encoder's self-attention weights, one ``(T, T)``
+    array per layer; the decoder's cross-attention ``(U, T)`` with one row per output word; the words (str); the true
+    source position of each output word (``(U',)``, ``U' <= U``, or None); the layers to draw (1-based, None: all).
+    """
+    if isinstance(source, str) or isinstance(output, str):
+        raise TypeError("source and output must be sequences of words (str), e.g. ['the', 'cat', ...], not one str")
+    if not all(isinstance(w, str) for w in (*source, *output)):
+        raise TypeError("source and output must hold words (str)")
+    T, U = len(source), len(output)
+    require(T >= 1 and U >= 1, "source and output must hold at least one word each")
+    if isinstance(encoder, np.ndarray) and encoder.ndim == 2:
+        raise TypeError("encoder must be a sequence of (T, T) arrays, one per layer (a list even for one layer)")
+    grids = [matrix(w, f"encoder[{k}]", T, T, f"(T, T) = ({T}, {T}) for {T} source words")
+             for k, w in enumerate(encoder)]  # fmt: skip
+    require(len(grids) >= 1, "encoder must hold the weights of one layer at least")
+    cross = matrix(cross, "cross", U, T, f"(U, T) = ({U}, {T}) for {U} output and {T} source words")
+    chosen = list(range(1, len(grids) + 1)) if layers is None else [integer(n, "a layer") for n in layers]
+    require(chosen and all(n <= len(grids) for n in chosen),
+            lambda: f"layers must name layers 1 to {len(grids)}, got {list(layers)}")  # fmt: skip
+    if true_align is not None:
+        true_align = np.asarray(true_align)
+        positions = true_align.ndim == 1 and np.issubdtype(true_align.dtype, np.integer)
+        positions = positions and true_align.size <= U and ((0 <= true_align) & (true_align < T)).all()
+        require(positions, lambda: f"true_align must be source positions 0..{T - 1}, at most one per output word ({U})")
+    return grids, cross, list(source), list(output), true_align, chosen
+
+
 # ----------------------------------------------------------------------------------------------- models
 
 

@@ -10,7 +10,7 @@ On a page holding ``<div class="ae-explorer" data-explorer="..." data-args="..."
 explorer script (after ``ae-ui.js``, the helpers it shares with the laboratory), its styles (``ae-controls.css``,
 the controls they share, then ``ae-explorers.css``) and, as an inline JSON script, the parameters exported by
 :func:`attention_core.explorers.site.site_parameters` (one source for the numbers, their layout version
-``SCHEMA`` among them; works from ``file://`` too). The laboratory of lessons 07 and 08 (``data-explorer="lab"``)
+``SCHEMA`` among them; works from ``file://`` too). The laboratory of lessons 07 to 09 (``data-explorer="lab"``)
 also gets ``ae-lab.js`` and ``ae-lab.css``; its mathematics (``ae-lab-math.js``, ``lab/*.js``), Worker and numbers
 (:func:`attention_core.explorers.site.lab_data`, written as ``_static/ae-lab-data.js``) load when it comes into
 view (``_add_lab``).
@@ -214,7 +214,7 @@ def _add_explorers(app, pagename, templatename, context, doctree):
     app.add_js_file(None, body=site_parameters_json(parts, edition), type="application/json", id="ae-params")
     app.add_js_file("ae-ui.js", defer="defer")  # the helpers ae-explorers.js and ae-lab.js share
     app.add_js_file("ae-explorers.js", defer="defer")
-    if "lab" in kinds:  # the laboratory (lessons 07 and 08): its own scripts, on its pages only
+    if "lab" in kinds:  # the laboratory (lessons 07 to 09): its own scripts, on its pages only
         _add_lab(app)
 
 

@@ -1,4 +1,4 @@
-"""The laboratory's speed and budgets (lessons 07 and 08; prints figures; a script, not a timed test).
+"""The laboratory's speed and budgets (lessons 07 to 09; prints figures; a script, not a timed test).
 
     .venv/bin/python -m attention_workshop.bench_lab [SITE] [--engine chromium|node] [--baseline ASSETS] ...
 
@@ -28,7 +28,8 @@
    again while the Worker trains (target: p90 <= 50 ms), measured as ``attention_workshop.bench_site`` does: the
    input is dispatched at the start of a frame and the sample ends when a message posted then arrives, after that
    frame's rendering (the compose sentences are typed once unmeasured first: the boxes keep the largest size they
-   had). The default run started with the Train button, to 0.95 as the page reports it; screenshots of the
+   had). A run started with the Train button (of the page's default design, or ``--page-design``; of the page's
+   budget of steps, or ``--train-steps``), to 0.95 as the page reports it; screenshots of the
    heatmap during that run at 390 and 1280 px, light and dark, go to ``_build/screenshots/lab-training-*.png``.
    The weight of lesson 07's page in each edition, cold cache, with the lab's data and the figures loaded lazily
    (target: <= 1.1 MiB on load), and the lab's own files.
@@ -554,8 +555,9 @@ def sentences() -> list[str]:
     return [" ".join(p.words()[0]) for p in test[:SAMPLES]]
 
 
-def site_figures(site: pathlib.Path) -> None:
-    """Section 3: the built site's laboratory in headless Chromium."""
+def site_figures(site: pathlib.Path, design: str | None = None, budget: int | None = None) -> None:
+    """Section 3: the built site's laboratory in headless Chromium; ``design`` (a name of DESIGNS) is what the Train
+    button trains (default: the design the page opens on), ``budget`` its steps (default: the page's)."""
     from playwright.sync_api import sync_playwright
 
     from attention_workshop.bench_site import ARGS, CHROMIUM, PAGE_FIGURES, serve
@@ -585,8 +587,12 @@ def site_figures(site: pathlib.Path) -> None:
 
         # training to 0.95 in the page, with repaint figures and screenshots while it runs
         context, page, root = open_lab(browser, base)
+        if design is not None:
+            root.locator(".ae-lab-chooser select").nth(0).select_option(design)
         root.locator('[role="tab"]').nth(3).click()
         root.scroll_into_view_if_needed()
+        if budget is not None:
+            root.locator(".ae-lab-panel").nth(3).locator('input[type="number"]').nth(1).fill(str(budget))
         root.locator(".ae-lab-primary").click()
         started = time.perf_counter()
         page.wait_for_function(f"() => (document.querySelector('{LAB}').aeLab.run.step || 0) >= 150", timeout=600000)
@@ -609,8 +615,8 @@ def site_figures(site: pathlib.Path) -> None:
             timeout=600000,
         )
         run_ = root.evaluate(
-            "el => { const r = el.aeLab.run; "
-            "return {reached: r.reached, step: r.step, ms: r.msPerStep, steps: r.steps}; }"
+            "el => { const r = el.aeLab.run; return {reached: r.reached, step: r.step, ms: r.msPerStep, "
+            "steps: r.steps, design: r.design, valid: r.valid, seconds: r.seconds}; }"
         )
         wall = time.perf_counter() - started
         context.close()
@@ -630,7 +636,7 @@ def site_figures(site: pathlib.Path) -> None:
         browser.close()
     httpd.shutdown()
 
-    print(f"  the Train button (the default design, seed 0, {run_['steps']} steps at most):")
+    print(f"  the Train button ({run_['design']}, seed 0, {run_['steps']} steps at most):")
     if run_["reached"]:
         print(
             f"    validation token accuracy >= {TARGET} at step {run_['reached']['step']}, after "
@@ -638,7 +644,9 @@ def site_figures(site: pathlib.Path) -> None:
             f"{run_['ms']:.1f} ms per step in the Worker"
         )
     else:
-        print(f"    did not reach {TARGET} within {run_['steps']} steps")
+        print(f"    did not reach {TARGET} within {run_['steps']} steps ({run_['seconds']:.1f} s in the page)")
+    checks = ", ".join(f"{step}: {acc:.3f}" for step, acc in run_["valid"])
+    print(f"    validation token accuracy by step: {checks}")
     print("    screenshots of the heatmap during training: " + ", ".join(str(s.relative_to(ROOT)) for s in shots))
     print(f"  input to repaint, {SAMPLES} samples (target: p90 <= 16 ms; <= 50 ms while training)")
     for name, times in (
@@ -672,7 +680,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--blocks", type=int, default=BLOCKS, help=f"blocks of the step (default {BLOCKS}; 0: no 1)")
     parser.add_argument("--block-steps", type=int, default=BLOCK_STEPS, help=f"steps per block (default {BLOCK_STEPS})")
     parser.add_argument("--runs", type=int, default=1, help="runs to 0.95 of each design and copy (default 1; 0: no 2)")
-    parser.add_argument("--train-steps", type=int, help="the run's budget of steps (default: the page's)")
+    parser.add_argument("--train-steps", type=int, help="the run's budget of steps (default: the page's; 2 and 3)")
+    parser.add_argument(
+        "--page-design", choices=list(DESIGNS), metavar="DESIGN", help="the design the page's Train button trains (3)"
+    )
     parser.add_argument(
         "--languages", nargs="+", choices=LANGUAGES, default=list(LANGUAGES), help="target languages (2)"
     )
@@ -692,7 +703,7 @@ def main(argv: list[str] | None = None) -> int:
     if not (site / LESSON_07).exists():
         print(f"\n3. (no built lesson 07 at {site}: run `make book` for the site's figures)")
         return 0
-    site_figures(site)
+    site_figures(site, args.page_design, args.train_steps)
     return 0
 
 

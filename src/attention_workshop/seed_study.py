@@ -184,6 +184,23 @@ class Journal:
         return path
 
 
+def adopt(journal: Journal, out: Path, points) -> int:
+    """Keep in ``journal`` every run of the results file ``out`` whose point is among ``points`` and not yet kept
+    (``--adopt``); the number adopted. A file that does not read as results is one line (:class:`Failure`)."""
+    if not out.exists():
+        return 0
+    try:
+        runs = json.loads(out.read_text(encoding="utf-8"))["runs"]
+        found = {point_of(run): run for run in runs}
+    except (OSError, UnicodeError, ValueError, KeyError, TypeError) as error:
+        raise Failure(f"--adopt: {out} does not read as a study's results ({type(error).__name__}: {error})") from None
+    kept = journal.kept(points)[0]
+    wanted = [tuple(p) for p in points if tuple(p) in found and tuple(p) not in kept]
+    for point in wanted:
+        journal.keep(found[point])
+    return len(wanted)
+
+
 def _exit_with_study(study_pid: int) -> None:
     """In a worker process the study started (joblib's loky pool), a watchdog thread that ends the worker within
     a second of its study's death: a study killed outright (SIGKILL) cannot end its workers itself, and a worker
@@ -267,6 +284,13 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--train-seeds", nargs="*", type=_seeds, default=list(TRAIN_SEEDS), metavar="SEED")
     parser.add_argument("--data-seeds", nargs="*", type=_seeds, default=list(DATA_SEEDS), metavar="SEED")
     parser.add_argument("--steps", type=int, help="optimiser steps per run (default: the recipe's)")
+    parser.add_argument(
+        "--adopt",
+        action="store_true",
+        help="count the runs --out already holds as kept, whatever code made them: after a change to the package "
+        "that leaves those designs' runs as they were (a new design); their test counts are checked by "
+        "tests/models/test_seed_study.py, which retrains one run",
+    )
     return parser
 
 
@@ -335,6 +359,9 @@ def main(argv: list[str] | None = None) -> int:
     points = points_of(args.designs, args.languages, args.train_seeds, args.data_seeds)
     started = time.perf_counter()
     journal = Journal(runs_folder(args.out), args.steps)
+    if args.adopt:
+        adopted = adopt(journal, args.out, points)
+        print(f"{PROG}: {adopted} runs of {args.out} adopted as kept", file=sys.stderr)
     kept, skipped = journal.kept(points)
     for line in skipped:
         print(f"{PROG}: {line}", file=sys.stderr)

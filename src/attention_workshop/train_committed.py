@@ -31,13 +31,23 @@ import numpy as np
 from threadpoolctl import threadpool_info
 
 from attention_core.figures.training import report
-from attention_core.models.designs import ATTENTION, FIXED_SUMMARY, GENERAL_SCORE, LUONG, named
+from attention_core.models.designs import (
+    ATTENTION,
+    FIXED_SUMMARY,
+    GENERAL_SCORE,
+    LUONG,
+    NO_POSITIONS,
+    SELF_ATTENTION_DESIGN,
+    named,
+)
 from attention_core.models.margins import decision_gaps
 from attention_core.models.train import TrainConfig, evaluate, splits_for, train
 from attention_core.models.trained import (
     LESSON07,
     LESSON08_LUONG,
     LESSON08_SWAPPED,
+    LESSON09,
+    LESSON09_NO_POSITIONS,
     SNAPSHOT_EVERY,
     TRAINED_DIR,
     VERB_FINAL,
@@ -56,6 +66,8 @@ RUNS = {  # name -> recipe: the same data, seeds, optimiser and budget; only the
     LESSON08_LUONG: TrainConfig(model=named(LUONG).config()),  # lesson 08: Luong's order, general score
     VERB_FINAL: TrainConfig(model=named(ATTENTION).config(), language="verb_final"),  # lesson 07's on verb-final
     VERB_FINAL_BASELINE: TrainConfig(model=named(FIXED_SUMMARY).config(), language="verb_final"),  # its baseline
+    LESSON09: TrainConfig(model=named(SELF_ATTENTION_DESIGN).config()),  # lesson 09: no recurrence in the encoder
+    LESSON09_NO_POSITIONS: TrainConfig(model=named(NO_POSITIONS).config()),  # lesson 09: nor any position
 }
 SNAPSHOT_RUNS = (LESSON07,)  # the runs whose learning the website replays (with --snapshots)
 

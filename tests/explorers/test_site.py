@@ -164,8 +164,8 @@ def test_the_lab_export_is_the_models_config_and_shapes():
     assert re.findall(r"var LAB_SCHEMA = (\d+);", script) == [str(LAB_SCHEMA)]
 
 
-def test_the_lab_exports_every_committed_model_of_lessons_07_and_08():
-    """Every committed model of lessons 07 and 08 reaches the page, with its design (a name of the seed study's
+def test_the_lab_exports_every_committed_model_of_lessons_07_to_09():
+    """Every committed model of lessons 07 to 09 reaches the page, with its design (a name of the seed study's
     designs), its target language and its parameters (the committed float32 numbers, each with its shape)."""
     import dataclasses
 
@@ -173,7 +173,7 @@ def test_the_lab_exports_every_committed_model_of_lessons_07_and_08():
     from attention_core.models import designs, trained
 
     names = (trained.LESSON07, trained.LESSON08_SWAPPED, trained.LESSON08_LUONG, trained.VERB_FINAL)
-    assert LAB_MODELS == (*names, trained.VERB_FINAL_BASELINE)
+    assert LAB_MODELS == (*names, trained.VERB_FINAL_BASELINE, trained.LESSON09, trained.LESSON09_NO_POSITIONS)
     lab = lab_data()
     assert [m["name"] for m in lab["models"]] == list(LAB_MODELS) == list(lab["arrays"])
     for m in lab["models"]:
@@ -235,8 +235,11 @@ def test_the_lab_models_can_be_served_apart():
 
 def test_the_lab_offers_the_registrys_designs_with_their_labels():
     """The page's menu is the registry's designs with ``lab``, in its order, each with its ModelConfig fields and
-    the keys of its labels (its own menu label or none, its parts' names), every key one of LABELS."""
-    from attention_core.explorers.site import LABELS, lab_data
+    the keys of its labels (its own menu label or none, its parts' names: the order's, the score's and, for an
+    encoder other than lesson 07's, the encoder's, its positions' and its tied keys'), every key one of LABELS;
+    lesson 09's three designs are offered, each with a short name of its own and the committed recipe's budget of
+    steps (600 steps do not take its page run to 0.95)."""
+    from attention_core.explorers.site import LAB_STEPS, LAB_STEPS_WITHOUT_RECURRENCE, LABELS, lab_data
     from attention_core.models import designs
 
     offered = lab_data()["designs"]
@@ -245,8 +248,16 @@ def test_the_lab_offers_the_registrys_designs_with_their_labels():
         design = designs.named(name)
         order, score = design.parts()
         assert got["config"] == design.fields()
-        assert got["labels"] == {"menu": design.label, "order": order.label, "score": score.label}
-        assert {key for key in got["labels"].values() if key} <= set(LABELS.entries)
+        labels = {k: v for k, v in got["labels"].items() if k != "encoder"}
+        encoder = got["labels"]["encoder"]
+        assert labels == {"menu": design.label, "order": order.label, "score": score.label}
+        assert {key for key in labels.values() if key} | set(encoder) <= set(LABELS.entries)
+        assert bool(encoder) == (design.encoder != designs.RECURRENT)
+        assert got["steps"] == (LAB_STEPS if design.encoder == designs.RECURRENT else LAB_STEPS_WITHOUT_RECURRENCE)
+    lesson09 = (designs.SELF_ATTENTION_DESIGN, designs.NO_POSITIONS, designs.TIED)
+    assert set(lesson09) <= set(offered)
+    shorts = {tuple(offered[n]["labels"]["encoder"]) for n in lesson09}
+    assert len(shorts) == 3, "each of lesson 09's designs has a short name of its own (the results' columns)"
 
 
 # The step panel ae-lab.js built by hand before the registry (issue 42): per kind of design (it reads, then updates,

@@ -167,7 +167,7 @@ def test_lesson06_identical_annotations_through_the_additive_scorer(s):
 def test_lesson02_baseline_decoder_reads_the_summary_at_every_step(seed):
     from attention_core.models import data
     from attention_core.models.encoder import encode
-    from attention_core.models.seq2seq import ModelConfig, Seq2Seq, summary
+    from attention_core.models.seq2seq import ModelConfig, Seq2Seq
 
     pairs = data.make_splits(seed=seed, n_train=1, n_valid=1, n_test=60).test
     for batch in data.length_batches(pairs, batch_size=8)[:4]:  # several source lengths
@@ -175,7 +175,7 @@ def test_lesson02_baseline_decoder_reads_the_summary_at_every_step(seed):
             model = Seq2Seq(ModelConfig(attention=attention, d_emb=8, d_enc=8, d_dec=16, d_att=16), seed=seed)
             weights, contexts = model.decoder_reads(batch)  # (N, U, d_h)
             H, _ = encode(model.params, batch.src)
-            m = summary(H)[:, None, :]  # (N, 1, d_h)
+            m = model.encoder.summary(H)[:, None, :]  # (N, 1, d_h)
             assert contexts.shape[1] == batch.tgt_in.shape[1]  # one context per teacher-forced step
             if attention:
                 assert weights is not None and np.abs(contexts - contexts[:, :1]).max() > 0

@@ -79,20 +79,20 @@ def test_alignment_misses_needs_an_attention_model():
 
 
 def test_every_training_and_evaluation_entry_point_pins_blas(monkeypatch):
-    from attention_core.models import seq2seq
     from attention_core.models import train as train_module
+    from attention_core.models.encoder import RecurrentEncoder
 
     def blas_threads():
         return {i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"}
 
     seen = []
-    real_encode = seq2seq.encode
+    real_encode = RecurrentEncoder.encode
 
-    def spy(params, src):  # every entry point encodes a batch: record the BLAS threads at that moment
+    def spy(self, params, src):  # every entry point encodes a batch: record the BLAS threads at that moment
         seen.append(blas_threads())
-        return real_encode(params, src)
+        return real_encode(self, params, src)
 
-    monkeypatch.setattr(seq2seq, "encode", spy)
+    monkeypatch.setattr(RecurrentEncoder, "encode", spy)
     model = Seq2Seq(TINY)
     splits = data.make_splits(0, 40, 5, 5)
     one = data.stack(splits.test[:1])
@@ -103,6 +103,7 @@ def test_every_training_and_evaluation_entry_point_pins_blas(monkeypatch):
         "alignment_misses": lambda: alignment_misses(model, splits.test),
         "greedy": lambda: model.greedy(one.src),
         "decoder_reads": lambda: model.decoder_reads(one),
+        "encoder_reads": lambda: model.encoder_reads(one.src),
     }
     with threadpool_limits(2):  # a caller that left BLAS at two threads
         for name, call in calls.items():

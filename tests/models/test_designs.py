@@ -31,7 +31,7 @@ def test_the_committed_flag_is_what_the_committed_models_have():
 
 def test_each_design_has_its_own_parts_and_names():
     assert len({d.name for d in REGISTRY}) == len(REGISTRY)
-    assert len({(d.encoder, d.order, d.score) for d in REGISTRY}) == len(REGISTRY)
+    assert len({(d.encoder, d.positions, d.tied, d.order, d.score) for d in REGISTRY}) == len(REGISTRY)
     for d in REGISTRY:
         assert of_config(d.config(d_emb=4, dtype="float64")) is d
         assert named(d.name) is d
@@ -75,6 +75,12 @@ def test_a_design_with_an_unknown_part_is_refused_in_one_line():
         ({"order": "bahdanau", "score": "cosine"}, "score must be one of"),
         ({"order": "bahdanau", "score": None, "encoder": "transformer"}, "encoder must be one of"),
         ({"order": "bahdanau", "score": None, "label": ""}, "label must be a label key or None"),
+        ({"order": "bahdanau", "score": "additive", "positions": "none"}, "are the self-attention encoder's"),
+        (
+            {"order": "bahdanau", "score": "additive", "encoder": "self_attention", "positions": "absolute"},
+            "positions must be one of",
+        ),
+        ({"order": "bahdanau", "score": "additive", "encoder": "self_attention", "tied": 1}, "tied must be"),
     ):
         with pytest.raises(ValueError, match=words) as caught:
             Design("x", **kwargs)

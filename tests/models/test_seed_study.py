@@ -22,6 +22,7 @@ import pytest
 
 from attention_core.models import data
 from attention_core.models import study as SCRIPT  # what src/attention_workshop/seed_study.py trains, one run at a time
+from attention_core.models.designs import named
 from attention_core.models.sweep import (
     DESIGNS,
     STUDY_FILE,
@@ -51,7 +52,7 @@ from tests.helpers import ROOT
 
 STUDY = load_seed_study()
 LANGUAGES = tuple(data.LANGUAGES)
-ATTENTION = [d for d in DESIGNS if DESIGNS[d]["attention"]]
+ATTENTION = [d for d in DESIGNS if named(d).aligns]  # the designs whose weights name positions
 STUDY_SCRIPT = ROOT / "src" / "attention_workshop" / "seed_study.py"
 
 
@@ -71,12 +72,12 @@ def test_every_figure_is_the_one_its_counts_give_and_the_summary_is_recomputable
     for run in STUDY["runs"]:
         ev = evaluation(run)
         assert ev.lengths[-1] <= data.MAX_LEN and sum(ev.sentences) == STUDY["config"]["n_test"]
-        keys = ("token", "exact", "alignment") if DESIGNS[run["design"]]["attention"] else ("token", "exact")
+        keys = ("token", "exact", "alignment") if named(run["design"]).aligns else ("token", "exact")
         for key in keys:
             assert run[key] == pytest.approx(figure(run, key), abs=5e-5)
             for lo, hi in BUCKETS:
                 assert run["buckets"][f"{lo}-{hi}"][key] == pytest.approx(figure(run, key, lo, hi), abs=5e-5)
-        assert ("misreads" in run) == DESIGNS[run["design"]]["attention"]
+        assert ("misreads" in run) == named(run["design"]).aligns
         assert run["steps"] == STUDY["config"]["steps"]
     for language in LANGUAGES:
         for design in DESIGNS:

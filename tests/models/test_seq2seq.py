@@ -9,6 +9,8 @@ import pytest
 
 from attention_core.gradients import finite_difference
 from attention_core.models import data
+from attention_core.models.attention_encoder import SelfAttentionEncoder
+from attention_core.models.encoder import RecurrentEncoder
 from attention_core.models.orders import ORDERS
 from attention_core.models.scorers import SCORES, AttentionScore, FixedSummary
 from attention_core.models.seq2seq import ModelConfig, Seq2Seq, build_model
@@ -59,6 +61,14 @@ def worst_gradient_error(model: Seq2Seq, batch: data.Batch) -> tuple[str, float]
 # added to SCORES (or an order added to ORDERS) is checked here without another line of test.
 VARIANTS = {f"{order}-{score}": {"order": order, "score": score} for order in ORDERS for score in SCORES}
 VARIANTS |= {f"{order}-none": {"order": order, "attention": False} for order in ORDERS}
+# Lesson 09's encoder without recurrence, with each kind of positions, tied or not, under lesson 07's decoder.
+VARIANTS |= {
+    f"self_attention-{positions}{'-tied' if tied else ''}": {
+        "encoder": "self_attention", "positions": positions, "tied": tied, "d_ff": 5,
+    }
+    for positions in ("sinusoidal", "learned", "none")
+    for tied in (False, True)
+}  # fmt: skip
 
 
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
@@ -76,7 +86,13 @@ def test_the_parts_are_what_the_config_names():
     assert {name: type(build_model(dataclasses.replace(TINY, **kw)).scorer) for name, kw in VARIANTS.items()} == {
         **{f"{o}-{s}": SCORES[s] for o in ORDERS for s in SCORES},
         **{f"{o}-none": FixedSummary for o in ORDERS},
+        **{name: SCORES["additive"] for name in VARIANTS if name.startswith("self_attention")},
     }
+    encoders = {name: type(build_model(dataclasses.replace(TINY, **kw)).encoder) for name, kw in VARIANTS.items()}
+    assert {name for name, part in encoders.items() if part is SelfAttentionEncoder} == {
+        name for name in VARIANTS if name.startswith("self_attention")
+    }
+    assert set(encoders.values()) == {RecurrentEncoder, SelfAttentionEncoder}
     assert {type(build_model(dataclasses.replace(TINY, order=o)).order) for o in ORDERS} == set(ORDERS.values())
     assert "att_W_c" in build_model(dataclasses.replace(TINY, order="luong")).params  # Luong's W_c
     assert "att_W_c" not in build_model(TINY).params
@@ -127,7 +143,10 @@ def test_a_new_score_is_one_class_and_its_registry_entry(order, monkeypatch):
     assert worst_gradient_error(wrong, tiny_batch())[1] > 1e-3  # the check can fail
 
 
-@pytest.mark.parametrize("field, value", [("order", "transformer"), ("score", "dot"), ("score", "none")])
+@pytest.mark.parametrize(
+    "field, value",
+    [("order", "transformer"), ("score", "dot"), ("score", "none"), ("encoder", "lstm"), ("positions", "rotary")],
+)
 def test_model_config_refuses_parts_that_are_not_registered(field, value):
     with pytest.raises(ValueError, match=field):
         ModelConfig(**{field: value})

@@ -43,6 +43,10 @@ for (const task of job.tasks) {
       const g = M.greedy(p, cfg, Int32Array.from(src), 1, src.length, src.length + 1, task.trace, G.bos_id);
       return { tokens: Array.from(g.tokens), weights: g.weights ? b64(g.weights) : null, trace: g.trace };
     });
+  } else if (task.kind === "encoder_reads") {
+    // what each self-attention layer of the encoder reads (Seq2Seq.encoder_reads), sentence by sentence
+    const p = M.freeze(M.decodeParams(task.model));
+    r = task.sentences.map((src) => M.encoderReads(p, task.config, Int32Array.from(src), 1, src.length).map(b64));
   } else if (task.kind === "decode") {
     // the page's check of an export: every parameter present with this model's shape
     try {

@@ -91,7 +91,7 @@ def test_the_laboratorys_data_offer_it_with_its_label_and_formula(design):
     assert list(offered)[-1] == design.name
     got = offered[design.name]
     assert got["config"] == {"attention": True, "order": "bahdanau", "score": "scaled"}
-    assert got["labels"] == {"menu": None, "order": "lab_order_bahdanau", "score": added_score.LABEL[0]}
+    assert got["labels"] == {"menu": None, "order": "lab_order_bahdanau", "score": added_score.LABEL[0], "encoder": []}
     assert labels("en")[added_score.LABEL[0]] == added_score.LABEL[1]
     scores = got["step"]["sections"][0]
     assert (

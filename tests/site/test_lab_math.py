@@ -6,10 +6,14 @@ alone: ``tests/site/test_lab_parts.py``):
 - greedy translations and alignment matrices of the committed model on 240 test sentences, one by one (as the
   page's "compose" decodes) and in length batches (as its evaluation does): the same tokens, weights within 1e-5
   of the package's float32 model (the book's numbers) and within 1e-9 of the same parameters in float64;
+- lesson 09's committed models (the self-attention encoder, with and without positions), from the numbers the page
+  loads, on 120 test sentences: the same greedy translations, cross-attention weights and each encoder layer's
+  self-attention weights as the package's (``Seq2Seq.greedy``, ``Seq2Seq.encoder_reads``) within 1e-9, and the
+  same evaluation counts (alignment not counted without positions);
 - the step-through trace (s_{t-1}, e_tj, alpha_tj, c_t, s_t, probabilities) against ``Seq2Seq.greedy_trace``;
-- on one fixed batch, the loss and every parameter gradient of every design (the fixed-summary baseline and
-  attention with each score in each order), in float64 on both sides, to a relative error of 1e-10, and the
-  step-through trace of each design;
+- on one fixed batch, the loss and every parameter gradient of every design the page offers (the fixed-summary
+  baseline, attention with each score in each order, and lesson 09's self-attention encoders), in float64 on both
+  sides, to a relative error of 1e-10, and the step-through trace of each design;
 - the optimiser: three steps of clipping, Adam and the learning-rate schedule, and the schedule itself;
 - evaluation counts (token, exact, alignment) equal to ``train.evaluate``'s;
 - the toy language: the page's parser gives ``data.parse``'s translation, alignment and errors; its sampler
@@ -35,7 +39,7 @@ from attention_core.explorers.site import lab_data
 from attention_core.models import data, designs
 from attention_core.models.seq2seq import ModelConfig, Seq2Seq
 from attention_core.models.train import Adam, TrainConfig, clip_global_norm, evaluate, learning_rate
-from attention_core.models.trained import load_trained
+from attention_core.models.trained import LESSON09, LESSON09_NO_POSITIONS, load_trained
 from tests.helpers import ROOT, gemm_wasm
 
 ASSETS = ROOT / "book" / "_assets"  # ae-lab-math.js and lab/
@@ -154,22 +158,35 @@ def node_results(lab, splits, sample):
             "steps": 40,
         },
     }
-    for order, score in DESIGNS:  # every design of lessons 07 and 08, from a random start
-        model = design(order, score)
-        tasks[f"grads {order} {score}"] = {
+    for name in DESIGNS:  # every design the page offers with a score, from a random start
+        model = design(name)
+        tasks[f"grads {name}"] = {
             "kind": "grads",
             "config": config_of(model),
             "params": params64(model),
             "batch": batch,
         }
-        tasks[f"trace {order} {score}"] = {
+        tasks[f"trace {name}"] = {
             "kind": "greedy",
             "params": params64(model),
             "config": config_of(model),
             "sentences": [p.src.tolist() for p in sample[:2]],
             "trace": True,
         }
-        tasks[f"init {order} {score}"] = {"kind": "init", "config": config_of(model), "seed": 2}
+        tasks[f"init {name}"] = {"kind": "init", "config": config_of(model), "seed": 2}
+    for name in LESSON09_MODELS:  # lesson 09's committed models, as the page loads them
+        export = {"config": committed_config(lab, name), "arrays": lab["arrays"][name]}
+        sentences = [p.src.tolist() for p in sample[:LESSON09_SENTENCES]]
+        tasks[f"greedy {name}"] = {
+            "kind": "greedy",
+            "model": export,
+            "config": export["config"],
+            "sentences": sentences,
+        }
+        tasks[f"reads {name}"] = {"kind": "encoder_reads", "model": export, "config": export["config"],
+                                  "sentences": sentences}  # fmt: skip
+        tasks[f"evaluate {name}"] = {"kind": "evaluate", "model": export, "config": export["config"],
+                                     "pairs": [pair_json(p) for p in sample[:LESSON09_SENTENCES]]}  # fmt: skip
     for task in tasks.values():
         task["grammar"] = grammar
     job = {"assets": str(ASSETS), "tasks": list(tasks.values()), "wasm": gemm_wasm()}
@@ -190,13 +207,20 @@ def _missing(model: dict, name: str) -> dict:
     return {**model, "arrays": {k: v for k, v in model["arrays"].items() if k != name}}
 
 
-# Every design the page offers with a score (attention_core.models.designs), as (order, score), from a random start;
-# lesson 07's is checked on its committed model above, and the fixed summary as "grads_baseline" and "trace_baseline".
-DESIGNS = [(d.order, d.score) for d in designs.where(lab=True) if d.score is not None and d.name != designs.ATTENTION]
+# Every design the page offers with a score (attention_core.models.designs), by name, from a random start; lesson
+# 07's is checked on its committed model above, and the fixed summary as "grads_baseline" and "trace_baseline".
+DESIGNS = [d.name for d in designs.where(lab=True) if d.score is not None and d.name != designs.ATTENTION]
+LESSON09_MODELS = (LESSON09, LESSON09_NO_POSITIONS)  # lesson 09's committed models (the self-attention encoder)
+LESSON09_SENTENCES = 120  # of the sample: one of every source length first
 
 
-def design(order: str, score: str) -> Seq2Seq:
-    return Seq2Seq(ModelConfig(order=order, score=score, dtype="float64"), seed=7)
+def design(name: str) -> Seq2Seq:
+    return Seq2Seq(designs.named(name).config(dtype="float64"), seed=7)
+
+
+def committed_config(lab: dict, name: str) -> dict:
+    """The config the page reads for committed model ``name`` (lab_data's ``models``)."""
+    return next(m["config"] for m in lab["models"] if m["name"] == name)
 
 
 def config_of(model: Seq2Seq) -> dict:
@@ -413,23 +437,46 @@ def test_sampler_makes_the_same_language(node_results):
 
 
 # ---------------------------------------------------------------------------------------------------------
-# Every design of lessons 07 and 08
+# Every design of lessons 07 to 09
 
 
-@pytest.mark.parametrize("order,score", DESIGNS)
-def test_every_design_has_the_packages_gradients_and_trace(node_results, splits, sample, order, score):
-    model = design(order, score)
+@pytest.mark.parametrize("name", DESIGNS)
+def test_every_design_has_the_packages_gradients_and_trace(node_results, splits, sample, name):
+    model = design(name)
     loss, grads = model.loss_and_grads(data.stack(grad_batch(splits)))
-    got = node_results[f"grads {order} {score}"]
+    got = node_results[f"grads {name}"]
     assert abs(got["loss"] - loss) <= GRAD_RTOL * abs(loss)
     assert list(got["grads"]) == list(grads), "the same parameters, in the package's order"
     for key, g in grads.items():
         rel = float(np.linalg.norm(unb64(got["grads"][key], g.shape) - g) / np.linalg.norm(g))
-        assert rel <= GRAD_RTOL, f"{order} + {score}, {key}: relative error {rel:.1e}"
-    for pair, got in zip(sample, node_results[f"trace {order} {score}"], strict=False):
+        assert rel <= GRAD_RTOL, f"{name}, {key}: relative error {rel:.1e}"
+    for pair, got in zip(sample, node_results[f"trace {name}"], strict=False):
         ref, trace = model.greedy_trace(pair.src), got["trace"]
         assert trace["tokens"] == ref["tokens"].tolist()
         for key in ("s_prev", "scores", "weights", "context", "state", "probs"):
             np.testing.assert_allclose(np.array(trace[key]), ref[key], atol=1e-9, err_msg=key)
-    shapes = node_results[f"init {order} {score}"]["shapes"]
+    shapes = node_results[f"init {name}"]["shapes"]
     assert {k: list(v) for k, v in shapes.items()} == {k: list(v.shape) for k, v in model.params.items()}
+
+
+@pytest.mark.parametrize("name", LESSON09_MODELS)
+def test_lesson_09s_committed_models_translate_and_read_as_the_package(node_results, sample, name):
+    """From the numbers the page loads: the same greedy translations, cross-attention weights and self-attention
+    weights of every encoder layer as the package's model, and the same evaluation counts."""
+    model = load_trained(name)  # float64, the committed float32 numbers cast exactly
+    assert model.cfg.encoder == "self_attention"
+    pairs = sample[:LESSON09_SENTENCES]
+    worst = 0.0
+    for pair, got, reads in zip(pairs, node_results[f"greedy {name}"], node_results[f"reads {name}"], strict=True):
+        tokens, weights = model.greedy(pair.src[None])
+        assert got["tokens"] == tokens[0].tolist(), f"{name}: another translation of {' '.join(pair.words()[0])}"
+        worst = max(worst, float(np.abs(unb64(got["weights"], weights.shape[1:]) - weights[0]).max()))
+        layers = model.encoder_reads(pair.src[None])
+        assert len(reads) == len(layers) == model.cfg.layers
+        for layer, (page, want) in enumerate(zip(reads, layers, strict=True), start=1):
+            np.testing.assert_allclose(unb64(page, want.shape), want, atol=1e-9, err_msg=f"{name} layer {layer}")
+    assert worst <= 1e-9, worst
+    ev, got = evaluate(model, pairs), node_results[f"evaluate {name}"]
+    for key in ("lengths", "sentences", "tokens", "tokens_right", "exact_right", "align_right"):
+        assert got[key] == getattr(ev, key), key
+    assert (sum(ev.align_right) > 0) == model.cfg.aligns, "alignment counted only where the weights name positions"

@@ -42,6 +42,8 @@ PATHS = [LESSON_07, f"zh/{LESSON_07}"]
 EDITIONS = [pytest.param(p, marks=pytest.mark.xdist_group(f"lab-{edition_of(p)}"), id=p) for p in PATHS]
 LAB = '.ae-explorer.ae-lab-open[data-explorer="lab"]'  # the laboratory, its data loaded (it came into view)
 PLACE = '.ae-explorer[data-explorer="lab"]'  # where it is, before and after
+# lesson 09's encoder panel: a sentence with two words twice ("this", "economic")
+ENCODER_SENTENCE = "this green economic bird sees the city behind this economic big cat"
 
 
 def come_to(page):
@@ -121,11 +123,12 @@ LESSON_08 = "notebooks/08_toward_the_next_structure.html"
 
 
 def test_lab_scripts_load_on_the_lab_lessons_only(site):
-    """Lesson 07's pages hold the laboratory, and lesson 08's once its notebook holds a lab explorer (issue 31:
-    its cells are prepared in the brief), in every edition; no other page loads the lab's scripts."""
+    """Lesson 07's pages hold the laboratory, and lessons 08's and 09's once their notebooks hold a lab explorer
+    (lesson 09's page, once it exists), in every edition; no other page loads the lab's scripts."""
     lessons = [LESSON_07]
-    if 'data-explorer="lab"' in (pathlib.Path(site) / LESSON_08).read_text(encoding="utf-8"):
-        lessons.append(LESSON_08)
+    for later in [LESSON_08, *sorted(str(p.relative_to(site)) for p in pathlib.Path(site).glob("notebooks/09_*.html"))]:
+        if 'data-explorer="lab"' in (pathlib.Path(site) / later).read_text(encoding="utf-8"):
+            lessons.append(later)
     lab_pages = {lesson if e == ENGLISH else f"{e}/{lesson}" for e in editions() for lesson in lessons}
     for page in sorted(pathlib.Path(site).rglob("*.html")):
         if {"_static", "_sources"} & set(page.relative_to(site).parts):
@@ -159,7 +162,8 @@ def test_the_lab_data_load_when_the_lab_comes_into_view(chromium_browser, server
     assert not [u for u in requests if any(name in u for name in lazy)], "the lab loaded before it was in view"
     come_to(page)
     assert len([u for u in requests if "ae-lab-data.js" in u]) == 1
-    assert len([u for u in requests if "_static/lab/" in u]) == 9, "the nine parts of the mathematics"
+    parts = re.search(r"var AE_LAB_PARTS = (\[.*?\]);", (ROOT / "book/_assets/ae-lab-math.js").read_text()).group(1)
+    assert len([u for u in requests if "_static/lab/" in u]) == len(json.loads(parts)), "each part of the mathematics"
     version = page.locator('script[src*="ae-lab.js"]').get_attribute("data-lab-version")
     loaded = [u for u in requests if any(name in u for name in lazy)]
     assert all(u.endswith(f"?v={version}") for u in loaded), loaded
@@ -496,7 +500,11 @@ def test_every_panel_fits_passes_axe_and_is_screenshot(visit, path, width, schem
     v, page, root = open_lab(visit, path, width, scheme)
     assert page.evaluate("document.documentElement.dataset.theme") == scheme
     problems, kinds = [], []  # kinds: the kinds of text axe's colour contrast has judged on this page
-    for i, name in enumerate(("compose", "step", "watch", "train")):
+    for i, name in enumerate(("compose", "step", "watch", "train", "encoder")):
+        if name == "encoder":  # lesson 09's designs have it: the lab on lesson 09's committed model
+            choose(root, "self-attention", "svo")
+            tab(root, 0)
+            compose(root, ENCODER_SENTENCE)
         panel = tab(root, i)
         if name == "train":
             panel.locator('input[type="number"]').nth(1).fill("40")
@@ -528,8 +536,10 @@ def test_every_panel_fits_passes_axe_and_is_screenshot(visit, path, width, schem
 @pytest.mark.parametrize("path", EDITIONS)
 def test_every_control_is_reached_by_the_keyboard_with_a_visible_focus(visit, path):
     v, page, root = open_lab(visit, path)
+    choose(root, "self-attention", "svo")  # a design with every panel, the encoder's included (lesson 09)
+    compose(root, ENCODER_SENTENCE)
     missed = []
-    for i in range(4):
+    for i in range(5):
         panel = tab(root, i)
         root.locator('[role="tab"]').nth(i).focus()
         controls = panel.locator("button:not([disabled]), input, select, [tabindex='0']").evaluate_all(
@@ -633,12 +643,14 @@ def test_the_pages_verb_final_language_is_the_packages():
     assert any(src[align[-1]] not in verbs for src, align in out["svo_splits"])
 
 
-COMMITTED = {  # the committed models of lessons 07 and 08: (design, language) -> name (attention_core.models.trained)
+COMMITTED = {  # the committed models of lessons 07 to 09: (design, language) -> name (attention_core.models.trained)
     ("attention", "svo"): "lesson07_attention_seed0",
     ("general score", "svo"): "lesson08_general_score_seed0",
     ("Luong", "svo"): "lesson08_luong_seed0",
     ("attention", "verb_final"): "lesson07_verb_final_attention_seed0",
     ("fixed summary", "verb_final"): "lesson07_verb_final_fixed_summary_seed0",
+    ("self-attention", "svo"): "lesson09_self_attention_seed0",
+    ("self-attention, no positions", "svo"): "lesson09_no_positions_seed0",
 }
 
 
@@ -694,13 +706,20 @@ def test_every_committed_model_composes_and_steps_like_the_package(visit, path):
 
 @pytest.mark.parametrize("path", EDITIONS)
 def test_a_design_without_a_committed_model_is_trained_then_composed(visit, path):
-    """Luong's order with the additive score has no committed model: Compose says to train one; a run of it in
-    the page trains on the chosen language (here verb-final) and Compose and Step then use the reader's model."""
+    """Luong's order with the additive score has no committed model: Compose says to train one first (never
+    "translated below"), with a button to the training tab; a run of it in the page trains on the chosen language
+    (here verb-final) and Compose and Step then use the reader's model, which translates below."""
+    from attention_core.explorers.site import labels
+
+    text = labels("zh" if path.startswith("zh/") else "en")
     v, page, root = open_lab(visit, path)
     choose(root, "Luong, additive score", "verb_final")
     compose(root, "the cat sees a bird")
     assert root.get_attribute("data-ae-model") == "" and page_decoded(root) is None
-    assert root.locator(".ae-lab-chooser .ae-lab-using").inner_text() in root.locator(".ae-lab-result").inner_text()
+    message = root.locator(".ae-lab-message").inner_text()
+    assert message == text["lab_ok_untrained"].format(n=5, train=text["lab_tab_train"]), message
+    root.locator(".ae-lab-result .ae-lab-gotrain").click()
+    assert root.locator('[role="tab"]').nth(3).get_attribute("aria-selected") == "true"
     panel = tab(root, 3)
     panel.locator('input[type="number"]').nth(1).fill("20")
     panel.locator(".ae-lab-primary").click()
@@ -709,6 +728,7 @@ def test_a_design_without_a_committed_model_is_trained_then_composed(visit, path
     assert panel.locator('[data-ae-out="Luong, additive score|verb_final-0"]').count() == 1
     assert panel.locator("[data-ae-study]").count() == 0, "the seed study has no run of this design"
     tab(root, 0)
+    assert root.locator(".ae-lab-message").inner_text() == text["lab_ok"].format(n=5)
     decoded = page_decoded(root)
     assert len(decoded["tokens"]) == 6 and len(decoded["weights"]) == 6
     assert root.locator(".ae-lab-grid").first.is_visible()
@@ -818,3 +838,153 @@ def test_pause_resume_and_stop_behave_in_every_state(visit, path):
     else:
         assert pause.is_disabled() and stop.is_disabled()
     assert v.console_errors() == []
+
+
+# ---------------------------------------------------------------------------------------------------------
+# What a first-time reader could not tell (issue 46): which run the replay is, where the products run
+
+
+@pytest.mark.parametrize("path", EDITIONS)
+def test_the_replay_and_the_products_say_what_they_are(visit, path):
+    """ "Watch it learn" says it replays lesson 07's committed run (its design and language), and, when another
+    design or language is chosen, that no run of it was recorded and where to train it; the training panel says
+    that the products run in WebAssembly with SIMD (here they do)."""
+    from attention_core.explorers.site import labels
+
+    text = labels("zh" if path.startswith("zh/") else "en")
+    v, page, root = open_lab(visit, path)
+    watch = tab(root, 2)
+    run = {"design": text["lab_design_additive_bahdanau"], "language": text["lab_language_svo"]}
+    assert watch.locator(".ae-lab-watchnote").inner_text().strip() == text["lab_watch_replays"].format(**run)
+    assert root.get_attribute("data-ae-replay") == "same" and watch.locator(".ae-lab-gotrain").count() == 0
+    choose(root, "attention", "verb_final")  # lesson 08's page opens on the verb-final language
+    note = watch.locator(".ae-lab-watchnote").inner_text()
+    other = {"design": text["lab_design_additive_bahdanau"], "language": text["lab_language_verb_final"]}
+    assert text["lab_watch_replays"].format(**run) in note and root.get_attribute("data-ae-replay") == "other"
+    assert text["lab_watch_yours"].format(**other, train=text["lab_tab_train"]) in note
+    watch.locator(".ae-lab-gotrain").click()
+    assert root.locator('[role="tab"]').nth(3).get_attribute("aria-selected") == "true"
+    engine = root.locator(".ae-lab-engine")
+    assert engine.get_attribute("data-ae-engine") == "webassembly" and engine.inner_text() == text["lab_engine_wasm"]
+    assert v.console_errors() == []
+
+
+def test_without_webassembly_the_lab_says_its_products_run_in_javascript(chromium_browser, server):
+    """A browser without WebAssembly (here removed from the page before its scripts run): the products run in
+    JavaScript, and the training panel says so."""
+    from attention_core.explorers.site import labels
+
+    context = chromium_browser.new_context(viewport={"width": 1280, "height": 900})
+    context.add_init_script("delete window.WebAssembly;")
+    page = context.new_page()
+    page.goto(f"{server}/{LESSON_07}", wait_until="load")
+    root = come_to(page)
+    engine = root.locator(".ae-lab-engine")
+    assert engine.get_attribute("data-ae-engine") == "javascript"
+    assert engine.inner_text() == labels("en")["lab_engine_js"]
+    context.close()
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Lesson 09: the encoder without recurrence, its self-attention beside the decoder's cross-attention
+
+
+def encoder_grids(root):
+    """The encoder panel's two grids: the self-attention of the layer shown, the cross-attention."""
+    return root.locator(".ae-lab-encself .ae-lab-grid"), root.locator(".ae-lab-enccross .ae-lab-grid")
+
+
+@pytest.mark.parametrize("path", EDITIONS)
+def test_the_encoder_panel_shows_the_packages_self_attention_beside_the_cross_attention(visit, path):
+    """Lesson 07's recurrent encoder has no encoder panel; lesson 09's designs do: every layer's self-attention
+    weights computed in the page are the package's (Seq2Seq.encoder_reads, within 1e-9), a cell read with the
+    keyboard gives the package's number, the layer menu switches the grid, and beside it the decoder's
+    cross-attention grid for the same sentence. Without positions the page says that copies of a word read
+    alike, and their columns are equal. A run of these designs starts with the committed recipe's budget of steps.
+    A recurrent design hides the panel again, and its runs start with the page's budget."""
+    from attention_core.explorers.site import lab_data, labels
+
+    text = labels("zh" if path.startswith("zh/") else "en")
+    v, page, root = open_lab(visit, path)
+    tabs = root.locator('[role="tab"]')
+    assert tabs.count() == 5 and tabs.nth(4).is_hidden(), "lesson 07's recurrent encoder reads nothing"
+    pair = data.parse(ENCODER_SENTENCE.split())
+    T = pair.src.size
+    for design, name in (("self-attention", "lesson09_self_attention_seed0"),
+                         ("self-attention, no positions", "lesson09_no_positions_seed0")):  # fmt: skip
+        choose(root, design, "svo")
+        tab(root, 0)
+        compose(root, ENCODER_SENTENCE)
+        assert tabs.nth(4).is_visible() and tabs.nth(4).inner_text() == text["lab_tab_encoder"]
+        panel = tab(root, 4)
+        assert root.get_attribute("data-ae-model") == name
+        model = load_trained(name)
+        layers = [a[0] for a in model.encoder_reads(pair.src[None])]
+        got = root.evaluate("el => el.aeLab.encoded.layers")
+        assert len(got) == len(layers) == 2
+        for page_layer, want in zip(got, layers, strict=True):
+            np.testing.assert_allclose(np.array(page_layer).reshape(T, T), want, atol=1e-9, err_msg=name)
+        self_grid, cross_grid = encoder_grids(root)
+        assert (self_grid.get_attribute("data-rows"), self_grid.get_attribute("data-cols")) == (str(T), str(T))
+        assert (cross_grid.get_attribute("data-rows"), cross_grid.get_attribute("data-cols")) == (str(T + 1), str(T))
+        assert cross_grid.get_attribute("data-truth") == str(T)
+        panel.locator("select").select_option("1")  # (the layer chosen stays chosen from design to design)
+        assert root.get_attribute("data-ae-layer") == "1"
+        self_grid.focus()
+        for key in ("PageUp", "Home", "ArrowDown", "ArrowRight"):  # to row 1, column 1 wherever the cursor was
+            page.keyboard.press(key)
+        readout = panel.locator(".ae-lab-encself .ae-lab-readout").inner_text()
+        assert f"{layers[0][1, 1]:.3f}" in readout and "green" in readout, readout
+        panel.locator("select").select_option("2")
+        assert root.get_attribute("data-ae-layer") == "2"
+        self_grid.focus()
+        assert f"{layers[1][1, 1]:.3f}" in panel.locator(".ae-lab-encself .ae-lab-readout").inner_text()
+        note = panel.locator(".ae-lab-encself .ae-lab-note")
+        if design == "self-attention, no positions":
+            assert note.is_visible() and note.inner_text() == text["lab_encoder_no_positions"]
+            for word in ("this", "economic"):  # the copies' columns are equal in every row
+                i, j = [k for k, w in enumerate(ENCODER_SENTENCE.split()) if w == word]
+                np.testing.assert_allclose(layers[1][:, i], layers[1][:, j], rtol=1e-12)
+        else:
+            assert note.is_hidden()
+        tokens, weights = model.greedy(pair.src[None])
+        assert page_decoded(root)["tokens"] == tokens[0].tolist()
+        np.testing.assert_allclose(np.array(page_decoded(root)["weights"]), weights[0], atol=1e-9)
+        budget = root.locator(".ae-lab-panel").nth(3).locator('input[type="number"]').nth(1)
+        assert budget.input_value() == str(lab_data()["designs"][design]["steps"]) == "1000"  # the whole recipe's
+    choose(root, "attention", "svo")
+    assert tabs.nth(4).is_hidden() and tabs.nth(0).get_attribute("aria-selected") == "true"
+    assert budget.input_value() == str(lab_data()["recipe"]["steps"]) == "600"
+    assert v.console_errors() == []
+
+
+def test_the_lab_opens_where_lesson_09s_explorers_start(chromium_browser, server):
+    """Lesson 09's notebook explorers declare the lab's twin (a stepper and the encoder explorer on lesson 09's
+    committed model): the page merges their arguments (attention_workshop.ae_twins) and the lab opens on that
+    model's design and language, on its encoder panel, at the layer and sentence declared. Here lesson 07's page is
+    given those arguments, as lesson 09's page will carry them."""
+    from attention_core.explorers.encoder import encoder_explorer
+    from attention_core.explorers.training import decoder_stepper
+    from attention_core.models.trained import LESSON09
+
+    args = {**decoder_stepper(model=LESSON09).twin_args(), **encoder_explorer(layer=2).twin_args()}
+    data_args = json.dumps(args, separators=(",", ":")).replace("&", "&amp;").replace('"', "&quot;")
+
+    def with_args(route):
+        html = route.fetch().text()
+        html = re.sub(r'(<div class="ae-explorer" id="ae-live-lab" data-explorer="lab" data-args=")[^"]*"',
+                      lambda m: m.group(1) + data_args + '"', html, count=1)  # fmt: skip
+        route.fulfill(body=html, content_type="text/html; charset=utf-8")
+
+    context = chromium_browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.route(f"**/{LESSON_07}", with_args)
+    page.goto(f"{server}/{LESSON_07}", wait_until="load")
+    root = come_to(page)
+    page.wait_for_function(f"() => document.querySelector('{LAB}').getAttribute('data-ae-model') === '{LESSON09}'")
+    assert root.get_attribute("data-ae-design") == "self-attention" and root.get_attribute("data-ae-language") == "svo"
+    assert root.locator('[role="tab"]').nth(4).get_attribute("aria-selected") == "true"
+    page.wait_for_function(f"() => document.querySelector('{LAB}').getAttribute('data-ae-layer') === '2'")
+    assert root.locator('input[type="text"]').input_value() == args["sentence"]
+    assert encoder_grids(root)[0].get_attribute("data-rows") == str(len(args["sentence"].split()))
+    context.close()

@@ -105,7 +105,57 @@ function aeLabEncoder(lab) {
     });
   }
 
-  lab.encoder = { freeze: freeze, inputTable: inputTable, init: init, encode: encode, encodeBackward: encodeBackward };
+  // encoder.RecurrentEncoder: the bidirectional GRU as a part of the model, beside lesson 09's encoder without
+  // recurrence (attention_encoder.js): both give the decoder annotations H and the summary m its first state starts
+  // from, with their backward; seq2seq.js's ENCODERS chooses one by cfg.encoder.
+  function RecurrentEncoder(cfg) {
+    this.cfg = cfg;
+    this.d_e = cfg.d_emb;
+    this.d_enc = cfg.d_enc;
+    this.d_h = 2 * cfg.d_enc;
+  }
+  RecurrentEncoder.prototype.name = "recurrent";
+  RecurrentEncoder.prototype.init = function (draw) {
+    init(draw, this.cfg);
+  };
+  // Annotations H (N, T, d_h) and the cache backward reads: {H, cache}. It reads nothing: no weights.
+  RecurrentEncoder.prototype.encode = function (p, src, N, T, keep, tag) {
+    return { H: encode(p, this.cfg, src, N, T, keep, tag), cache: { src: src, N: N, T: T, tag: tag, weights: [] } };
+  };
+  RecurrentEncoder.prototype.backward = function (p, dH, cache, g) {
+    encodeBackward(p, this.cfg, cache.src, cache.N, cache.T, dH, g, cache.tag);
+  };
+  // The fixed summary m = [->h_T; <-h_1] (N, d_h) of annotations H (N, T, d_h), into m: what each direction read last.
+  RecurrentEncoder.prototype.summary = function (H, N, T, m) {
+    var d = this.d_enc,
+      d_h = this.d_h;
+    for (var i = 0; i < N; i++) {
+      for (var k = 0; k < d; k++) {
+        m[i * d_h + k] = H[(i * T + T - 1) * d_h + k]; // ->h_T
+        m[i * d_h + d + k] = H[i * T * d_h + d + k]; // <-h_1
+      }
+    }
+  };
+  // dL/dm (N, d_h) routed back, added into dH (N, T, d_h), to the two annotations it was cut from.
+  RecurrentEncoder.prototype.summaryBackward = function (dm, N, T, dH) {
+    var d = this.d_enc,
+      d_h = this.d_h;
+    for (var i = 0; i < N; i++) {
+      for (var k = 0; k < d; k++) {
+        dH[(i * T + T - 1) * d_h + k] += dm[i * d_h + k];
+        dH[i * T * d_h + d + k] += dm[i * d_h + d + k];
+      }
+    }
+  };
+
+  lab.encoder = {
+    freeze: freeze,
+    inputTable: inputTable,
+    init: init,
+    encode: encode,
+    encodeBackward: encodeBackward,
+    RecurrentEncoder: RecurrentEncoder,
+  };
 }
 
 if (typeof module === "object" && module.exports) module.exports = aeLabEncoder;

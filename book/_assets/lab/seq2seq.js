@@ -1,7 +1,9 @@
 // lab/seq2seq.js: the translation model, the twin of src/attention_core/models/seq2seq.py: one decoder built from
 // an order (orders.js) and a score (scorers.js), chosen by the ModelConfig (the package's own field names:
-// attention, order, score, d_emb, d_enc, d_dec, d_att, src_vocab, tgt_vocab). Encoder (encoder.js): annotations
-// h_j, the summary m = [->h_T; <-h_1] and s_0 = tanh(W_init m + b_init). Decoder, for t = 1..U from y_0 = <s>:
+// attention, order, score, d_emb, d_enc, d_dec, d_att, src_vocab, tgt_vocab; and lesson 09's encoder, positions,
+// tied, layers, d_ff). Encoder (ENCODERS, by cfg.encoder): lesson 07's bidirectional GRU (encoder.js: annotations
+// h_j and the summary m = [->h_T; <-h_1]) or lesson 09's self-attention layers (attention_encoder.js: m the mean of
+// the h_j); then s_0 = tanh(W_init m + b_init). Decoder, for t = 1..U from y_0 = <s>:
 //   o_t = the order's step from W_e e_tgt(y_{t-1}) + b, reading with the score;  p(y_t | ...) = softmax(W_o o_t + b_o)
 // One decoder loop (decode) serves teacher forcing (forward), greedy decoding and the step-through trace (greedy).
 // Loss: the mean over the N U target tokens of -log p(y_t | y_<t, x). The backward pass runs the parts' step
@@ -17,6 +19,22 @@ function aeLabSeq2seq(lab) {
     transpose = K.transpose,
     colsum = K.colsum;
 
+  // seq2seq.ENCODERS: ModelConfig.encoder -> part (a config without the field has lesson 07's, "recurrent").
+  var ENCODERS = { recurrent: lab.encoder.RecurrentEncoder, self_attention: lab.attention_encoder.SelfAttentionEncoder };
+
+  // seq2seq.encoder_part: the encoder cfg names; both give annotations of width d_h = 2 d_enc.
+  function encoderPart(cfg) {
+    var Encoder = ENCODERS[cfg.encoder || "recurrent"];
+    if (!Encoder) throw new Error("encoder must be one of " + Object.keys(ENCODERS) + ", got " + cfg.encoder);
+    return new Encoder(cfg);
+  }
+
+  // ModelConfig.aligns: whether the arg-max of the decoder's weights names one source position (attention, and an
+  // encoder that tells two copies of a word apart: the recurrent one, or self-attention told the positions).
+  function aligns(cfg) {
+    return !!cfg.attention && ((cfg.encoder || "recurrent") === "recurrent" || (cfg.positions || "sinusoidal") !== "none");
+  }
+
   // seq2seq.decoder_parts: the order and the score cfg names (the fixed summary without attention).
   function decoderParts(cfg) {
     var S = lab.scorers,
@@ -24,12 +42,19 @@ function aeLabSeq2seq(lab) {
     return { order: new lab.orders.ORDERS[cfg.order](cfg), scorer: scorer };
   }
 
+  // Every part of the model cfg names: the encoder, the order and the score.
+  function modelParts(cfg) {
+    var parts = decoderParts(cfg);
+    parts.encoder = encoderPart(cfg);
+    return parts;
+  }
+
   // The parameters of seq2seq.init_params, in its order: draw(name, shape, scale) for each (scale 0: zeros).
   function layout(cfg, draw) {
-    var parts = decoderParts(cfg),
+    var parts = modelParts(cfg),
       d_h = 2 * cfg.d_enc,
       d_o = parts.order.outWidth;
-    lab.encoder.init(draw, cfg);
+    parts.encoder.init(draw);
     draw("init_W", [cfg.d_dec, d_h], 1 / Math.sqrt(d_h));
     draw("init_b", [cfg.d_dec], 0);
     draw("tgt_emb", [cfg.tgt_vocab, cfg.d_emb], 0.5);
@@ -89,23 +114,19 @@ function aeLabSeq2seq(lab) {
     return new Uint8Array(Buffer.from(text, "base64")); // Node
   }
 
-  // seq2seq.Seq2Seq._start: encode src (N, T); return the source every step reads ({N, T, H, K, m}), what the
-  // decoder keeps of its U steps (`steps`, with s_0 in steps.S; see scorers.js) and the table W_e e_tgt(v) + b of
-  // the decoder's embedding input. With keep, room for what the backward pass needs. tag names the working arrays.
+  // seq2seq.Seq2Seq._start: encode src (N, T); return the source every step reads ({N, T, H, K, m}), the encoder's
+  // cache (enc), what the decoder keeps of its U steps (`steps`, with s_0 in steps.S; see scorers.js) and the table
+  // W_e e_tgt(v) + b of the decoder's embedding input. With keep, room for what the backward pass needs. tag names
+  // the working arrays.
   function start(p, cfg, parts, src, N, T, U, keep, tag) {
-    var d = cfg.d_enc,
-      d_h = 2 * d,
+    var d_h = 2 * cfg.d_enc,
       d_s = cfg.d_dec,
       i,
       k;
-    var H = lab.encoder.encode(p, cfg, src, N, T, keep, tag);
+    var encoded = parts.encoder.encode(p, src, N, T, keep, tag),
+      H = encoded.H;
     var m = buf(tag + "m", N * d_h);
-    for (i = 0; i < N; i++) {
-      for (k = 0; k < d; k++) {
-        m[i * d_h + k] = H[(i * T + T - 1) * d_h + k]; // ->h_T
-        m[i * d_h + d + k] = H[i * T * d_h + d + k]; // <-h_1
-      }
-    }
+    parts.encoder.summary(H, N, T, m); // the summary s_0 starts from
     var steps = {
       tag: tag,
       N: N,
@@ -126,7 +147,7 @@ function aeLabSeq2seq(lab) {
     var source = { N: N, T: T, H: H, K: parts.scorer.keys(p, H, N, T, tag), m: m }; // keys once per sentence
     var d_in = cfg.d_emb + parts.order.feedWidth;
     var TE = lab.encoder.inputTable(p, p.tgt_emb, p.dec_W, p.dec_b, cfg.tgt_vocab, cfg.d_emb, 3 * d_s, d_in, "dec");
-    return { source: source, steps: steps, TE: TE };
+    return { source: source, enc: encoded.cache, steps: steps, TE: TE };
   }
 
   // The decoder loop (Seq2Seq._step at every step), shared by teacher forcing and greedy decoding: before step t,
@@ -155,7 +176,7 @@ function aeLabSeq2seq(lab) {
       T = batch.T,
       U = batch.U,
       V = cfg.tgt_vocab,
-      parts = decoderParts(cfg),
+      parts = modelParts(cfg),
       d_o = parts.order.outWidth,
       rows = 3 * cfg.d_dec,
       t,
@@ -218,8 +239,8 @@ function aeLabSeq2seq(lab) {
     parts.scorer.backward(p, steps, source, dSource, grad, g);
     parts.order.backward(p, steps, grad, g);
     inputBackward(p, cfg, f.batch, parts.order.feeds(steps), parts.order.feedWidth, steps, grad, g);
-    startBackward(p, cfg, steps, source, grad.dS, dSource, g);
-    lab.encoder.encodeBackward(p, cfg, f.batch.src, N, T, dSource.H, g, "f");
+    startBackward(p, cfg, parts.encoder, steps, source, grad.dS, dSource, g);
+    parts.encoder.backward(p, dSource.H, f.run.enc, g);
     return g;
   }
 
@@ -279,18 +300,16 @@ function aeLabSeq2seq(lab) {
     gemm(V, d_e, 3 * d_s, AGG, 0, 3 * d_s, decWt, 0, 3 * d_s, g.tgt_emb, 0, d_e, true); // d e_tgt = W_e^T dxp
   }
 
-  // Back through s_0 = tanh(W_init m + b_init) from dL/ds_0 (dS0), then m = [->h_T; <-h_1] into dSource.H.
-  function startBackward(p, cfg, steps, source, dS0, dSource, g) {
+  // Back through s_0 = tanh(W_init m + b_init) from dL/ds_0 (dS0), then through the encoder's summary m into
+  // dSource.H.
+  function startBackward(p, cfg, encoder, steps, source, dS0, dSource, g) {
     var N = steps.N,
       T = steps.T,
       d_s = cfg.d_dec,
-      d_enc = cfg.d_enc,
-      d_h = 2 * d_enc,
+      d_h = 2 * cfg.d_enc,
       S = steps.S,
       dm = dSource.m,
-      dH = dSource.H,
-      i,
-      k;
+      i;
     var dPre = buf("b_dpre", N * d_s);
     for (i = 0; i < N * d_s; i++) dPre[i] = dS0[i] * (1 - S[i] * S[i]);
     var dPreT = transpose(dPre, 0, d_s, N, d_s, buf("b_dpreT", d_s * N)),
@@ -299,12 +318,7 @@ function aeLabSeq2seq(lab) {
     colsum(dPre, 0, d_s, N, d_s, g.init_b);
     var initWt = transpose(p.init_W, 0, d_h, d_s, d_h, buf("b_initWt", d_h * d_s));
     gemm(N, d_h, d_s, dPre, 0, d_s, initWt, 0, d_s, dm, 0, d_h, true);
-    for (i = 0; i < N; i++) {
-      for (k = 0; k < d_enc; k++) {
-        dH[(i * T + T - 1) * d_h + k] += dm[i * d_h + k]; // m = [->h_T; <-h_1] (seq2seq._summary_backward)
-        dH[i * T * d_h + d_enc + k] += dm[i * d_h + d_enc + k];
-      }
-    }
+    encoder.summaryBackward(dm, N, T, dSource.H);
   }
 
   function lossAndGrads(p, cfg, batch, g) {
@@ -317,7 +331,7 @@ function aeLabSeq2seq(lab) {
   // Seq2Seq.greedy_trace (the state before and after, the scores, weights and context, the probabilities).
   function greedy(p, cfg, src, N, T, maxLen, trace, bos) {
     maxLen = maxLen || T + 1;
-    var parts = decoderParts(cfg),
+    var parts = modelParts(cfg),
       d_s = cfg.d_dec,
       d_h = 2 * cfg.d_enc,
       V = cfg.tgt_vocab,
@@ -379,7 +393,20 @@ function aeLabSeq2seq(lab) {
     return forward(p, cfg, lab.data.stack(G, [pair]), false).weights;
   }
 
+  // Seq2Seq.encoder_reads: what each self-attention layer of the encoder reads for sentences src (N, T): one
+  // Float64Array (N, T, T) of weights alpha_ij per layer (new arrays), row i the position that reads; [] for the
+  // recurrent encoder, which reads nothing.
+  function encoderReads(p, cfg, src, N, T) {
+    var r = encoderPart(cfg).encode(p, src, N, T, false, "r");
+    return r.cache.weights.map(function (A) {
+      return Float64Array.from(A.subarray(0, N * T * T));
+    });
+  }
+
   lab.seq2seq = {
+    ENCODERS: ENCODERS,
+    encoderPart: encoderPart,
+    aligns: aligns,
     decoderParts: decoderParts,
     shapes: shapes,
     initParams: initParams,
@@ -392,6 +419,7 @@ function aeLabSeq2seq(lab) {
     lossAndGrads: lossAndGrads,
     greedy: greedy,
     teacherWeights: teacherWeights,
+    encoderReads: encoderReads,
   };
 }
 

@@ -109,7 +109,7 @@ function aeLabTrain(lab) {
         c.exact_right += all ? 1 : 0;
         c.sentences += 1;
       }
-      if (alignment && cfg.attention) { // as train.evaluate: the baseline has no weights
+      if (alignment && model.aligns(cfg)) { // as train.evaluate: only where the weights name source positions
         var f = model.forward(p, cfg, b, false);
         for (var m = 0; m < b.N; m++) {
           for (var i = 0; i < b.T; i++) {

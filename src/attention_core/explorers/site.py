@@ -6,8 +6,8 @@ that :func:`site_parameters` returns. The book's Sphinx extension ``attention_wo
 every page that holds an explorer at build time, and the browser tests check that the page shows the numbers
 that :func:`attention_core.worked_example` and :func:`attention_core.softmax` compute.
 
-Lesson 07's laboratory (``book/_assets/ae-lab*.js``) computes with the committed translation model itself: a second
-implementation of :mod:`attention_core.models` in JavaScript, fed by :func:`lab_data` (written to the site as
+The laboratory of lessons 07 to 09 (``book/_assets/ae-lab*.js``) computes with the committed translation models: a
+second implementation of :mod:`attention_core.models` in JavaScript, fed by :func:`lab_data` (written to the site as
 ``_static/ae-lab-data.js``) and tested against the package under Node (``tests/site/test_lab_math.py``).
 """
 
@@ -42,22 +42,29 @@ from .formulas import pieces
 from .reading import question
 
 SCHEMA = 4  # the layout of the parameters: bumped when it changes; written into the parameters (params.schema)
-LAB_SCHEMA = 4  # the layout of lab_data(): bumped when it changes; book/_assets/ae-lab.js checks it (LAB_SCHEMA)
+LAB_SCHEMA = 5  # the layout of lab_data(): bumped when it changes; book/_assets/ae-lab.js checks it (LAB_SCHEMA)
 SCORE_START = (0.0, 0.0, 0.0)  # the score explorer's first scores: equal, so equal weights
 CURVE_POINTS = 161  # states on each drawn weight curve over S_RANGE (a step of 0.05)
 QUESTION_TOP = 3  # lesson 01's explorer lists the three largest weights, as the notebook's does
 ALIGNMENT_LENGTHS = (6, 9, 12, 27)  # lesson 07's lab: its examples, the first test sentence of each length
 LAB_STEPS = 600  # lesson 07's laboratory: optimiser steps of a run in the reader's browser (the recipe has 1000)
+# ... of a design whose encoder has no recurrence (lesson 09): the committed recipe's whole budget. The page's run of
+# lesson 09's self-attention design (seed 0, data seed 0; attention_workshop.bench_lab) reached validation token
+# accuracy 0.917 at the end of a 600-step budget (Node), and 0.95 at step 700 (Node) or 750 (Chromium, in the built
+# page) of the committed 1000-step one; lesson 07's attention design reaches it at step 300.
+LAB_STEPS_WITHOUT_RECURRENCE = 1000
 LAB_EVAL_EVERY = 50  # steps between two validation checks of a run in the browser
 LAB_N_TEST = 900  # held-out sentences the browser evaluates at the end of a run (by source length)
 LAB_MODEL_SCRIPT = "ae-lab-model-{name}.js"  # lab_model_scripts(): one model's parameters, in _static/
-# Every committed model of lessons 07 and 08 (attention_core.models.trained), in the order the page lists them.
+# Every committed model of lessons 07 to 09 (attention_core.models.trained), in the order the page lists them.
 LAB_MODELS = (
     "lesson07_attention_seed0",
     "lesson08_general_score_seed0",
     "lesson08_luong_seed0",
     "lesson07_verb_final_attention_seed0",
     "lesson07_verb_final_fixed_summary_seed0",
+    "lesson09_self_attention_seed0",
+    "lesson09_no_positions_seed0",
 )
 
 # Every word the website's explorers show, in each edition (the one place for these labels: the script fills the
@@ -253,6 +260,63 @@ LABELS = Messages(
         "lab_design_general_luong": "attention: general score, Luong’s order (lesson 08)",
         "lab_design_additive_luong": "attention: additive score, Luong’s order",
         "lab_design_fixed": "fixed summary, no attention (lesson 07’s baseline)",
+        "lab_design_self_attention": "self-attention encoder, sinusoidal positions (lesson 09)",
+        "lab_design_no_positions": "self-attention encoder, no positions (lesson 09)",
+        "lab_design_tied": "self-attention encoder, keys tied to values (lesson 09)",
+        # a design's short name with its encoder, when that is not lesson 07's recurrent one (encoder_labels):
+        # the encoder's name, its positions' and its tied keys (the parts' `label` keys, joined by list_sep), then
+        # the decoder's short name (lab_short)
+        "lab_short_encoder": "{encoder}; {decoder}",
+        "lab_encoder_self_attention": "self-attention encoder",
+        "lab_positions_sinusoidal": "sinusoidal positions",
+        "lab_positions_learned": "learned positions",
+        "lab_positions_none": "no positions",
+        "lab_encoder_tied": "keys tied to values",
+        # what a first-time reader could not tell (issue 46): a design and language with no model yet, which run
+        # "Watch it learn" replays, where the products run
+        "lab_ok_untrained": (
+            "A sentence of the toy language ({n} words). No committed model has this design and language, so "
+            "nothing translates it yet: train one in “{train}”, and it is translated here."
+        ),
+        "lab_go_train": "Go to “{train}”",
+        "lab_watch_replays": (
+            "This panel replays one recorded run, always the same: the one that made lesson 07’s committed model "
+            "({design}; target language: {language}), whatever is chosen above."
+        ),
+        "lab_watch_yours": (
+            "No run of the design and target language chosen above was recorded ({design}; {language}): train it "
+            "in “{train}” to watch it learn there."
+        ),
+        "lab_engine_wasm": (
+            "In this browser the model’s larger matrix products run in WebAssembly, with its 128-bit SIMD "
+            "instructions, in the page and in its background threads; the rest runs in JavaScript."
+        ),
+        "lab_engine_js": (
+            "This browser has no WebAssembly SIMD, so every matrix product runs in plain JavaScript: the same "
+            "numbers, computed more slowly."
+        ),
+        # lesson 09: the encoder's self-attention beside the decoder's cross-attention (a design without recurrence)
+        "lab_tab_encoder": "Inside the encoder",
+        "lab_encoder_intro": (
+            "The sentence of Compose, read by this design’s encoder, which has no recurrence: in each "
+            "self-attention layer every source word issues its own request and reads every word of the sentence, "
+            "itself included (rows: the word that reads; columns: the words read; each row sums to 1). Beside it, "
+            "the decoder’s cross-attention for the same sentence, as in Compose: what each output word read from "
+            "the encoder’s annotations."
+        ),
+        "lab_encoder_layer": "Self-attention layer",
+        "lab_encoder_layer_option": "layer {l} of {L}",
+        "lab_encoder_self_head": "The encoder’s self-attention, layer {l}",
+        "lab_encoder_cross_head": "The decoder’s cross-attention",
+        "lab_encoder_grid_label": (
+            "Self-attention weights of layer {l}: the words that read down, the words read across. Arrow keys move."
+        ),
+        "lab_encoder_cell": "Source word {i} “{reader}” reads source word {j} “{read}”: weight {w}.",
+        "lab_encoder_cell_max": "Word {i} reads most from word {j} “{src}” ({w}).",
+        "lab_encoder_no_positions": (
+            "This encoder is told nothing about the order of the words: two copies of a word get the same "
+            "annotation, so their columns are equal in every row."
+        ),
         "lab_language": "Target language",
         "lab_language_svo": "lesson 07’s (every phrase in place)",
         "lab_language_verb_final": "verb-final (the verb last, prepositional phrases reversed)",
@@ -357,9 +421,10 @@ PAGE = Messages(
         "below": "just below",
         "above": "earlier on this page",
         "lab_intro": (
-            "<strong>Laboratory: runs in your browser on this page.</strong> The committed models of lessons 07 and "
-            "08, computed in the page by a second implementation of <code>attention_core.models</code> (tested against "
-            "it): choose a design and a target language, compose your own sentence and see its alignment, step "
+            "<strong>Laboratory: runs in your browser on this page.</strong> The committed models of lessons 07 to "
+            "09, computed in the page by a second implementation of <code>attention_core.models</code> (tested against "
+            "it; its larger matrix products run in WebAssembly where the browser has WebAssembly SIMD, in JavaScript "
+            "otherwise): choose a design and a target language, compose your own sentence and see its alignment, step "
             "through the decoder, replay how lesson 07’s committed run learned where to look, or train a model "
             "yourself, with no alignment label, in a background thread."
         ),
@@ -476,18 +541,21 @@ def _question(lang: str) -> dict:
 
 
 def lab_data() -> dict:
-    """The laboratory on the website (lessons 07 and 08): everything its script computes with, from the package.
+    """The laboratory on the website (lessons 07 to 09): everything its script computes with, from the package.
 
     ``schema``: :data:`LAB_SCHEMA`, the layout of this dictionary, which the page checks before it reads on.
-    ``models``: every committed model of lessons 07 and 08 (:data:`LAB_MODELS`), each with its ``name``, its
+    ``models``: every committed model of lessons 07 to 09 (:data:`LAB_MODELS`), each with its ``name``, its
     ``design`` (a name of :data:`~attention_core.models.designs.REGISTRY`), its target ``language`` and its
     :class:`~attention_core.models.seq2seq.ModelConfig` under the config's own field names (``order`` and
     ``score`` included); ``arrays``: each model's parameters by model name, each parameter as ``{"shape": [...],
     "data": base64}``, little-endian float32 in row-major order (exactly the committed numbers, 4 bytes each; the
     page checks each shape against its own). ``designs``: each design the page offers (the registry's designs with
     ``lab``, :mod:`attention_core.models.designs`), in the registry's order, by name: its ModelConfig fields
-    (``config``), the keys of its labels (``labels``: ``menu``, its own or None, and its parts' names, ``order`` and
-    ``score``) and its step panel (``step``, :func:`step_panel`).
+    (``config``), the keys of its labels (``labels``: ``menu``, its own or None, and its parts' names, ``order``,
+    ``score`` and ``encoder``, a list: empty for lesson 07's recurrent encoder, else the encoder's name, its
+    positions' and whether its keys are tied to its values, :func:`encoder_labels`), its step panel (``step``,
+    :func:`step_panel`) and the budget of steps a run of it in the page starts with (``steps``: ``LAB_STEPS``, or
+    ``LAB_STEPS_WITHOUT_RECURRENCE`` for an encoder without recurrence).
     ``grammar``: the toy language of :mod:`attention_core.models.data` (word pairs by part of speech, the limits,
     the vocabularies, the start and end ids and the target ``languages``), from which the page samples, parses
     and translates. ``examples``: the first test sentence of each of ``ALIGNMENT_LENGTHS`` (seed-0 splits; the
@@ -561,6 +629,19 @@ def step_panel(design) -> dict:
     return {"intro": intro, "sections": sections}
 
 
+def encoder_labels(design) -> list[str]:
+    """The label keys of a design's encoder when it is not lesson 07's recurrent one (which the page leaves unsaid,
+    as before lesson 09): the encoder's name, its positions' and, when its layers read back their keys, that."""
+    from ..models import designs
+    from ..models.positions import POSITIONS
+    from ..models.seq2seq import ENCODERS
+
+    if design.encoder == designs.RECURRENT:
+        return []
+    encoder = ENCODERS[design.encoder]
+    return [encoder.label, POSITIONS[design.positions].label, *([encoder.tied_label] if design.tied else [])]
+
+
 def _designs_view() -> dict:
     """The designs the laboratory offers, as the page reads them (see :func:`lab_data`); a label key that
     :data:`LABELS` lacks stops here, naming the design."""
@@ -569,14 +650,16 @@ def _designs_view() -> dict:
     out = {}
     for design in designs.where(lab=True):
         order, score = design.parts()
-        keys = {"menu": design.label, "order": order.label, "score": score.label}
+        keys = {"menu": design.label, "order": order.label, "score": score.label, "encoder": encoder_labels(design)}
         step = step_panel(design)
-        used = [*keys.values(), step["intro"], *(s["head"] for s in step["sections"])]
+        used = [keys["menu"], keys["order"], keys["score"], *keys["encoder"], step["intro"]]
+        used += [s["head"] for s in step["sections"]]
         used += [item["caption"] for s in step["sections"] for item in s["items"] if "caption" in item]
         missing = [key for key in used if key is not None and key not in LABELS.entries]
         if missing:
             raise ValueError(f"design {design.name!r}: no label {missing[0]!r} in {__name__}.LABELS")
-        out[design.name] = {"config": design.fields(), "labels": keys, "step": step}
+        steps = LAB_STEPS if design.encoder == designs.RECURRENT else LAB_STEPS_WITHOUT_RECURRENCE
+        out[design.name] = {"config": design.fields(), "labels": keys, "step": step, "steps": steps}
     return out
 
 
@@ -594,8 +677,7 @@ def _study_view() -> dict:
             chosen = runs(study, lang, design)
             if not chosen:
                 continue
-            attends = designs.named(design).score is not None
-            keys = ("token", "exact", "alignment") if attends else ("token", "exact")
+            keys = ("token", "exact", "alignment") if designs.named(design).aligns else ("token", "exact")
             out[lang][design] = {
                 "runs": len(chosen),
                 "seeds": sorted({r["seed"] for r in chosen}),

@@ -5,6 +5,10 @@
 so each annotation carries information from both sides of position ``j``. Shapes: ``N`` batch, ``T`` source
 positions, ``d_e`` embedding width, ``d_enc`` state width per direction, ``d_h = 2 d_enc``.
 Parameter names: ``src_emb (V_src, d_e)``, ``enc_fw_{W,U,b}``, ``enc_bw_{W,U,b}`` (see :mod:`.gru`).
+
+:class:`RecurrentEncoder` is this encoder as a part of the model (``ModelConfig.encoder = "recurrent"``), beside
+lesson 09's encoder without recurrence (:class:`.attention_encoder.SelfAttentionEncoder`): both give the decoder
+annotations ``H`` and the summary ``m`` its first state starts from.
 """
 
 from __future__ import annotations
@@ -77,3 +81,37 @@ def encode_backward(params: dict, d_H: np.ndarray, cache: EncoderCache) -> dict:
         d_X += dXp @ W  # (N, T, 3 d_enc) x (3 d_enc, d_e) -> (N, T, d_e)
     grads["src_emb"] = embedding_backward(cache.src, d_X, params["src_emb"].shape[0])
     return grads
+
+
+class RecurrentEncoder:
+    """The bidirectional GRU as a part of the model: its parameters, annotations and summary, with their backward."""
+
+    name = "recurrent"
+
+    def __init__(self, d_e: int, d_enc: int):
+        self.d_e, self.d_enc = d_e, d_enc
+
+    def init(self, rng: np.random.Generator, vocab_size: int, dtype) -> dict[str, np.ndarray]:
+        return init_encoder(rng, vocab_size, self.d_e, self.d_enc, dtype)
+
+    def encode(self, p: dict, src: np.ndarray) -> tuple[np.ndarray, EncoderCache]:
+        return encode(p, src)
+
+    def backward(self, p: dict, d_H: np.ndarray, cache: EncoderCache) -> dict[str, np.ndarray]:
+        return encode_backward(p, d_H, cache)
+
+    @staticmethod
+    def summary(H: np.ndarray) -> np.ndarray:
+        """The fixed summary ``m = [->h_T; <-h_1]`` ``(N, d_h)`` of annotations ``H`` ``(N, T, d_h)``: what each
+        direction read last."""
+        d_enc = H.shape[2] // 2
+        return np.concatenate([H[:, -1, :d_enc], H[:, 0, d_enc:]], axis=1)
+
+    @staticmethod
+    def summary_backward(d_m: np.ndarray, T: int) -> np.ndarray:
+        """Route ``dL/dm`` ``(N, d_h)`` back to the two annotations it was cut from; returns ``(N, T, d_h)``."""
+        N, d_h = d_m.shape
+        d_H = np.zeros((N, T, d_h), dtype=d_m.dtype)
+        d_H[:, -1, : d_h // 2] = d_m[:, : d_h // 2]
+        d_H[:, 0, d_h // 2 :] += d_m[:, d_h // 2 :]
+        return d_H

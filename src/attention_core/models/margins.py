@@ -113,7 +113,7 @@ def decision_gaps(model: Seq2Seq, pairs: list[data.Pair], batch_size: int = 256)
     """
     sentence_pairs(pairs, data.Pair)
     greedy = np.full(len(pairs), np.inf)
-    alignment = np.full(len(pairs), np.inf) if model.cfg.attention else None
+    alignment = np.full(len(pairs), np.inf) if model.cfg.aligns else None
     batches = data.length_batches(pairs, batch_size)
     for idx, batch in zip(_batch_indices(pairs, batch_size), batches, strict=True):
         T = batch.src.shape[1]
@@ -144,6 +144,7 @@ def example_margins(model: Seq2Seq, src: np.ndarray, decimals: int = 2) -> dict[
     out = {"greedy": float(gaps[counts].min()), "looked": np.inf, "rounding": np.inf}
     _, weights = model.greedy(src)  # (1, U, T) the weights the lesson draws and prints
     if weights is not None:
-        out["looked"] = float(_top_two_gap(_log(weights)).min())
+        if model.cfg.aligns:  # without positions, copies of a word tie by construction: no word is "most weighted"
+            out["looked"] = float(_top_two_gap(_log(weights)).min())
         out["rounding"] = rounding_distance(weights.max(axis=2), decimals)
     return out

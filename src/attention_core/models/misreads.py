@@ -33,8 +33,11 @@ def misreads_by_class(model: Seq2Seq, pairs: list[data.Pair], batch_size: int = 
     count}, "lands_on": {class: count}}}`` with ``share = misread / words``; offsets and classes sorted.
     """
     sentence_pairs(pairs, data.Pair)
-    if not model.cfg.attention:
-        raise ValueError("misreads_by_class needs an attention model; the fixed-summary baseline has no weights")
+    if not model.cfg.aligns:
+        raise ValueError(
+            "misreads_by_class needs a model whose weights name positions; the fixed-summary baseline has no weights "
+            "and an encoder without positions weighs every copy of a word alike"
+        )
     src_class = np.array([CLASSES.index(c) for c in data.SRC_CLASS])  # (V_src,) class index of each source id
     out = {c: {"words": 0, "misread": 0, "right": 0, "w_true": 0.0, "w_looked": 0.0, "offsets": {}, "lands_on": {}}
            for c in CLASSES}  # fmt: skip

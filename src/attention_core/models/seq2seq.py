@@ -1,7 +1,9 @@
 r"""The encoder–decoder translation model: one decoder, built from an order and a score (lessons 07 and 08).
 
-Encoder (:mod:`.encoder`): annotations ``h_j = [->h_j; <-h_j]``, the summary ``m = [->h_T; <-h_1]`` and the
-initial state ``s_0 = tanh(W_init m + b_init)``. Decoder, for ``t = 1..U`` with ``y_0`` the start symbol:
+Encoder (``ModelConfig.encoder``): lesson 07's bidirectional GRU (:mod:`.encoder`: annotations
+``h_j = [->h_j; <-h_j]`` and the summary ``m = [->h_T; <-h_1]``) or lesson 09's self-attention layers
+(:mod:`.attention_encoder`: ``m`` the mean of the ``h_j``); then the initial state ``s_0 = tanh(W_init m + b_init)``.
+Decoder, for ``t = 1..U`` with ``y_0`` the start symbol:
 
     carry, o_t = step(carry, W_e e_tgt(y_{t-1}) + b)            the order's step (:mod:`.orders`), which
                                                                  reads the annotations with the score
@@ -36,9 +38,11 @@ from .._validate import integer, model_params, one_of, token_batch, token_ids
 from ..reading import softmax_rows_kernel
 from . import data
 from ._blas import pinned_blas
-from .encoder import EncoderCache, embedding_backward, encode, encode_backward, init_encoder
+from .attention_encoder import AttentionEncoderCache, SelfAttentionEncoder
+from .encoder import EncoderCache, RecurrentEncoder, embedding_backward
 from .gru import init_gru
 from .orders import ORDERS, StepCache
+from .positions import POSITIONS
 from .scorers import SCORES, FixedSummary, Source
 
 SCORER = ("att_W_s", "att_W_h", "att_v", "att_b")  # the additive scorer's parameters phi (scorers.AdditiveScore)
@@ -58,6 +62,12 @@ class ModelConfig:
     src_vocab: int = len(data.SRC_WORDS)  # source vocabulary size
     tgt_vocab: int = len(data.TGT_WORDS)  # target vocabulary size, including start and end symbols
     dtype: str = "float32"  # float32 to train fast; float64 for gradient checks
+    # lesson 09: the encoder, and the sizes and switches of the self-attention one (unused by the recurrent one)
+    encoder: str = "recurrent"  # "recurrent": the bidirectional GRU; "self_attention": no recurrence
+    positions: str = "sinusoidal"  # what tells the self-attention encoder the order: "sinusoidal", "learned", "none"
+    tied: bool = False  # the self-attention layers read back their keys (v_j = k_j) instead of separate values
+    layers: int = 2  # self-attention layers
+    d_ff: int = 128  # width inside each layer's position-wise part
 
     def __post_init__(self):
         if not isinstance(self.attention, bool):
@@ -68,6 +78,30 @@ class ModelConfig:
         one_of(self.order, "order", sorted(ORDERS))
         one_of(self.score, "score", sorted(SCORES))
         one_of(self.dtype, "dtype", ("float32", "float64"))
+        one_of(self.encoder, "encoder", list(ENCODERS))
+        one_of(self.positions, "positions", sorted(POSITIONS))
+        if not isinstance(self.tied, bool):
+            raise TypeError(f"tied must be True or False, got {self.tied!r}")
+        for name in ("layers", "d_ff"):
+            integer(getattr(self, name), name)
+
+    @property
+    def aligns(self) -> bool:
+        """Whether the arg-max of the decoder's weights names one source position: the model reads with attention,
+        and its encoder can tell two copies of a word apart (the recurrent one, or self-attention told the
+        positions). Without positions, every copy of a word gets the same annotation and the same weight (lesson
+        09), so which copy is "most weighted" is a tie; alignment is then not counted."""
+        return self.attention and (self.encoder == "recurrent" or self.positions != "none")
+
+
+ENCODERS = {"recurrent": RecurrentEncoder, "self_attention": SelfAttentionEncoder}  # ModelConfig.encoder -> part
+
+
+def encoder_part(cfg: ModelConfig):
+    """The encoder ``cfg`` names; both give annotations of width ``d_h = 2 d_enc``, so the decoder is the same."""
+    if cfg.encoder == "recurrent":
+        return RecurrentEncoder(cfg.d_emb, cfg.d_enc)
+    return SelfAttentionEncoder(cfg.d_emb, 2 * cfg.d_enc, cfg.layers, cfg.d_ff, cfg.positions, cfg.tied)
 
 
 def decoder_parts(cfg: ModelConfig):
@@ -83,7 +117,7 @@ def init_params(cfg: ModelConfig, seed: int = 0) -> dict[str, np.ndarray]:
     rng = np.random.default_rng(seed)
     dt = np.dtype(cfg.dtype)
     d_h, d_s = 2 * cfg.d_enc, cfg.d_dec
-    p = init_encoder(rng, cfg.src_vocab, cfg.d_emb, cfg.d_enc, dt)
+    p = encoder_part(cfg).init(rng, cfg.src_vocab, dt)
     p["init_W"] = (rng.standard_normal((d_s, d_h)) / np.sqrt(d_h)).astype(dt)
     p["init_b"] = np.zeros(d_s, dtype=dt)
     p["tgt_emb"] = (rng.standard_normal((cfg.tgt_vocab, cfg.d_emb)) * 0.5).astype(dt)
@@ -102,27 +136,12 @@ def build_model(cfg: ModelConfig = ModelConfig(), seed: int = 0) -> Seq2Seq:
     return Seq2Seq(cfg, seed)
 
 
-def summary(H: np.ndarray) -> np.ndarray:
-    """The fixed summary ``m = [->h_T; <-h_1]`` ``(N, d_h)`` of annotations ``H`` ``(N, T, d_h)``."""
-    d_enc = H.shape[2] // 2
-    return np.concatenate([H[:, -1, :d_enc], H[:, 0, d_enc:]], axis=1)
-
-
-def _summary_backward(d_m: np.ndarray, T: int) -> np.ndarray:
-    """Route ``dL/dm`` ``(N, d_h)`` back to the two annotations it was cut from; returns ``(N, T, d_h)``."""
-    N, d_h = d_m.shape
-    d_H = np.zeros((N, T, d_h), dtype=d_m.dtype)
-    d_H[:, -1, : d_h // 2] = d_m[:, : d_h // 2]
-    d_H[:, 0, d_h // 2 :] += d_m[:, d_h // 2 :]
-    return d_H
-
-
 @dataclass
 class ForwardCache:
     """What :meth:`Seq2Seq.backward` needs from the teacher-forced forward pass."""
 
     batch: data.Batch
-    enc: EncoderCache  # the encoder's own cache
+    enc: EncoderCache | AttentionEncoderCache  # the encoder's own cache
     source: Source  # annotations H (N, T, d_h), keys, summary m (N, d_h)
     s0: np.ndarray  # (N, d_s) initial decoder state
     Ye: np.ndarray  # (N, U, d_e) target embeddings of the decoder inputs e_tgt(y_{t-1})
@@ -136,13 +155,14 @@ class ForwardCache:
 class Seq2Seq:
     """A translation model: parameters plus forward, backward, greedy decoding and attention read-out.
 
-    ``self.order`` and ``self.scorer`` are the decoder's parts (:mod:`.orders`, :mod:`.scorers`), chosen by
-    ``cfg``; they hold sizes, never parameters, which live in ``self.params`` by name. Inputs are validated
-    here, once per batch; the time loops call the core's kernels.
+    ``self.encoder`` is the encoder part (:func:`encoder_part`), ``self.order`` and ``self.scorer`` the decoder's
+    (:mod:`.orders`, :mod:`.scorers`), chosen by ``cfg``; they hold sizes, never parameters, which live in
+    ``self.params`` by name. Inputs are validated here, once per batch; the time loops call the core's kernels.
     """
 
     def __init__(self, cfg: ModelConfig = ModelConfig(), seed: int = 0):
         self.cfg = cfg
+        self.encoder = encoder_part(cfg)
         self.order, self.scorer = decoder_parts(cfg)
         self.params = init_params(cfg, seed)
 
@@ -165,7 +185,7 @@ class Seq2Seq:
         With ``steps``, the source has room for what the score keeps of each step for a backward pass.
         """
         p = self.params
-        m = summary(H)  # (N, d_h)
+        m = self.encoder.summary(H)  # (N, d_h)
         s0 = np.tanh(m @ p["init_W"].T + p["init_b"])  # s_0 = tanh(W_init m + b_init): (N, d_s)
         tape = None if steps is None else self.scorer.tape(H, steps)
         source = Source(H, self.scorer.keys(p, H), m, tape)  # keys once per sentence, not once per step
@@ -187,7 +207,7 @@ class Seq2Seq:
         """
         token_batch(batch, self.cfg.src_vocab, self.cfg.tgt_vocab)
         p, d_e = self.params, self.cfg.d_emb
-        H, enc = encode(p, batch.src)  # (N, T, d_h)
+        H, enc = self.encoder.encode(p, batch.src)  # (N, T, d_h)
         N, U = batch.tgt_in.shape
         source, s0, carry = self._start(H, steps=U)
         Ye = p["tgt_emb"][batch.tgt_in]  # (N, U, d_e): e_tgt(y_{t-1}), known in advance under teacher forcing
@@ -232,13 +252,13 @@ class Seq2Seq:
         d_pre = d_carry[0] * (1.0 - cache.s0 * cache.s0)  # s_0 = tanh(W_init m + b_init): (N, d_s)
         g["init_W"], g["init_b"] = d_pre.T @ source.m, d_pre.sum(axis=0)
         d_source.m += d_pre @ p["init_W"]  # (N, d_h)
-        d_source.H += _summary_backward(d_source.m, source.H.shape[1])  # (N, T, d_h)
+        d_source.H += self.encoder.summary_backward(d_source.m, source.H.shape[1])  # (N, T, d_h)
         D_xp = D_xp.reshape(N * U, -1)  # (N U, 3 d_s)
         feeds = np.stack([step.feed for step in steps], axis=1).reshape(N * U, -1)  # (N U, d_f)
         g["dec_W"] = np.concatenate([D_xp.T @ cache.Ye.reshape(N * U, -1), D_xp.T @ feeds], axis=1)  # [W_e, W_f]
         g["dec_b"] = D_xp.sum(axis=0)
         g["tgt_emb"] = embedding_backward(batch.tgt_in, D_xp @ p["dec_W"][:, :d_e], self.cfg.tgt_vocab)
-        g.update(encode_backward(p, d_source.H, cache.enc))
+        g.update(self.encoder.backward(p, d_source.H, cache.enc))
         return {name: g[name] for name in p}
 
     def loss_and_grads(self, batch: data.Batch) -> tuple[float, dict[str, np.ndarray]]:
@@ -256,6 +276,14 @@ class Seq2Seq:
         """
         _, _, weights, cache = self.forward(batch)
         return weights, cache.contexts
+
+    @pinned_blas
+    def encoder_reads(self, src: np.ndarray) -> list[np.ndarray]:
+        """What each self-attention layer of the encoder reads (lesson 09): one ``(N, T, T)`` array of weights
+        ``alpha_ij`` per layer, row ``i`` the position that reads. The recurrent encoder reads nothing: ``[]``."""
+        src = token_ids(src, "src", self.cfg.src_vocab)
+        _, cache = self.encoder.encode(self.params, src)
+        return list(getattr(cache, "weights", []))
 
     # --- inference ----------------------------------------------------------------------------------------
     @pinned_blas
@@ -299,7 +327,7 @@ class Seq2Seq:
         """
         p, d_e = self.params, self.cfg.d_emb
         N, T = src.shape
-        H, _ = encode(p, src)  # (N, T, d_h)
+        H, _ = self.encoder.encode(p, src)  # (N, T, d_h)
         source, _, carry = self._start(H)
         y = np.full(N, data.BOS_ID)
         tokens = np.empty((N, max_len), dtype=np.int64)

@@ -63,8 +63,8 @@ def run_point(design: str, language: str = "svo", seed: int = 0, data_seed: int 
     result = train(cfg, splits)
     model = in_eval_dtype(result.model)  # evaluated in float64, as the committed models are
     ev = evaluate(model, splits.test)
-    attention = cfg.model.attention
-    keys = ("token", "exact", "alignment") if attention else ("token", "exact")
+    aligns = cfg.model.aligns  # an attention design whose weights name positions (no alignment without them)
+    keys = ("token", "exact", "alignment") if aligns else ("token", "exact")
     run = {
         "design": design,
         "language": language,
@@ -86,7 +86,7 @@ def run_point(design: str, language: str = "svo", seed: int = 0, data_seed: int 
         for name, g in (("float64", gaps), ("float32", gaps32))
     }
     run["near_ties"] = gaps.near_ties(MARGIN).tolist()  # test sentences with a float64 decision closer than MARGIN
-    if attention:
+    if aligns:
         mis = misreads_by_class(model, splits.test)
         for rec in mis.values():
             for key in ("share", "weight_true", "weight_looked"):
@@ -123,7 +123,7 @@ def points_of(designs, languages, train_seeds, data_seeds) -> list[tuple[str, st
 def record(runs: list[dict], designs, languages, train_seeds, data_seeds, steps: int | None) -> dict:
     """The JSON's content: the runs, a summary per language and design, and how they were made."""
     config = dataclasses.asdict(config_of(designs[0], steps=steps))
-    for key in ("attention", "order", "score"):
+    for key in ("attention", "order", "score", "encoder", "positions", "tied"):  # what a design chooses
         config["model"].pop(key)
     for key in ("seed", "data_seed", "language"):
         config.pop(key)

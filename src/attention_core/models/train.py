@@ -165,7 +165,7 @@ def evaluate(model: Seq2Seq, pairs: list[data.Pair], batch_size: int = 256, alig
         tokens, _ = model.greedy(batch.src)  # (N, T + 1)
         right = strip_eos(tokens) == batch.tgt_out  # (N, U)
         align_right = 0
-        if alignment and model.cfg.attention:
+        if alignment and model.cfg.aligns:
             _, _, weights, _ = model.forward(batch)  # (N, U, T)
             align_right = int((weights[:, :T, :].argmax(axis=2) == batch.align).sum())
         counts = np.array([N, right.size, right.sum(), right.all(axis=1).sum(), align_right])
@@ -180,8 +180,11 @@ def alignment_misses(model: Seq2Seq, pairs: list[data.Pair], batch_size: int = 2
     """Where the misaligned target words look: counts by part of speech of the true source word, and by offset
     (arg-max position minus true position), under teacher forcing. Attention models only."""
     sentence_pairs(pairs, data.Pair)
-    if not model.cfg.attention:
-        raise ValueError("alignment_misses needs an attention model; the fixed-summary baseline has no weights")
+    if not model.cfg.aligns:
+        raise ValueError(
+            "alignment_misses needs a model whose weights name positions; the fixed-summary baseline has no weights "
+            "and an encoder without positions weighs every copy of a word alike"
+        )
     by_class: dict[str, int] = {}
     by_offset: dict[int, int] = {}
     words = 0

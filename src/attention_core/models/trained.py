@@ -52,6 +52,8 @@ LESSON08_SWAPPED = "lesson08_general_score_seed0"  # lesson 08: Bahdanau's decod
 LESSON08_LUONG = "lesson08_luong_seed0"  # lesson 08: the same recipe with Luong's decoder order
 VERB_FINAL = "lesson07_verb_final_attention_seed0"  # lesson 07's recipe on the verb-final target language
 VERB_FINAL_BASELINE = "lesson07_verb_final_fixed_summary_seed0"  # its fixed-summary baseline
+LESSON09 = "lesson09_self_attention_seed0"  # lesson 09: lesson 07's recipe, an encoder of self-attention layers
+LESSON09_NO_POSITIONS = "lesson09_no_positions_seed0"  # lesson 09: the same encoder told nothing of word order
 
 
 # Lesson 07 trains its recipe live and checks the run against the committed parameters, figure by figure: at
@@ -85,7 +87,7 @@ def live_differences(result, name: str = LESSON07) -> dict[str, tuple[float, flo
     test = result.splits.test
     live, committed = evaluate(result.model, test), evaluate(load_trained(name), test)
     out = {k: (getattr(live, f"{k}_accuracy")(), getattr(committed, f"{k}_accuracy")()) for k in ("token", "exact")}
-    if result.model.cfg.attention:
+    if result.model.cfg.aligns:
         out["alignment"] = (live.alignment_accuracy(), committed.alignment_accuracy())
     out["first_loss"] = (float(result.losses[0]), float(record["losses"][0]))
     return out

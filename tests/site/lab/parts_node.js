@@ -50,8 +50,20 @@ function after(obj, name, spoil) {
 // of the registries, lab.scorers.SCORES and lab.orders.ORDERS, so that a part added there has its negative control.
 const SABOTAGE = {
   gru: (lab) => after(lab.gru, "stepBackward", (a) => (a[9][a[10] + 2 * a[1]] *= 1.01)), // dn_pre of the first row
-  encoder: (lab) => after(lab.encoder, "encodeBackward", (a) => (a[6].src_emb[0] *= 1.01)),
+  encoder: (lab) => after(lab.encoder.RecurrentEncoder.prototype, "backward", (a) => (a[3].src_emb[0] *= 1.01)),
   none: (lab) => after(lab.scorers.FixedSummary.prototype, "backward", (a) => (a[3].m[0] *= 1.01)),
+  learned: (lab) => after(lab.positions.LearnedPositions.prototype, "backward", (a) => (a[3].pos_emb[0] *= 1.01)),
+  // the sinusoidal table has no backward: its forward gives a spoiled copy (cos 0 = 1 at row 0, column 1)
+  sinusoidal: (lab) => {
+    const forward = lab.positions.SinusoidalPositions.prototype.forward;
+    lab.positions.SinusoidalPositions.prototype.forward = function () {
+      const P = Float64Array.from(forward.apply(this, arguments));
+      P[1] *= 1.01;
+      return P;
+    };
+  },
+  layer: (lab) => after(lab.attention_layer.SelfAttentionLayer.prototype, "backward", (a, self) => (a[3][self.prefix + "W_1"][0] *= 1.01)),
+  self_attention: (lab) => after(lab.attention_encoder.SelfAttentionEncoder.prototype, "backward", (a) => (a[3].sa_in_W[0] *= 1.01)),
 };
 function sabotage(lab, part) {
   if (SABOTAGE[part]) return SABOTAGE[part](lab);
@@ -62,14 +74,22 @@ function sabotage(lab, part) {
   throw new Error("no part " + part + " to sabotage");
 }
 
-// The registries of the parts, as the package has them (scorers.SCORES, orders.ORDERS): for each name, in order,
-// the class's own name and the shapes of the parameters its init draws for the task's config.
+// The registries of the parts, as the package has them (scorers.SCORES, orders.ORDERS, seq2seq.ENCODERS,
+// positions.POSITIONS): for each name, in order, the class's own name and the shapes of the parameters its init
+// draws for the task's config (an encoder for the config naming it, positions for the encoder's width).
 function registryTask(lab, task) {
   const out = {};
-  for (const [kind, registry] of [["scores", lab.scorers.SCORES], ["orders", lab.orders.ORDERS]]) {
+  const made = {
+    scores: (Cls) => new Cls(task.config),
+    orders: (Cls) => new Cls(task.config),
+    encoders: (Cls, key) => lab.seq2seq.encoderPart(Object.assign({}, task.config, { encoder: key })),
+    positions: (Cls) => new Cls(2 * task.config.d_enc),
+  };
+  const registries = { scores: lab.scorers.SCORES, orders: lab.orders.ORDERS, encoders: lab.seq2seq.ENCODERS, positions: lab.positions.POSITIONS };
+  for (const [kind, registry] of Object.entries(registries)) {
     out[kind] = Object.keys(registry).map((key) => {
       const params = {};
-      new registry[key](task.config).init((name, shape) => (params[name] = shape));
+      made[kind](registry[key], key).init((name, shape) => (params[name] = shape));
       return { key: key, name: registry[key].prototype.name, params: params };
     });
   }
@@ -206,19 +226,51 @@ function gruTask(lab, task) {
   return { h: b64(out), dxp: b64(DXP), dh: b64(dPrev), dU: b64(dU) };
 }
 
+// The encoder the config names (seq2seq.ENCODERS): annotations, each layer's weights, every gradient, the summary
+// and its backward (added into zeros).
 function encoderTask(lab, task) {
   const cfg = task.config,
-    { N, T } = task;
+    { N, T } = task,
+    d_h = 2 * cfg.d_enc;
   const p = params(task.params),
     src = Int32Array.from(task.src);
-  const H = lab.encoder.encode(p, cfg, src, N, T, true, "e");
-  const Hout = b64(H, N * T * 2 * cfg.d_enc);
+  const encoder = lab.seq2seq.encoderPart(cfg);
+  const r = encoder.encode(p, src, N, T, true, "e");
+  const H = Float64Array.from(r.H.subarray(0, N * T * d_h));
+  const weights = r.cache.weights.length ? r.cache.weights.map((A) => Array.from(A.subarray(0, N * T * T))).flat() : null;
+  const m = new Float64Array(N * d_h),
+    dHm = new Float64Array(N * T * d_h);
+  encoder.summary(H, N, T, m);
+  encoder.summaryBackward(f64(task.dm), N, T, dHm);
   const g = zerosOf(p);
-  lab.encoder.encodeBackward(p, cfg, src, N, T, f64(task.dH), g, "e");
-  return { H: Hout, grads: grads(g) };
+  encoder.backward(p, f64(task.dH), r.cache, g);
+  return { H: b64(H), weights: weights && b64(weights), m: b64(m), dHm: b64(dHm), grads: grads(g) };
 }
 
-const TASKS = { gru: gruTask, encoder: encoderTask, score: scoreTask, order: orderTask, registry: registryTask };
+// A positions part alone: P (T, d) and its parameters' gradients from dL/dP.
+function positionsTask(lab, task) {
+  const part = new lab.positions.POSITIONS[task.name](task.d);
+  const p = params(task.params);
+  const P = part.forward(p, task.T);
+  const g = zerosOf(p);
+  part.backward(p, f64(task.dP), task.T, g);
+  return { P: P && b64(P, task.T * task.d), grads: grads(g) };
+}
+
+// One self-attention layer: its output and weights from Z, then dL/dZ and its gradients from dL/dz''.
+function layerTask(lab, task) {
+  const { N, T, d } = task;
+  const layer = new lab.attention_layer.SelfAttentionLayer(2, d, task.d_ff, task.tied, task.causal);
+  const p = params(task.params);
+  const r = layer.forward(p, f64(task.Z), N, T, "l");
+  const out = { out: b64(r.out, N * T * d), weights: b64(r.A, N * T * T) };
+  const g = zerosOf(p);
+  out.dZ = b64(layer.backward(p, f64(task.dOut), r.cache, g, "l"), N * T * d);
+  out.grads = grads(g);
+  return out;
+}
+
+const TASKS = { gru: gruTask, encoder: encoderTask, positions: positionsTask, layer: layerTask, score: scoreTask, order: orderTask, registry: registryTask };
 // A task that throws (a part missing from a registry, say) gives {error}, and the others still run.
 const out = job.tasks.map((task) => {
   const lab = math.assemble(parts).parts; // afresh: a sabotage stays in its task
