@@ -95,6 +95,7 @@ class ModelConfig:
 
 
 ENCODERS = {"recurrent": RecurrentEncoder, "self_attention": SelfAttentionEncoder}  # ModelConfig.encoder -> part
+summary = RecurrentEncoder.summary  # the fixed summary m = [->h_T; <-h_1] lesson 02 shows (its decoder reads only m)
 
 
 def encoder_part(cfg: ModelConfig):
