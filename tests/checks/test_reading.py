@@ -310,7 +310,7 @@ def test_lesson_01_checks_read_the_french_sentence():
         assert tie.ok and tie.message.startswith("«\u00a0pas\u00a0» obtient 0.346, «\u00a0bureau\u00a0» 0.346")
         assert tie.message.endswith("la composante negation de la lecture vaut 0.359")  # n’ adds a little
         weak = check_negation_focus(where + feature_vector(negation=1.0), sentence=FELIX_NEGATED_FR)
-        assert not weak.ok and weak.message.startswith("«\u00a0pas\u00a0» obtient 0.069 mais «\u00a0bureau\u00a0»")
+        assert not weak.ok and weak.message.startswith("«\u00a0pas\u00a0» obtient 0.069, mais «\u00a0bureau\u00a0»")
         none = check_negation_focus(where, sentence=FELIX_NEGATED_FR)
         assert not none.ok and "la seule que possède «\u00a0pas\u00a0»" in none.message
     # the same read in English names the French tokens as Python writes them

@@ -114,6 +114,6 @@ def test_the_lesson_06_messages_in_both_languages():
         "位置 1（I）的分数是 -0.5245；按 e_j(s) = tanh(s + h_j1) - tanh(s + h_j2) 算出的是另一个值"
         "（检查一下符号：应为 tanh(s + h_j1) - tanh(s + h_j2)）"
     )
-    assert english.note.startswith("Wrong answer 1 of 3") and chinese.note.startswith("这是第 1 次答错（共 3 次）")
+    assert english.note.startswith("Wrong answer 1 of 3") and chinese.note.startswith("答错 1/3 次")
     english, chinese = in_english_and_chinese(check_peak_state, 0.0, position=1)
     assert english.lead.endswith("to the left") and chinese.lead.endswith("再往左边找找")

@@ -85,7 +85,7 @@ def test_the_explorer_speaks_the_editions_language():
     assert "编码器的自注意力" in zh.image.value and "模型的译文" in zh.message.value
     with language("fr"):
         fr = encoder_explorer()
-    assert fr.layer.options[1][0] == "couche 2 sur 2" and "l&#x27;auto-attention de l&#x27;encodeur" in fr.image.value
+    assert fr.layer.options[1][0] == "couche 2 sur 2" and "l’auto-attention de l’encodeur" in fr.image.value
 
 
 def test_its_twin_is_the_labs_encoder_panel_on_the_models_design():

@@ -176,6 +176,6 @@ def test_a_chinese_box_says_the_chinese_verdict(visit):
     field.fill("1.46")
     field.press("Enter")
     text = box.locator("[aria-live=polite]").inner_text()
-    assert text.startswith("还不对：") and "这是第 1 次答错" in text, text
+    assert text.startswith("还不对：") and "答错 1/3 次" in text, text
     box.get_by_role("button", name="显示答案").click()
     assert "-1.46" in box.locator("[aria-live=polite]").inner_text()
