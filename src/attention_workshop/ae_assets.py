@@ -113,27 +113,33 @@ def _extract_images(app, pagename, templatename, context, doctree):
     context["body"] = DATA_IMG.sub(to_file, body)
 
 
-def _slim_scripts(static: pathlib.Path) -> None:
-    """Our scripts as served: minified by esbuild (:data:`ESBUILD`), each file on its own (no bundling: the names
-    the page, its parts and the lab's Worker share stay as they are; esbuild parses the scripts, so a ``//`` in a
-    string or a template literal is safe). The sources in ``book/_assets`` keep their comments. Minified rather
-    than served as written: on lesson 07's page the scripts it loads weigh 27.8 kB gzipped as written, 21.8 kB
-    with comment lines and indentation dropped (what this did before) and 17.8 kB minified (99, 75 and 55 kB
-    uncompressed); what the lab loads when it comes into view (ae-lab-math.js, its parts and the Worker's loop)
-    27.1, 17.9 and 14.0 kB gzipped. Nothing else changes: no placeholder is stamped into a served script."""
-    paths = [static / name for name in SCRIPTS if (static / name).exists()] + sorted((static / "lab").glob("*.js"))
+def _slim_scripts(static: pathlib.Path, sources: pathlib.Path) -> None:
+    """Our scripts as served: each minified by esbuild (:data:`ESBUILD`) from its source in ``sources`` (the book's
+    ``html_static_path``, ``book/_assets``) into ``static``, on its own (no bundling: the names the page, its parts and
+    the lab's Worker share stay as they are; esbuild parses the scripts, so a ``//`` in a string or a template literal
+    is safe). The sources keep their comments. Minified rather than served as written: on lesson 07's page the scripts
+    it loads weigh 27.8 kB gzipped as written, 21.8 kB with comment lines and indentation dropped (what this did
+    before) and 17.8 kB minified (99, 75 and 55 kB uncompressed); what the lab loads when it comes into view
+    (ae-lab-math.js, its parts and the Worker's loop) 27.1, 17.9 and 14.0 kB gzipped. Nothing else changes: no
+    placeholder is stamped into a served script.
+
+    Always from the sources, never from what ``static`` holds: a build with no page to write copies no static file,
+    so ``static`` then still holds the last build's minified scripts, and minifying those again gave other names to
+    the same variables (``tests/site/test_site_incremental.py``). What is served is a function of the sources."""
+    paths = [sources / name for name in SCRIPTS if (sources / name).exists()] + sorted((sources / "lab").glob("*.js"))
     if not paths:
         return
     if not ESBUILD.exists():
         raise RuntimeError(f"esbuild for the build is missing at {ESBUILD}: run `make assets`")
     command = [str(ESBUILD), *map(str, paths), "--minify", "--charset=utf8", "--log-level=warning"]
-    command += [f"--outbase={static}", f"--outdir={static}", "--allow-overwrite"]
+    command += [f"--outbase={sources}", f"--outdir={static}", "--allow-overwrite"]
     run = subprocess.run(command, capture_output=True, text=True, check=False)
     if run.returncode != 0 or run.stderr.strip():
         raise RuntimeError(f"minifying the site's scripts with esbuild failed:\n{run.stderr[-3000:]}")
     for path in paths:
-        rel = path.relative_to(static).as_posix()
-        files.write_text(path, served_head(rel) + "\n" + path.read_text(encoding="utf-8"))
+        rel = path.relative_to(sources).as_posix()
+        served = static / rel
+        files.write_text(served, served_head(rel) + "\n" + served.read_text(encoding="utf-8"))
 
 
 def served_head(rel: str) -> str:
@@ -145,7 +151,8 @@ def _finish(app, exception):
     if exception is not None or app.builder.format != "html":
         return
     static = pathlib.Path(app.outdir) / "_static"
-    _slim_scripts(static)
+    for folder in app.config.html_static_path:  # the book's: book/_assets
+        _slim_scripts(static, pathlib.Path(app.confdir, folder))
     for path in static.rglob("*.map"):
         path.unlink()
     for rel in UNUSED:
