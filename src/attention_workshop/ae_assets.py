@@ -6,6 +6,8 @@
   page ``ae-search.js`` (result summaries without the website's controls, glossary hits titled with their term).
 - **Figures as files** (``_extract_images``): the base64 PNGs stored in the notebooks become files under
   ``_images/``, loaded lazily with their size reserved, so the HTML is small and paints sooner.
+- **The search index whole after an incremental build** (``_index_pages_read_again``): the pages holding index
+  entries (the glossary's terms) are read again whenever a build reads any page.
 - **Our scripts minified** by esbuild (``_slim_scripts``), and nothing served that no page loads (``UNUSED``,
   source maps).
 """
@@ -73,6 +75,22 @@ def _search_page(app, pagename, templatename, context, doctree):
     (``ae-search.js``)."""
     if pagename == "search":
         app.add_js_file("ae-search.js", defer="defer")
+
+
+def _index_pages_read_again(app, env, added, changed, removed):
+    """The pages holding index entries (the glossary: each term is one), read again by every build that reads a page.
+
+    Sphinx 7.4 writes the search index from the index it loads from the last build's ``searchindex.js`` and the
+    pages it writes, but loading keeps no index entries (``IndexBuilder.load``): the pages a build does not write
+    lose theirs. An incremental build then served a search index without the glossary's 137 entries, so a search
+    for a term no longer led to its definition (sphinx-doc/sphinx#12599, open, no fix or workaround given there;
+    ``tests/site/test_site_incremental.py``). A page read again is written again and gives its entries back; the
+    glossary is one short page. A build that reads no page writes none (unless a page's HTML is missing or older
+    than its source: that page's entries are kept, the glossary's would be lost) and keeps the index it has."""
+    if not (added or changed or removed):
+        return []
+    entries = env.get_domain("index").entries
+    return sorted(doc for doc, found in entries.items() if found and doc in env.found_docs and doc not in removed)
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -164,6 +182,7 @@ def _finish(app, exception):
 
 
 def setup(app):
+    app.connect("env-get-outdated", _index_pages_read_again)
     app.connect("html-page-context", _search_page)
     app.connect("html-page-context", _extract_images)
     app.connect("html-page-context", _tidy_scripts, priority=900)  # after the twins' scripts are added (500)
