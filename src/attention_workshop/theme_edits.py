@@ -297,6 +297,7 @@ STYLESHEET = re.compile(
     r'|href="([^"]*_static/[^"]+)" rel="stylesheet" /)>\n?'
 )
 BUNDLE = re.compile(r'<link rel="stylesheet" href="([^"]*_static/)(ae-styles\.[0-9a-f]{8}\.css)" />')
+BUNDLE_HEAD = re.compile(r"/\* ae-styles: (.*) \(joined by theme_edits\.bundle_styles\) \*/")  # what it joined
 CSS_URL = re.compile(r"""url\((["']?)([^"')]+)\1\)""")
 CSS_IMPORT = re.compile(r'@import "([^"]+)";')
 
@@ -344,14 +345,25 @@ def bundle_styles(out: pathlib.Path) -> str | None:
     The pages this build wrote link the separate stylesheets; each page links the same ones (a page may link
     fewer, in the same order), so the bundle is the same whatever pages a build writes. The pages it did not write
     link an earlier build's bundle (:data:`BUNDLE`): they are linked to this one, and every other bundle is deleted.
-    A build that wrote no page leaves the bundle it finds."""
+    A build that wrote no page leaves the bundle it finds, and deletes what it joined again (:data:`BUNDLE_HEAD`)."""
     static = (out / "_static").resolve()
     html = [page for page in out.rglob("*.html") if "_static" not in page.relative_to(out).parts]
     pages = {page: found for page in html if (found := _links(page, static, STYLESHEET))}
     bundled = {page: found for page in html if (found := _links(page, static, BUNDLE))}
     if not pages:
         names = {rel for found in bundled.values() for _, rel in found}
-        return names.pop() if len(names) == 1 else None
+        if len(names) != 1 or not (static / (name := names.pop())).is_file():
+            return None
+        # Written again by build-finished handlers though no page was (the theme's pygments.css, myst-nb's
+        # stylesheet): no page links them, as after the build that made the bundle.
+        head = BUNDLE_HEAD.match((static / name).read_text(encoding="utf-8"))
+        joined: set[str] = set()
+        for rel in head.group(1).split(", ") if head else ():
+            if (static / rel).is_file():
+                _css_for_static(static, rel, joined)
+        for rel in joined:
+            (static / rel).unlink()
+        return name
     order = [rel for _, rel in max(pages.values(), key=len)]
     for page, found in pages.items():
         rels = [rel for _, rel in found]
