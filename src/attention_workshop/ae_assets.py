@@ -82,11 +82,12 @@ def _index_pages_read_again(app, env, added, changed, removed):
 
     Sphinx 7.4 writes the search index from the index it loads from the last build's ``searchindex.js`` and the
     pages it writes, but loading keeps no index entries (``IndexBuilder.load``): the pages a build does not write
-    lose theirs. An incremental build then served a search index without the glossary's 137 entries, so a search
-    for a term no longer led to its definition (sphinx-doc/sphinx#12599, open, no fix or workaround given there;
-    ``tests/site/test_site_incremental.py``). A page read again is written again and gives its entries back; the
-    glossary is one short page. A build that reads no page writes none (unless a page's HTML is missing or older
-    than its source: that page's entries are kept, the glossary's would be lost) and keeps the index it has."""
+    lose theirs. An incremental build then served a search index without the glossary's entries (175 in the English
+    edition, the only page with any), so a search for a term no longer led to its definition (sphinx-doc/sphinx#12599,
+    open, no fix or workaround given there; ``tests/site/test_site_incremental.py``). A page read again is written
+    again and gives its entries back; the glossary is one short page. A build that reads no page writes none (unless
+    a page's HTML is missing or older than its source: that page's entries are kept, the glossary's would be lost)
+    and keeps the index it has."""
     if not (added or changed or removed):
         return []
     entries = env.get_domain("index").entries
