@@ -85,9 +85,9 @@ def _index_pages_read_again(app, env, added, changed, removed):
     lose theirs. An incremental build then served a search index without the glossary's entries (175 in the English
     edition, the only page with any), so a search for a term no longer led to its definition (sphinx-doc/sphinx#12599,
     open, no fix or workaround given there; ``tests/site/test_site_incremental.py``). A page read again is written
-    again and gives its entries back; the glossary is one short page. A build that reads no page writes none (unless
-    a page's HTML is missing or older than its source: that page's entries are kept, the glossary's would be lost)
-    and keeps the index it has."""
+    again and gives its entries back; the glossary is one short page. A build that reads no page writes none and keeps
+    the index it has (unless a page's HTML was deleted from the output: it is written again, and the glossary's
+    entries would then be lost)."""
     if not (added or changed or removed):
         return []
     entries = env.get_domain("index").entries
