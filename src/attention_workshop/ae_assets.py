@@ -6,6 +6,8 @@
   page ``ae-search.js`` (result summaries without the website's controls, glossary hits titled with their term).
 - **Figures as files** (``_extract_images``): the base64 PNGs stored in the notebooks become files under
   ``_images/``, loaded lazily with their size reserved, so the HTML is small and paints sooner.
+- **The search index whole after an incremental build** (``_index_pages_read_again``): the pages holding index
+  entries (the glossary's terms) are read again whenever a build reads any page.
 - **Our scripts minified** by esbuild (``_slim_scripts``), and nothing served that no page loads (``UNUSED``,
   source maps).
 """
@@ -75,6 +77,23 @@ def _search_page(app, pagename, templatename, context, doctree):
         app.add_js_file("ae-search.js", defer="defer")
 
 
+def _index_pages_read_again(app, env, added, changed, removed):
+    """The pages holding index entries (the glossary: each term is one), read again by every build that reads a page.
+
+    Sphinx 7.4 writes the search index from the index it loads from the last build's ``searchindex.js`` and the
+    pages it writes, but loading keeps no index entries (``IndexBuilder.load``): the pages a build does not write
+    lose theirs. An incremental build then served a search index without the glossary's entries (175 in the English
+    edition, the only page with any), so a search for a term no longer led to its definition (sphinx-doc/sphinx#12599,
+    open, no fix or workaround given there; ``tests/site/test_site_incremental.py``). A page read again is written
+    again and gives its entries back; the glossary is one short page. A build that reads no page writes none and keeps
+    the index it has (unless a page's HTML was deleted from the output: it is written again, and the glossary's
+    entries would then be lost)."""
+    if not (added or changed or removed):
+        return []
+    entries = env.get_domain("index").entries
+    return sorted(doc for doc, found in entries.items() if found and doc in env.found_docs and doc not in removed)
+
+
 # ---------------------------------------------------------------------------------------------------------
 # Figures as files: the notebooks store each figure as a base64 PNG inside the page; the page is smaller,
 # paints sooner and the browser fetches a figure (once, cacheable) when the reader scrolls near it.
@@ -113,27 +132,33 @@ def _extract_images(app, pagename, templatename, context, doctree):
     context["body"] = DATA_IMG.sub(to_file, body)
 
 
-def _slim_scripts(static: pathlib.Path) -> None:
-    """Our scripts as served: minified by esbuild (:data:`ESBUILD`), each file on its own (no bundling: the names
-    the page, its parts and the lab's Worker share stay as they are; esbuild parses the scripts, so a ``//`` in a
-    string or a template literal is safe). The sources in ``book/_assets`` keep their comments. Minified rather
-    than served as written: on lesson 07's page the scripts it loads weigh 27.8 kB gzipped as written, 21.8 kB
-    with comment lines and indentation dropped (what this did before) and 17.8 kB minified (99, 75 and 55 kB
-    uncompressed); what the lab loads when it comes into view (ae-lab-math.js, its parts and the Worker's loop)
-    27.1, 17.9 and 14.0 kB gzipped. Nothing else changes: no placeholder is stamped into a served script."""
-    paths = [static / name for name in SCRIPTS if (static / name).exists()] + sorted((static / "lab").glob("*.js"))
+def _slim_scripts(static: pathlib.Path, sources: pathlib.Path) -> None:
+    """Our scripts as served: each minified by esbuild (:data:`ESBUILD`) from its source in ``sources`` (the book's
+    ``html_static_path``, ``book/_assets``) into ``static``, on its own (no bundling: the names the page, its parts and
+    the lab's Worker share stay as they are; esbuild parses the scripts, so a ``//`` in a string or a template literal
+    is safe). The sources keep their comments. Minified rather than served as written: on lesson 07's page the scripts
+    it loads weigh 27.8 kB gzipped as written, 21.8 kB with comment lines and indentation dropped (what this did
+    before) and 17.8 kB minified (99, 75 and 55 kB uncompressed); what the lab loads when it comes into view
+    (ae-lab-math.js, its parts and the Worker's loop) 27.1, 17.9 and 14.0 kB gzipped. Nothing else changes: no
+    placeholder is stamped into a served script.
+
+    Always from the sources, never from what ``static`` holds: a build with no page to write copies no static file,
+    so ``static`` then still holds the last build's minified scripts, and minifying those again gave other names to
+    the same variables (``tests/site/test_site_incremental.py``). What is served is a function of the sources."""
+    paths = [sources / name for name in SCRIPTS if (sources / name).exists()] + sorted((sources / "lab").glob("*.js"))
     if not paths:
         return
     if not ESBUILD.exists():
         raise RuntimeError(f"esbuild for the build is missing at {ESBUILD}: run `make assets`")
     command = [str(ESBUILD), *map(str, paths), "--minify", "--charset=utf8", "--log-level=warning"]
-    command += [f"--outbase={static}", f"--outdir={static}", "--allow-overwrite"]
+    command += [f"--outbase={sources}", f"--outdir={static}", "--allow-overwrite"]
     run = subprocess.run(command, capture_output=True, text=True, check=False)
     if run.returncode != 0 or run.stderr.strip():
         raise RuntimeError(f"minifying the site's scripts with esbuild failed:\n{run.stderr[-3000:]}")
     for path in paths:
-        rel = path.relative_to(static).as_posix()
-        files.write_text(path, served_head(rel) + "\n" + path.read_text(encoding="utf-8"))
+        rel = path.relative_to(sources).as_posix()
+        served = static / rel
+        files.write_text(served, served_head(rel) + "\n" + served.read_text(encoding="utf-8"))
 
 
 def served_head(rel: str) -> str:
@@ -145,7 +170,8 @@ def _finish(app, exception):
     if exception is not None or app.builder.format != "html":
         return
     static = pathlib.Path(app.outdir) / "_static"
-    _slim_scripts(static)
+    for folder in app.config.html_static_path:  # the book's: book/_assets
+        _slim_scripts(static, pathlib.Path(app.confdir, folder))
     for path in static.rglob("*.map"):
         path.unlink()
     for rel in UNUSED:
@@ -157,6 +183,7 @@ def _finish(app, exception):
 
 
 def setup(app):
+    app.connect("env-get-outdated", _index_pages_read_again)
     app.connect("html-page-context", _search_page)
     app.connect("html-page-context", _extract_images)
     app.connect("html-page-context", _tidy_scripts, priority=900)  # after the twins' scripts are added (500)

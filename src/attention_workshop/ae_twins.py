@@ -180,10 +180,9 @@ def _place_exercises(app, doctree, docname):
 
 
 def _add_exercises(app, pagename, templatename, context, doctree):
-    """A page with answer boxes: ``ae-checks.js``, its styles and the messages its boxes say (``#ae-checks``)."""
+    """A page with answer boxes: ``ae-checks.js`` and the messages its boxes say (``#ae-checks``); their styles are
+    every page's (:data:`STYLES`)."""
     body = context.get("body", "")
-    if 'class="ae-exercise-note"' in body and 'class="ae-exercise"' not in body:
-        app.add_css_file("ae-checks.css")
     if 'class="ae-exercise"' not in body:
         return
     from attention_core.checks.site import page_parameters
@@ -191,8 +190,6 @@ def _add_exercises(app, pagename, templatename, context, doctree):
     books = set(re.findall(r'<div class="ae-exercise" [^>]*data-book="(\w+)"', body))
     text = json.dumps(page_parameters(books, _edition(app)), separators=(",", ":"), allow_nan=False)
     text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")  # safe inside <script>
-    app.add_css_file("ae-controls.css")  # the buttons the explorers, the lab and the answer boxes share
-    app.add_css_file("ae-checks.css")
     app.add_js_file(None, body=text, type="application/json", id="ae-checks")
     app.add_js_file("ae-checks.js", defer="defer")
 
@@ -208,8 +205,6 @@ def _add_explorers(app, pagename, templatename, context, doctree):
 
     kinds = set(re.findall(r'<div class="ae-explorer"[^>]*data-explorer="(\w+)"', body))
     parts = tuple(sorted({EXPLORER_PARTS[k] for k in kinds if k in EXPLORER_PARTS}))  # only what the page needs
-    app.add_css_file("ae-controls.css")  # the buttons and radio groups the explorers and the lab share
-    app.add_css_file("ae-explorers.css")
     edition = _edition(app)  # the labels and lesson 01's sentences of the page's language; the same numbers
     app.add_js_file(None, body=site_parameters_json(parts, edition), type="application/json", id="ae-params")
     app.add_js_file("ae-ui.js", defer="defer")  # the helpers ae-explorers.js and ae-lab.js share
@@ -222,11 +217,11 @@ LAB_SCRIPTS = ("ae-lab.js",)  # (defer) it loads the rest when the laboratory fi
 
 
 def _add_lab(app):
-    """The lab's style and script; its numbers in ``_static/ae-lab-data.js``, written once per build from
-    :func:`attention_core.explorers.site.lab_data` without the models' parameters (a file, not inline JSON: about
-    0.14 MB, cached by the browser), and each committed model's parameters in a script of its own
-    (``ae-lab-model-<name>.js``, 0.30 to 0.35 MB, fetched when the reader first chooses that model). The page loads
-    none of them, nor the lab's mathematics (``ae-lab-math.js`` and its parts ``lab/*.js``) nor
+    """The lab's script (its style is every page's: :data:`STYLES`); its numbers in ``_static/ae-lab-data.js``,
+    written once per build from :func:`attention_core.explorers.site.lab_data` without the models' parameters (a
+    file, not inline JSON: about 0.14 MB, cached by the browser), and each committed model's parameters in a script
+    of its own (``ae-lab-model-<name>.js``, 0.30 to 0.35 MB, fetched when the reader first chooses that model). The
+    page loads none of them, nor the lab's mathematics (``ae-lab-math.js`` and its parts ``lab/*.js``) nor
     ``ae-lab-worker.js``: ``ae-lab.js`` adds them when the laboratory first comes into view."""
     data = pathlib.Path(app.outdir) / "_static" / "ae-lab-data.js"
     if not getattr(app.builder, "_ae_lab_data", False):
@@ -239,7 +234,6 @@ def _add_lab(app):
             models.append(data.parent / name)
             files.write_text(models[-1], text)
         app.builder._ae_lab_data = _lab_version(data, models)
-    app.add_css_file("ae-lab.css")
     for name in LAB_SCRIPTS:  # the version goes on what ae-lab.js loads (?v=): a new build is not read from a cache
         app.add_js_file(name, defer="defer", **{"data-lab-version": app.builder._ae_lab_data})
 
@@ -261,7 +255,20 @@ def _lab_version(data: pathlib.Path, models: list[pathlib.Path] | tuple = ()) ->
     return digest.hexdigest()[:8]
 
 
+STYLES = (  # on every page, after the theme's and the other extensions' (priority 500), in this order
+    "ae-controls.css",  # the buttons and radio groups the explorers, the lab and the answer boxes share
+    "ae-explorers.css",
+    "ae-lab.css",
+    "ae-checks.css",  # the answer boxes, and the note where a page has none
+)
+
+
 def setup(app):
+    # Every page links the same stylesheets, these included, though only the pages with explorers, the lab or answer
+    # boxes use them: the build joins every page's stylesheets into one file (theme_edits.bundle_styles), which
+    # must be the same whatever pages an incremental build writes. Each rule is scoped to the ae- classes.
+    for name in STYLES:
+        app.add_css_file(name, priority=600)
     app.connect("doctree-resolved", _replace_widgets)
     app.connect("doctree-resolved", _place_exercises)
     app.connect("html-page-context", _add_explorers)  # priority 500: before ae_assets' tidying (900)

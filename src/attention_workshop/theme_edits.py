@@ -283,17 +283,21 @@ def tab_stops(static: pathlib.Path) -> None:
 
 # ---------------------------------------------------------------------------------------------------------
 # styles: one stylesheet per page instead of ten to thirteen. Every page of an edition links the same stylesheets
-# (the theme's, Sphinx's, the extensions' and ours; pages with explorers or the lab a few more, in the same order),
-# each a request that must finish before the page is first drawn. The build joins them, in the order the fullest
-# page links them, into one file named by its content, _static/ae-styles.<hash>.css: the theme's @import is inlined
-# and every relative url(...) rebased to _static/. Each page links that file instead, and the separate files are
-# deleted (nothing else names them). Our stylesheets scope every rule to the ae- classes, so a page without
-# explorers is styled as before. Measured with Lighthouse (mobile, simulated slow 4G, median of 3, interleaved):
-# first contentful paint 3.1 -> 2.6 s on lesson 05, 3.2 -> 2.6 s on 07.
+# (the theme's, Sphinx's, the extensions' and ours: ae_twins adds the explorers', the lab's and the answer boxes' to
+# every page, not only to the pages that show them), each a request that must finish before the page is first drawn.
+# The build joins them, in the order the pages link them, into one file named by its content,
+# _static/ae-styles.<hash>.css: the theme's @import is inlined and every relative url(...) rebased to _static/. Each
+# page links that file instead, and the separate files are deleted (nothing else names them). Our stylesheets scope
+# every rule to the ae- classes, so a page without explorers is styled as before. Measured with Lighthouse (mobile,
+# simulated slow 4G, median of 3, interleaved): first contentful paint 3.1 -> 2.6 s on lesson 05, 3.2 -> 2.6 s on 07.
+# An incremental build writes only some pages: since each page links the same stylesheets, any one of them gives
+# the same bundle, the pages it did not write are linked to that bundle too, and no other ae-styles file is kept.
 STYLESHEET = re.compile(
     r'<link (?:rel="stylesheet" type="text/css" href="([^"]*_static/[^"]+)" /'
     r'|href="([^"]*_static/[^"]+)" rel="stylesheet" /)>\n?'
 )
+BUNDLE = re.compile(r'<link rel="stylesheet" href="([^"]*_static/)(ae-styles\.[0-9a-f]{8}\.css)" />')
+BUNDLE_HEAD = re.compile(r"/\* ae-styles: (.*) \(joined by theme_edits\.bundle_styles\) \*/")  # what it joined
 CSS_URL = re.compile(r"""url\((["']?)([^"')]+)\1\)""")
 CSS_IMPORT = re.compile(r'@import "([^"]+)";')
 
@@ -321,26 +325,45 @@ def _css_for_static(static: pathlib.Path, rel: str, joined: set[str]) -> str:
     return CSS_IMPORT.sub(lambda m: _css_for_static(static, posixpath.join(folder, m.group(1)), joined), css)
 
 
+def _links(page: pathlib.Path, static: pathlib.Path, pattern: re.Pattern) -> list[tuple[str, str]] | None:
+    """The stylesheets ``page`` links that ``pattern`` matches: (href, path under ``static``) each; None when one of
+    them is not in ``static`` (another edition's page, bundled by its own build)."""
+    found = []
+    for match in pattern.finditer(page.read_text(encoding="utf-8")):
+        href = "".join(match.group(i) for i in range(1, (match.lastindex or 0) + 1) if match.group(i))
+        target = (page.parent / href.split("?")[0]).resolve()
+        if not target.is_relative_to(static):
+            return None
+        found.append((href, target.relative_to(static).as_posix()))
+    return found
+
+
 def bundle_styles(out: pathlib.Path) -> str | None:
     """Join the stylesheets the pages of this edition link into one and link it instead (:data:`STYLESHEET`);
-    the bundle's name, or None when no page links a stylesheet."""
+    the bundle's name, or None when no page links a stylesheet.
+
+    The pages this build wrote link the separate stylesheets; each page links the same ones (a page may link
+    fewer, in the same order), so the bundle is the same whatever pages a build writes. The pages it did not write
+    link an earlier build's bundle (:data:`BUNDLE`): they are linked to this one, and every other bundle is deleted.
+    A build that wrote no page leaves the bundle it finds, and deletes what it joined again (:data:`BUNDLE_HEAD`)."""
     static = (out / "_static").resolve()
-    pages: dict[pathlib.Path, list[tuple[str, str]]] = {}  # page -> [(href, path under _static)]
-    for page in out.rglob("*.html"):
-        if "_static" in page.relative_to(out).parts:
-            continue
-        found = []
-        for match in STYLESHEET.finditer(page.read_text(encoding="utf-8")):
-            href = match.group(1) or match.group(2)
-            target = (page.parent / href.split("?")[0]).resolve()
-            if not target.is_relative_to(static):  # another edition's page, bundled by its own build
-                found = []
-                break
-            found.append((href, target.relative_to(static).as_posix()))
-        if found:
-            pages[page] = found
+    html = [page for page in out.rglob("*.html") if "_static" not in page.relative_to(out).parts]
+    pages = {page: found for page in html if (found := _links(page, static, STYLESHEET))}
+    bundled = {page: found for page in html if (found := _links(page, static, BUNDLE))}
     if not pages:
-        return None
+        names = {rel for found in bundled.values() for _, rel in found}
+        if len(names) != 1 or not (static / (name := names.pop())).is_file():
+            return None
+        # Written again by build-finished handlers though no page was (the theme's pygments.css, myst-nb's
+        # stylesheet): no page links them, as after the build that made the bundle.
+        head = BUNDLE_HEAD.match((static / name).read_text(encoding="utf-8"))
+        joined: set[str] = set()
+        for rel in head.group(1).split(", ") if head else ():
+            if (static / rel).is_file():
+                _css_for_static(static, rel, joined)
+        for rel in joined:
+            (static / rel).unlink()
+        return name
     order = [rel for _, rel in max(pages.values(), key=len)]
     for page, found in pages.items():
         rels = [rel for _, rel in found]
@@ -357,16 +380,26 @@ def bundle_styles(out: pathlib.Path) -> str | None:
     files.write_text(static / name, text)
     for rel in joined:  # no page names them now: each page's stylesheet is the joined one
         (static / rel).unlink()
-    for page, found in pages.items():
+    for old in static.glob("ae-styles.*.css"):  # an earlier build's bundle: its pages are linked to this one below
+        if old.name != name:
+            old.unlink()
+    for page, found in {**bundled, **pages}.items():
         href = found[0][0]
-        link = f'<link rel="stylesheet" href="{href[: href.index("_static/")]}_static/{name}" />\n'
-        first = [True]
+        link = f'<link rel="stylesheet" href="{href[: href.index("_static/")]}_static/{name}" />'
+        if page in pages:  # the first stylesheet's link becomes the bundle's, the others go
+            first = [True]
 
-        def replace(match, link=link, first=first):
-            keep, first[0] = first[0], False
-            return link if keep else ""
+            def replace(match, link=link, first=first):
+                keep, first[0] = first[0], False
+                return f"{link}\n" if keep else ""
 
-        files.write_text(page, STYLESHEET.sub(replace, page.read_text(encoding="utf-8")))
+            text = page.read_text(encoding="utf-8")
+            new = STYLESHEET.sub(replace, text)
+        else:
+            text = page.read_text(encoding="utf-8")
+            new = BUNDLE.sub(lambda match, link=link: link, text)
+        if new != text:
+            files.write_text(page, new)
     return name
 
 

@@ -9,7 +9,10 @@ nothing changed. After each of the last two, the site must hold the same files w
 one. Each defect it found made a site that differed from a clean one: the search
 index without the glossary's index entries, pages rebuilt with a second stylesheet (the separate files joined
 into ``ae-styles.<hash>.css`` copied back and linked again), scripts minified a second time (other names for the
-same variables), and an ``index.html`` edited twice.
+same variables), and an ``index.html`` edited twice. Where each is handled: the index entries by
+``attention_workshop.ae_assets._index_pages_read_again`` (sphinx-doc/sphinx#12599), the stylesheets by
+``attention_workshop.theme_edits.bundle_styles`` with every page linking the same ones (``ae_twins.STYLES``), the
+scripts by ``ae_assets._slim_scripts``, which minifies from the sources.
 """
 
 from __future__ import annotations
@@ -19,7 +22,6 @@ import json
 import pathlib
 import shutil
 
-import pytest
 import yaml
 
 from attention_workshop.build_book import Edition
@@ -79,12 +81,6 @@ def differences(a: pathlib.Path, b: pathlib.Path) -> list[str]:
     return found
 
 
-# The three defects left are in the site's extension, another change's files while this test was written
-# (src/attention_workshop/ae_site.py, split since into ae_assets.py and theme_edits.py): the scripts minified again
-# by a build with nothing to write (_slim_scripts), the stylesheets joined from the pages written last
-# (bundle_styles), and Sphinx's index entries of the pages not written again (sphinx-doc/sphinx#12599), which no
-# extension keeps. The change that fixes them removes this mark (strict: with the mark, a passing test fails).
-@pytest.mark.xfail(strict=True, reason="the extension: scripts minified twice, stylesheets, index entries (issue 42)")
 def test_an_incremental_build_equals_a_clean_one(tmp_path):
     source = small_book(tmp_path / "book")
     clean = built(source, tmp_path / "clean")

@@ -38,11 +38,12 @@ def test_minified_scripts_do_what_their_sources_do(tmp_path):
     node = _tools()
     source = tmp_path / "source.js"
     source.write_text(TRICKY, encoding="utf-8")
-    static = tmp_path / "_static"
-    (static / "lab").mkdir(parents=True)
+    assets, static = tmp_path / "_assets", tmp_path / "_static"
+    for folder in (assets, static):
+        (folder / "lab").mkdir(parents=True)
     for rel in ("ae-site.js", "ae-explorers.js", "lab/part.js"):
-        (static / rel).write_text(TRICKY, encoding="utf-8")
-    ae_assets._slim_scripts(static)
+        (assets / rel).write_text(TRICKY, encoding="utf-8")
+    ae_assets._slim_scripts(static, assets)
     want = _run(node, source)
     assert "// not a comment" in want
     for rel in ("ae-site.js", "ae-explorers.js", "lab/part.js"):
@@ -50,6 +51,24 @@ def test_minified_scripts_do_what_their_sources_do(tmp_path):
         assert served.read_text(encoding="utf-8").startswith(f"// {rel}: book/_assets/{rel} in the book's repository")
         assert _run(node, served) == want, rel
         assert "a comment line" not in served.read_text(encoding="utf-8"), f"{rel} keeps its comments"
+        assert (assets / rel).read_text(encoding="utf-8") == TRICKY, f"the source {rel} is left as it was"
+
+
+def test_minifying_again_serves_the_same_bytes(tmp_path):
+    """A build with no page to write copies no static file, and its ``_static`` holds the last build's minified
+    scripts: minifying again must serve the same bytes. It did not when the served file was minified a second
+    time: esbuild names a function's variables by how often they occur, so ae-site.js minified twice has other
+    names for the same variables."""
+    _tools()
+    assets, static = tmp_path / "_assets", tmp_path / "_static"
+    for folder in (assets, static):
+        (folder / "lab").mkdir(parents=True)
+    shutil.copy(ROOT / "book" / "_assets" / "ae-site.js", assets / "ae-site.js")
+    (assets / "lab" / "part.js").write_text(TRICKY, encoding="utf-8")
+    ae_assets._slim_scripts(static, assets)
+    first = {rel: (static / rel).read_bytes() for rel in ("ae-site.js", "lab/part.js")}
+    ae_assets._slim_scripts(static, assets)
+    assert {rel: (static / rel).read_bytes() for rel in first} == first
 
 
 def test_no_source_script_holds_a_placeholder_for_the_build():

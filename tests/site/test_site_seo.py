@@ -138,6 +138,48 @@ def test_the_stylesheets_are_joined_into_one_with_their_addresses_rebased(tmp_pa
         theme_edits.bundle_styles(tmp_path)
 
 
+def test_an_incremental_build_links_every_page_to_one_bundle(tmp_path):
+    """theme_edits.bundle_styles after an incremental build: Sphinx copies the stylesheets back and writes some pages
+    again, which link them, while the others link the last build's bundle. With the same stylesheets the bundle is
+    the same; with no page written it is left as it is (and the stylesheets written again go); with a stylesheet
+    changed every page links the new bundle and the old one is gone (no page links a second bundle)."""
+    from attention_workshop import theme_edits
+
+    static = tmp_path / "_static"
+    (tmp_path / "book").mkdir()
+    static.mkdir()
+    links = (
+        '<link rel="stylesheet" type="text/css" href="../_static/a.css?v=1" />\n'
+        '<link rel="stylesheet" type="text/css" href="../_static/b.css?v=2" />\n'
+    )
+    pages = [tmp_path / "book" / "one.html", tmp_path / "book" / "two.html"]
+
+    def written(*written_pages, a=".a { color: red; }"):
+        (static / "a.css").write_text(a, encoding="utf-8")
+        (static / "b.css").write_text(".ae-b { color: blue; }", encoding="utf-8")
+        for page in written_pages:
+            page.write_text(f"<head>{links}</head><p>{page.stem}</p>", encoding="utf-8")
+
+    def linked():
+        return {page.name: re.findall(r"<link[^>]*>", page.read_text(encoding="utf-8")) for page in pages}
+
+    written(*pages)
+    name = theme_edits.bundle_styles(tmp_path)
+    clean = linked()
+    assert clean == {page.name: [f'<link rel="stylesheet" href="../_static/{name}" />'] for page in pages}
+    written(pages[0])
+    assert theme_edits.bundle_styles(tmp_path) == name
+    assert linked() == clean and sorted(p.name for p in static.iterdir()) == [name]
+    written()  # a build that wrote no page, though its build-finished handlers wrote stylesheets (pygments.css)
+    assert theme_edits.bundle_styles(tmp_path) == name, "a build that wrote no page"
+    assert linked() == clean and sorted(p.name for p in static.iterdir()) == [name]
+    written(pages[0], a=".a { color: green; }")
+    changed = theme_edits.bundle_styles(tmp_path)
+    assert changed != name
+    assert linked() == {page.name: [f'<link rel="stylesheet" href="../_static/{changed}" />'] for page in pages}
+    assert sorted(p.name for p in static.iterdir()) == [changed], "an earlier build's bundle is left"
+
+
 def test_every_page_links_one_stylesheet_the_same_in_every_edition(site):
     """Every page of every edition links one stylesheet, _static/ae-styles.<hash>.css, the English edition's (the
     translations load it from the English folders), and every file its url()s name exists (the icon fonts the
