@@ -914,6 +914,12 @@
       d = sg.digits.replace(/0+$/, "") || "0";
       e = sg.exp;
     }
+    if (a !== 0 && d.length - 1 < minDigits) {
+      // numpy prints the value's own further digits, rounded (not zeros): 5e-324 is 4.9407e-324 to four
+      var more = sigDigits(a, minDigits + 1);
+      d = more.digits;
+      e = more.exp;
+    }
     var mant = d.slice(1);
     while (mant.length < minDigits) mant += "0";
     return { int: (neg ? "-" : "") + d[0], frac: mant, exp: e };

@@ -121,8 +121,9 @@ def trim(text: str, limit: int = DESCRIPTION_LIMIT) -> str:
     if unicodedata.east_asian_width(head[-1:] or " ") in "WF":
         comma = max(head.rfind(c) for c in "，、；：")
         head = head[: comma + 1] if comma > len(head) // 2 else head
-    elif " " in head:
-        head = head.rsplit(" ", 1)[0]
+    else:  # a word cut in two goes; in CJK text a word ends at the last CJK character, not at the last space
+        whole = re.sub(r"[^\s\u3000-\u9fff\uff00-\uffef]+$", "", head)
+        head = whole if whole.strip() else head
     return head.rstrip(" ,;:–—-(，、；：") + "…"
 
 

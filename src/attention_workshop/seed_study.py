@@ -4,9 +4,10 @@
     nice .venv/bin/python -m attention_workshop.seed_study --jobs 1     # the same file, one run after another
     .venv/bin/python -m attention_workshop.seed_study --backend dask --scheduler tcp://HOST:8786   # on a Dask cluster
 
-How long it takes: the study makes 112 runs (4 designs x 2 target languages x 14 seed points, below), each in one
-process with BLAS pinned to one thread. One attention run takes about 14.5 s (measured; a fixed-summary run takes
-less), so one after another the study takes about 112 x 14.5 s, roughly 27 minutes; the runs are independent, so
+How long it takes: the study makes 196 runs (7 designs x 2 target languages x 14 seed points, below), each in one
+process with BLAS pinned to one thread. One attention run with lesson 07's recurrent encoder takes about 14.5 s
+(measured; a fixed-summary run takes less) and one with lesson 09's self-attention encoder about 40 s, so one after
+another the study takes about 112 x 14.5 s + 84 x 40 s, roughly 83 minutes; the runs are independent, so
 joblib spreads them over the cores (two runs on two cores took 1/1.98 of the serial time), or over a Dask cluster's
 workers, and the file lists the runs in the order of their points whatever order they finish in: the JSON is the
 same byte for byte however the runs were spread. This is the one place the book states that time.

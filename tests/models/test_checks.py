@@ -74,7 +74,7 @@ def test_evaluate_refuses_no_pairs(pairs):
 
 def test_alignment_misses_needs_an_attention_model():
     pairs = data.make_splits(0, 5, 1, 1).test
-    with pytest.raises(ValueError, match="attention model"):
+    with pytest.raises(ValueError, match="weights name positions"):
         alignment_misses(Seq2Seq(ModelConfig(attention=False, d_emb=3, d_enc=3, d_dec=4, d_att=3)), pairs)
 
 

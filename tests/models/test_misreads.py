@@ -70,5 +70,5 @@ def test_an_untrained_model_misreads_most_words_of_every_class():
 
 
 def test_the_baseline_has_no_weights_to_misread():
-    with pytest.raises(ValueError, match="attention model"):
+    with pytest.raises(ValueError, match="weights name positions"):
         misreads_by_class(build_model(ModelConfig(attention=False, d_emb=4, d_enc=3, d_dec=5)), TEST[:5])

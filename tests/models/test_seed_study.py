@@ -246,9 +246,10 @@ def test_one_run_retrained_lands_inside_the_recorded_range():
 
 
 def test_the_scripts_docstring_counts_the_runs_it_makes():
-    # attention_workshop.seed_study states the study's run time once, from its number of runs (issue 29): 112 runs.
+    # attention_workshop.seed_study states the study's run time once, from its number of runs (issue 29): 196 runs
+    # since lesson 09's three designs (issue 46).
     n = len(SCRIPT.POINTS) * len(DESIGNS) * len(LANGUAGES)
-    assert n == 112 and f"makes {n} runs" in STUDY_SCRIPT.read_text(encoding="utf-8")
+    assert n == 196 and f"makes {n} runs" in STUDY_SCRIPT.read_text(encoding="utf-8")
 
 
 # --- the command line: every core or a cluster, the same file; bad arguments refused before the first run -------
@@ -304,7 +305,7 @@ def test_the_results_file_is_what_its_kept_runs_give_byte_for_byte(tmp_path, cap
         journal.keep(run)
     assert seed_study.main(["--jobs", "1", "--out", str(out)]) == 0
     assert out.read_bytes() == STUDY_FILE.read_bytes()
-    assert f"112 of 112 runs already kept in {journal.folder}" in capsys.readouterr().err
+    assert f"196 of 196 runs already kept in {journal.folder}" in capsys.readouterr().err
 
 
 def _made_up_runs(monkeypatch, fail=lambda point, calls: False):

@@ -223,7 +223,9 @@ def test_floats_are_written_as_python_writes_them():
 
 
 def test_vectors_are_printed_as_numpy_prints_them():
-    number = st.one_of(st.floats(-1e10, 1e10), st.floats(-2, 2), st.sampled_from([0.0, -0.0, 0.03125, 0.99996, 1e8]))
+    number = st.one_of(
+        st.floats(-1e10, 1e10), st.floats(-2, 2), st.sampled_from([0.0, -0.0, 0.03125, 0.99996, 1e8, 5e-324, -1.5e-320])
+    )
     vectors = drawn(st.lists(number, min_size=2, max_size=3), 400)
     tasks = [{"fn": "fmt", "args": [xs, cut]} for xs in vectors for cut in (True, False)]
     tasks += [

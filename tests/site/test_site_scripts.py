@@ -83,7 +83,7 @@ def test_every_served_script_of_ours_parses_and_names_its_source(site):
     node = _tools()
     static = pathlib.Path(site) / "_static"
     served = [static / name for name in ae_assets.SCRIPTS] + sorted((static / "lab").glob("*.js"))
-    assert len(served) == len(ae_assets.SCRIPTS) + 9, "the scripts and the lab's nine parts"
+    assert len(served) == len(ae_assets.SCRIPTS) + 12, "the scripts and the lab's twelve parts"
     for path in served:
         rel = path.relative_to(static).as_posix()
         text = path.read_text(encoding="utf-8")

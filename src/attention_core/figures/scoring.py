@@ -47,6 +47,7 @@ def score_label(name: str) -> str:
 
 
 WEIGHT_TICKS = np.linspace(0.0, 1.0, 5)  # a colour bar of weights: 0, 0.25, 0.5, 0.75, 1
+WEIGHT_TICKS.flags.writeable = False  # shared by every figure: read-only, as the package's other constants
 _COLOURS = ("#1b6ca8", "#d1495b", "#2e8b57", "#8c6bb1", "#e08e0b")  # one per source position
 
 
