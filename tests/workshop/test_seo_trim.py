@@ -5,8 +5,8 @@ ends at the last space, in Chinese at the last Chinese character before the cut,
 from attention_workshop.ae_seo import DESCRIPTION_LIMIT, trim, width
 
 ZH_08 = (
-    "Luong 的解码器、局部窗口、因果遮罩，以及带查询、键和值的自注意力：本课把它们逐一算出来，发现每一个里面都是同一种读取："
-    "一个发问的状态、一个评分函数、softmax 和一个加权和。"
+    "Luong 的解码器、局部窗口、因果遮罩，以及带查询、键和值的自注意力："
+    "本课把它们逐一算出来，发现每一个里面都是同一种读取：一个发问的状态、一个评分函数、softmax 和一个加权和。"
 )
 
 
