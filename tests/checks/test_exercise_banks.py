@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 
 from attention_core import H_EXAMPLE, attend
 from attention_core.checks.base import FSI, PDI, CheckResult
+from attention_core.checks.encoder import check_permuted_rows, check_scaled_weights
 from attention_core.checks.luong import check_gaussian, check_local_m_window
 from attention_core.checks.reading import (
     check_context,
@@ -483,13 +484,47 @@ BANKS = {
             ("one end and beyond", ([6, 7, 8],)),
         ],
     ),
+    "09.1": (
+        check_scaled_weights,
+        [
+            ("a list", (softmax_rows(np.array([1.0, 2.0, 3.0]) / np.sqrt(2.0)).tolist(),)),
+            ("in float32", (softmax_rows(np.array([1.0, 2.0, 3.0], dtype=F32) / F32(np.sqrt(2.0))),)),
+            ("a tuple, rounded to 6 places", (tuple(np.round(softmax_rows(np.array([1, 2, 3]) / 2**0.5), 6)),)),
+        ],
+        [
+            ("the starting answer: unscaled", (softmax_rows(np.array([1.0, 2.0, 3.0])),)),
+            ("divided by d", (softmax_rows(np.array([1.0, 2.0, 3.0]) / 2),)),
+            ("scaled scores, no softmax", ((np.array([1.0, 2.0, 3.0]) / np.sqrt(2.0)).tolist(),)),
+            ("raw scores", ([1, 2, 3],)),
+            ("rounded to 1 place", ([0.1, 0.3, 0.6],)),
+            ("keys and query swapped in order", (softmax_rows(np.array([3.0, 2.0, 1.0]) / np.sqrt(2.0)),)),
+            ("two weights", ([0.5, 0.5],)),
+        ],
+    ),
+    "09.2": (
+        check_permuted_rows,
+        [
+            ("a list", ([3, 1, 5, 2, 4],)),
+            ("an array of floats", (np.array([3.0, 1.0, 5.0, 2.0, 4.0]),)),
+            ("a tuple", ((3, 1, 5, 2, 4),)),
+        ],
+        [
+            ("the starting answer: in place", ([1, 2, 3, 4, 5],)),
+            ("the inverse permutation", ([2, 4, 1, 5, 3],)),
+            ("counted from 0", ([2, 0, 4, 1, 3],)),
+            ("two swapped", ([3, 1, 5, 4, 2],)),
+            ("reversed", ([4, 2, 5, 1, 3],)),
+            ("a fraction", ([3.5, 1, 5, 2, 4],)),
+            ("four positions", ([3, 1, 5, 2],)),
+        ],
+    ),
 }
 RIGHT = [(key, label, args) for key, (_, right, _) in BANKS.items() for label, args in right]
 WRONG = [(key, label, args) for key, (_, _, wrong) in BANKS.items() for label, args in wrong]
 
 
 def test_every_checked_exercise_has_a_bank():
-    assert len(BANKS) == 17
+    assert len(BANKS) == 19
     for key, (_, right, wrong) in BANKS.items():
         assert len(right) >= 3 and len(wrong) >= 5, key
 
@@ -563,6 +598,8 @@ SLOTS = {
     "08.1": MALFORMED.map(lambda v: (returning(v),)),
     "08.4": MALFORMED.map(lambda v: (returning(v),)),
     "08.5": MALFORMED_POSITION.map(lambda a: (a,)),
+    "09.1": MALFORMED.map(lambda a: (a,)),
+    "09.2": MALFORMED_POSITION.map(lambda a: (a,)),
 }
 
 
