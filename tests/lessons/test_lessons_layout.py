@@ -90,3 +90,17 @@ def test_the_lessons_fold_figures_at_all():
     assert sum(map(len, english.values())) >= 15
     for name, found in english.items():
         assert folded["zh/" + name] == found, name
+
+
+STORED = sorted((ROOT / "notebooks").glob("*.ipynb")) + [ROOT / "book" / "argument.ipynb"]
+
+
+@pytest.mark.parametrize("path", STORED, ids=label)
+def test_no_stored_output_is_a_warning(path):
+    """A reader never sees a library's warning under a cell: lesson 09's figure once stored matplotlib's
+    "constrained_layout not applied because axes sizes collapsed to zero" (the figure drawn at nothing)."""
+    for cell in cells(path):
+        for output in cell.get("outputs", []):
+            text = "".join(output.get("text", ""))
+            assert output.get("name") != "stderr", f"{label(path)} {cell.get('id')}: {text[:200]}"
+            assert "Warning:" not in text, f"{label(path)} {cell.get('id')}: {text[:200]}"

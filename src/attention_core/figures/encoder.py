@@ -71,13 +71,15 @@ def encoder_reads_figure(
         encoder, cross, source, output, true_align, layers
     )
     T, U = len(source), len(output)
-    # Cells of HEATMAP_CELL in, as lesson 07's alignment grids, larger for a short sentence so that each grid is at
-    # least as tall as its axis labels: the grids sit side by side, each as wide as its sentence, with room for the
-    # row labels of each.
+    # One grid above the other, as lesson 07's two languages (figures.training.language_heatmaps): side by side, a
+    # 12-word sentence's three grids made a figure 12 in wide, which show_figure's phone-size text then crushed to
+    # nothing. Cells of HEATMAP_CELL in, larger for a short sentence so that each grid is at least as tall as its
+    # labels; each grid as tall as its rows.
     cell = max(HEATMAP_CELL, 2.4 / max(T, U))
-    width = (len(chosen) + 1) * (cell * T + 1.5) + 0.3
-    fig = Figure(figsize=(width, cell * max(T, U) + 2.4), layout="constrained")
-    axes = np.atleast_1d(fig.subplots(1, len(chosen) + 1))
+    rows = [T] * len(chosen) + [U]
+    height = sum(cell * n + 1.9 for n in rows) + 0.6
+    fig = Figure(figsize=(cell * T + 1.6, height), layout="compressed")
+    axes = np.atleast_1d(fig.subplots(len(rows), 1, gridspec_kw={"height_ratios": [cell * n + 1.9 for n in rows]}))
     for ax, layer in zip(axes, chosen, strict=False):
         im = ax.imshow(grids[layer - 1], cmap="gray_r", vmin=0.0, vmax=1.0, aspect="equal")
         ax.set_xticks(np.arange(T), source, rotation=90, fontsize=HEATMAP_FONT)
