@@ -83,7 +83,8 @@ def test_the_figure_and_its_texts_speak_the_editions_language(figtext, lang):
     else:
         assert "encodeur, couche 1\nauto-attention $\\alpha_{ij}$" in drawn
         assert "«\u00a0the cat sees a bird\u00a0»\u00a0:" in alt and "4 des 5 mots de référence" in alt
-        assert " :" not in caption.replace("\u00a0:", "") and "\u00a0;" in caption
+        # a no-break space before ":" and a narrow one before ";", as every French message of the package
+        assert " :" not in caption.replace("\u00a0:", "") and "\u202f;" in caption
     figtext.render_every_glyph(fig)
 
 
