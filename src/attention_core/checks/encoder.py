@@ -61,6 +61,7 @@ QUERY = np.array([1.0, 2.0])  # (d,)
 KEYS = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])  # (T, d): k_1, k_2, k_3 as rows
 # Exercise 09.2: the new sentence x_3 x_1 x_5 x_2 x_4 (new position k holds the old word ORDER[k - 1])
 ORDER = (3, 1, 5, 2, 4)
+QUERY.flags.writeable = KEYS.flags.writeable = False  # shared by every call: read-only, as the package's constants
 
 
 def _say(key: str, **values) -> Say:
