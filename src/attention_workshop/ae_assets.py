@@ -161,6 +161,21 @@ def _slim_scripts(static: pathlib.Path, sources: pathlib.Path) -> None:
         files.write_text(served, served_head(rel) + "\n" + served.read_text(encoding="utf-8"))
 
 
+def minify_css(text: str) -> str:
+    """``text`` (a stylesheet) minified by esbuild (:data:`ESBUILD`), read from its standard input: comments and
+    white space dropped, colours and numbers written short, nothing bundled (a ``url(...)`` is left as written).
+    The joined stylesheet (``theme_edits.bundle_styles``, after lesson 09) weighed 490.0 kB as joined, 455.2 kB
+    minified (77.4 and 68.4 kB gzipped): most of it is the theme's stylesheet, minified already. A stylesheet esbuild
+    warns about (a rule it cannot parse, a misplaced ``@charset``) stops the build with esbuild's words."""
+    if not ESBUILD.exists():
+        raise RuntimeError(f"esbuild for the build is missing at {ESBUILD}: run `make assets`")
+    command = [str(ESBUILD), "--loader=css", "--minify", "--charset=utf8", "--log-level=warning"]
+    run = subprocess.run(command, input=text, capture_output=True, text=True, encoding="utf-8", check=False)
+    if run.returncode != 0 or run.stderr.strip():
+        raise RuntimeError(f"minifying the site's stylesheet with esbuild failed:\n{run.stderr[-3000:]}")
+    return run.stdout
+
+
 def served_head(rel: str) -> str:
     """The first line of one of our scripts as served (``_slim_scripts``)."""
     return f"// {rel}: book/_assets/{rel} in the book's repository (minified by esbuild)"

@@ -590,11 +590,13 @@ def finish(pdf: pathlib.Path, title: str, author: str, lang: str, titles: dict[s
     ``/Lang``), and give each bookmark its heading's whole text: Chromium leaves a formula out of a bookmark's
     title ("The worked example at  and ") and drops the space where a printed heading wraps, so each title equal to
     a heading's text without its math, white space aside (:func:`outline_key`), becomes the heading's text with it
-    (``titles``). Returns how many titles were completed."""
+    (``titles``). Returns how many titles were completed. The figures are written with their palettes again
+    (:func:`index_figures`)."""
     import pikepdf
 
     completed = 0
     with pikepdf.open(str(pdf), allow_overwriting_input=True) as doc:
+        index_figures(doc)
         outlines = doc.Root.get("/Outlines")
         stack = [outlines.get("/First")] if outlines is not None else []
         while stack:
@@ -614,6 +616,70 @@ def finish(pdf: pathlib.Path, title: str, author: str, lang: str, titles: dict[s
             meta["dc:language"] = [lang]
         doc.save(str(pdf))
     return completed
+
+
+def _png_rows(index, width: int) -> bytes:
+    """The compressed rows of a one-channel 8-bit image (``index``, a 2-D uint8 array), as a PNG holds them: zlib
+    data of rows each led by its PNG filter byte, which is what a PDF's ``/FlateDecode`` with ``/Predictor 15``
+    reads (PDF 32000-1 7.4.4.4). Pillow chooses the filters (``optimize``)."""
+    import io
+    import struct
+
+    from PIL import Image
+
+    buffer = io.BytesIO()
+    Image.fromarray(index, "L").save(buffer, "PNG", optimize=True)
+    png, pos, rows = buffer.getvalue(), 8, []
+    while pos < len(png):
+        length, kind = struct.unpack(">I4s", png[pos : pos + 8])
+        if kind == b"IDAT":
+            rows.append(png[pos + 8 : pos + 8 + length])
+        pos += 12 + length
+    return b"".join(rows)
+
+
+def index_figures(doc) -> tuple[int, int]:
+    """Give the PDF's figures (``doc``, open in pikepdf) their palettes again, losslessly; return the bytes of the
+    images rewritten, before and after.
+
+    The site's figures are palette PNGs (at most 256 colours: ``attention_core.figures.display.figure_png`` with
+    ``palette``), but Chromium writes each as 8-bit RGB deflated row by row. Each RGB image of at most 256 colours is
+    written again as an ``/Indexed`` image over the same colour space, its indices deflated with PNG's row filters
+    (:func:`_png_rows`), when that is smaller: every pixel decodes to the same colour, so a page renders to the same
+    pixels (pdftoppm at 80 and 150 dpi, byte for byte). Measured on the English PDF after lesson 09: its 21 figures
+    1.65 -> 1.00 MB, the PDF 4.32 -> 3.61 MB after :func:`compact`, 3.2 CPU-seconds (user+sys)."""
+    import numpy as np
+    import pikepdf
+
+    before = after = 0
+    for image in doc.objects:
+        if not isinstance(image, pikepdf.Stream) or image.get("/Subtype") != "/Image":
+            continue
+        space = image.get("/ColorSpace")
+        rgb = space == "/DeviceRGB" or (
+            isinstance(space, pikepdf.Array) and space[0] == "/ICCBased" and int(space[1].get("/N", 0)) == 3
+        )
+        plain = image.get("/Filter") == "/FlateDecode" and "/DecodeParms" not in image and "/Decode" not in image
+        if not (rgb and plain and int(image.get("/BitsPerComponent", 0)) == 8):
+            continue
+        width, height = int(image.Width), int(image.Height)
+        pixels = np.frombuffer(image.read_bytes(), dtype=np.uint8)
+        if pixels.size != width * height * 3:
+            continue
+        pixels = pixels.reshape(-1, 3).astype(np.uint32)
+        colours, index = np.unique(pixels[:, 0] << 16 | pixels[:, 1] << 8 | pixels[:, 2], return_inverse=True)
+        if len(colours) > 256:
+            continue
+        rows = _png_rows(index.astype(np.uint8).reshape(height, width), width)
+        old = len(image.read_raw_bytes())
+        if len(rows) >= old:
+            continue
+        lookup = np.stack([colours >> 16, colours >> 8 & 255, colours & 255], axis=1).astype(np.uint8).tobytes()
+        parms = pikepdf.Dictionary(Predictor=15, Colors=1, BitsPerComponent=8, Columns=width)
+        image.write(rows, filter=pikepdf.Name.FlateDecode, decode_parms=parms)
+        image.ColorSpace = pikepdf.Array([pikepdf.Name.Indexed, space, len(colours) - 1, pikepdf.String(lookup)])
+        before, after = before + old, after + len(rows)
+    return before, after
 
 
 def compact(pdf: pathlib.Path) -> None:

@@ -23,6 +23,7 @@ import re
 from sphinx.util import logging
 
 from attention_core import files
+from attention_workshop.ae_assets import minify_css
 
 logger = logging.getLogger(__name__)
 
@@ -300,6 +301,9 @@ BUNDLE = re.compile(r'<link rel="stylesheet" href="([^"]*_static/)(ae-styles\.[0
 BUNDLE_HEAD = re.compile(r"/\* ae-styles: (.*) \(joined by theme_edits\.bundle_styles\) \*/")  # what it joined
 CSS_URL = re.compile(r"""url\((["']?)([^"')]+)\1\)""")
 CSS_IMPORT = re.compile(r'@import "([^"]+)";')
+# A joined file's own @charset (two of the theme's): valid only as a file's first rule, so ignored by a browser
+# inside the bundle, and refused by esbuild there; the bundle is UTF-8, as the pages that link it are.
+CSS_CHARSET = re.compile(r'@charset "[^"]*";\n?')
 
 
 def find_styles(page: str, static: pathlib.Path) -> int:
@@ -322,6 +326,7 @@ def _css_for_static(static: pathlib.Path, rel: str, joined: set[str]) -> str:
         return f"url({match.group(1)}{posixpath.normpath(posixpath.join(folder, url))}{match.group(1)})"
 
     css = CSS_URL.sub(rebased, css)
+    css = CSS_CHARSET.sub("", css)
     return CSS_IMPORT.sub(lambda m: _css_for_static(static, posixpath.join(folder, m.group(1)), joined), css)
 
 
@@ -375,7 +380,9 @@ def bundle_styles(out: pathlib.Path) -> str | None:
             )
     joined: set[str] = set()
     parts = [f"/* {rel} */\n{_css_for_static(static, rel, joined)}" for rel in order]
-    text = f"/* ae-styles: {', '.join(order)} (joined by theme_edits.bundle_styles) */\n" + "\n".join(parts)
+    # Minified after the other edits (summary_css, icons), so their detectors read the stylesheets as written; the
+    # first line, what was joined, is kept for a build that writes no page (BUNDLE_HEAD).
+    text = f"/* ae-styles: {', '.join(order)} (joined by theme_edits.bundle_styles) */\n" + minify_css("\n".join(parts))
     name = f"ae-styles.{hashlib.sha256(text.encode('utf-8')).hexdigest()[:8]}.css"
     files.write_text(static / name, text)
     for rel in joined:  # no page names them now: each page's stylesheet is the joined one

@@ -99,7 +99,8 @@ def test_the_pdfs_and_the_pages_read_one_address():
 def test_the_stylesheets_are_joined_into_one_with_their_addresses_rebased(tmp_path):
     """theme_edits.bundle_styles on a small site: two pages link three stylesheets (one in a subfolder, with an
     @import and url()s), one of them a subset in the same order; each page then links one file holding every
-    rule in that order, each url() naming the same file from _static/, and the joined files are gone. Pages that
+    rule in that order, each url() naming the same file from _static/, minified (ae_assets.minify_css) under a first
+    line naming what was joined, with no joined file's @charset left in it, and the joined files are gone. Pages that
     link the same stylesheets in another order stop the build with one line."""
     from attention_workshop import theme_edits
 
@@ -110,7 +111,7 @@ def test_the_stylesheets_are_joined_into_one_with_their_addresses_rebased(tmp_pa
         '@import "../basic.css";\n.x { background: url("../img/a.png"); } .y { src: url(data:font/woff2;base64,AA); }',
         encoding="utf-8",
     )
-    (static / "a.css").write_text(".a { background: url(img/b.png); }", encoding="utf-8")
+    (static / "a.css").write_text('@charset "UTF-8";\n.a { background: url(img/b.png); }', encoding="utf-8")
     (static / "b.css").write_text(".ae-b { color: red; }", encoding="utf-8")
     (tmp_path / "book").mkdir()
     links = {
@@ -128,9 +129,11 @@ def test_the_stylesheets_are_joined_into_one_with_their_addresses_rebased(tmp_pa
         text = page.read_text(encoding="utf-8")
         assert re.findall(r"<link[^>]*>", text) == [f'<link rel="stylesheet" href="../_static/{name}" />'], text
     bundle = (static / name).read_text(encoding="utf-8")
-    assert bundle.index("p { margin: 0; }") < bundle.index(".x {") < bundle.index(".a {") < bundle.index(".ae-b {")
-    assert "@import" not in bundle
-    assert 'url("img/a.png")' in bundle and "url(img/b.png)" in bundle and "url(data:font/woff2;base64,AA)" in bundle
+    head, body = bundle.split("\n", 1)
+    assert head == "/* ae-styles: styles/theme.css, a.css, b.css (joined by theme_edits.bundle_styles) */"
+    assert body.index("p{margin:0}") < body.index(".x{") < body.index(".a{") < body.index(".ae-b{color:red}")
+    assert "@import" not in bundle and "@charset" not in bundle and "/*" not in body and " " not in body
+    assert "url(img/a.png)" in bundle and "url(img/b.png)" in bundle and "url(data:font/woff2;base64,AA)" in bundle
     assert sorted(p.name for p in static.rglob("*.css")) == [name], "the joined files are left beside the bundle"
     part.write_text(f"<head>{links['b']}\n{links['a']}\n</head>", encoding="utf-8")
     full.write_text(f"<head>{links['a']}\n{links['b']}\n</head>", encoding="utf-8")
