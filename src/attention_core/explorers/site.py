@@ -754,7 +754,7 @@ def lab_data_script(models_apart: bool = False) -> str:
 
     With ``models_apart``, the parameters stay out of it (``arrays`` empty) and ``files`` names, for each model,
     the script of :func:`lab_model_scripts` that holds them: the page then loads only the models the reader
-    chooses (0.30 to 0.35 MB each) instead of all five at once."""
+    chooses (0.30 to 0.59 MB each, lesson 09's the largest) instead of every model at once."""
     page = {k: v for k, v in _lab_data().items() if k != "model"}  # lesson 07's arrays once, under "arrays"
     if models_apart:
         page = {**page, "arrays": {}, "files": {name: LAB_MODEL_SCRIPT.format(name=name) for name in LAB_MODELS}}
