@@ -58,6 +58,9 @@ MAX_PP = 5  # prepositional phrases per sentence: 0..MAX_PP
 MAX_LEN = 30  # longest source sentence kept, in tokens
 BOS, EOS = "<s>", "</s>"  # target start symbol y_0 and end symbol
 LANGUAGES = ("svo", "verb_final")  # target word orders (module docstring); "svo" is lesson 07's
+# Lesson 09's word-order probe: one sentence and the same words in another order (the subject and the object
+# swapped), which mean different things. Source words, the same in every edition (data, not text: data.parse reads them).
+WORD_ORDER_PROBE = (("the", "cat", "sees", "the", "bird"), ("the", "bird", "sees", "the", "cat"))
 
 _GROUPS = (DETERMINERS, ADJECTIVES, NOUNS, VERBS, PREPOSITIONS)
 SRC_WORDS = tuple(s for group in _GROUPS for s, _ in group)  # source vocabulary, id = index
