@@ -59,7 +59,7 @@ MAX_LEN = 30  # longest source sentence kept, in tokens
 BOS, EOS = "<s>", "</s>"  # target start symbol y_0 and end symbol
 LANGUAGES = ("svo", "verb_final")  # target word orders (module docstring); "svo" is lesson 07's
 # Lesson 09's word-order probe: one sentence and the same words in another order (the subject and the object
-# swapped), which mean different things. Source words, the same in every edition (data, not text: data.parse reads them).
+# swapped), which mean different things. Source words, the same in every edition (data that data.parse reads).
 WORD_ORDER_PROBE = (("the", "cat", "sees", "the", "bird"), ("the", "bird", "sees", "the", "cat"))
 
 _GROUPS = (DETERMINERS, ADJECTIVES, NOUNS, VERBS, PREPOSITIONS)
