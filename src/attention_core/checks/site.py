@@ -73,7 +73,7 @@ PAGE = Messages(
         "label_steepest_push_position": "The position j (1, 2 or 3)",
         "label_steepest_push_amount": "The amount −dL/de_j, to 4 decimals",
         "label_local_m_window_answer": "The positions local-m scores, as a list",
-        "label_scaled_weights_answer": "Your weights α_1, α_2, α_3, as a list, to 6 decimals",
+        "label_scaled_weights_answer": "Your weights α_1, α_2, α_3, to 6 decimals, as a list",
         "label_permuted_rows_answer": "For each new position k = 1..5, the old position, as a list",
     },
 )
