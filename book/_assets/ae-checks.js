@@ -13,9 +13,9 @@
 //   base               attention_core/checks/base.py: quote, number, whole_number, positions, numbers, fmt,
 //                      Precision, Say, Finding, feedback (the hints grow with the attempts, the answer at the third)
 //   reading, state,    each value check's decide(answers, given), key for key and in the same order as its Python
-//   training, luong    twin (check_query_focus, check_negation_focus, check_moved_states, check_moved_halves,
-//                      check_stored_floats, check_context; check_example_read, check_peak_state;
-//                      check_steepest_push; check_local_m_window)
+//   training, luong,   twin (check_query_focus, check_negation_focus, check_moved_states, check_moved_halves,
+//   encoder            check_stored_floats, check_context; check_example_read, check_peak_state;
+//                      check_steepest_push; check_local_m_window; check_scaled_weights, check_permuted_rows)
 //   the boxes          a form per box: labelled text fields, Check and "Show the answer", an aria-live verdict
 //
 // Numbers are formatted as Python and numpy format them (str.format's f, e and g, repr, numpy's array2string),
@@ -1421,6 +1421,66 @@
     return wrong([new Problem(L("window_wrong", { t: new Int(t), D: new Int(D), T: new Int(T) }), det)], theAnswer);
   }
 
+  // ---------------------------------------------------------------------------------------------------
+  // encoder: attention_core/checks/encoder.py
+
+  function E(key, values) {
+    return new Say("encoder", key, values);
+  }
+  function check_scaled_weights(answers, g) {
+    var d = g.d,
+      weights = g.weights,
+      close = g.close;
+    var rounded = function (xs) {
+      return xs.map(function (x) {
+        return npRound(x, 4);
+      });
+    };
+    var theAnswer = pyRepr(rounded(weights));
+    var r = numbers(answers[0], text("encoder", "your_weights"), [weights.length]);
+    if (r[1]) return malformed(r[1], theAnswer);
+    var got = r[0];
+    var near = function (want) {
+      return allclose(got, want, close.rtol, close.atol);
+    };
+    if (near(weights)) {
+      var ok = E("weights_ok", { d: new Int(d), scores: rounded(g.scores), weights: rounded(weights) });
+      return right(ok, theAnswer);
+    }
+    if (near(g.unscaled)) return wrong([new Problem(E("unscaled"), E("unscaled_detail"))], theAnswer);
+    if (near(g.by_d)) return wrong([new Problem(E("by_d"), E("by_d_detail", { d: new Int(d) }))], theAnswer);
+    if ([g.raw, g.scores, g.by_d_scores].some(near))
+      return wrong([new Problem(E("no_softmax"), E("no_softmax_detail"))], theAnswer);
+    var total = npSum(got);
+    if (!allclose([total], [1.0], close.rtol, close.atol))
+      return wrong([new Problem(E("not_one", { total: formatValue(total, ".4f") }), E("not_one_detail"))], theAnswer);
+    return wrong([new Problem(E("weights_wrong"), E("weights_wrong_detail"))], theAnswer);
+  }
+
+  function check_permuted_rows(answers, g) {
+    var order = g.order,
+      T = g.T;
+    var theAnswer = pyRepr(ints(order));
+    var r = numbers(answers[0], text("encoder", "your_positions"), [T]);
+    if (r[1]) return malformed(r[1], theAnswer);
+    var got = r[0];
+    if (!got.every(Number.isInteger))
+      return malformed(E("not_whole", { name: text("encoder", "your_positions"), given: got }), theAnswer);
+    if (same(got, order)) return right(E("rows_ok", { T: new Int(T), positions: ints(order) }), theAnswer);
+    if (same(got, g.inverse)) return wrong([new Problem(E("rows_inverse"), E("rows_inverse_detail"))], theAnswer);
+    var firsts = []; // 1..T: every output in place
+    for (var j = 1; j <= T; j++) firsts.push(j);
+    if (same(got, firsts)) return wrong([new Problem(E("rows_identity"), E("rows_identity_detail"))], theAnswer);
+    if (same(got, order.map(function (k) {
+      return k - 1;
+    })))
+      return wrong([new Problem(E("rows_from_zero"), E("rows_from_zero_detail", { T: new Int(T) }))], theAnswer);
+    var n = got.filter(function (k, i) {
+      return k !== order[i];
+    }).length;
+    return wrong([new Problem(E("rows_wrong", { n: new Int(n), T: new Int(T) }), E("rows_wrong_detail"))], theAnswer);
+  }
+
   var CHECKS = {
     check_query_focus: check_query_focus,
     check_negation_focus: check_negation_focus,
@@ -1432,6 +1492,8 @@
     check_peak_state: check_peak_state,
     check_steepest_push: check_steepest_push,
     check_local_m_window: check_local_m_window,
+    check_scaled_weights: check_scaled_weights,
+    check_permuted_rows: check_permuted_rows,
   };
 
   // ---------------------------------------------------------------------------------------------------

@@ -497,6 +497,7 @@ BANKS = {
             ("scaled scores, no softmax", ((np.array([1.0, 2.0, 3.0]) / np.sqrt(2.0)).tolist(),)),
             ("raw scores", ([1, 2, 3],)),
             ("rounded to 1 place", ([0.1, 0.3, 0.6],)),
+            ("rounded to 4 places, beyond CLOSE", ([0.14, 0.284, 0.576],)),
             ("keys and query swapped in order", (softmax_rows(np.array([3.0, 2.0, 1.0]) / np.sqrt(2.0)),)),
             ("two weights", ([0.5, 0.5],)),
         ],

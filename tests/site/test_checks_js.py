@@ -94,12 +94,15 @@ def test_a_typed_answer_is_the_same_mistake_as_the_banks_value():
 
 def test_a_broken_twin_fails_the_comparison(tmp_path):
     """The negative control: the page's checker with one rule changed (06.2's mirror test dropped, 08.5's window
-    one position wider) differs from Python on the bank."""
+    one position wider, 09.1's division by d not named, 09.2's inverse taken for the reversed order) differs from
+    Python on the bank."""
     source = (ASSETS / "ae-checks.js").read_text(encoding="utf-8")
     for old, new in (
         ("if (accepts(precision, -s, sBest) &&", "if (false && accepts(precision, -s, sBest) &&"),
         ("if (sameList(got, exp)) return right(", "if (sameList(got.slice(1), exp)) return right("),
         ('"tries_left_page"', '"tries_left"'),
+        ("if (near(g.by_d)) return", "if (false && near(g.by_d)) return"),
+        ("if (same(got, g.inverse)) return", "if (same(got, order.slice().reverse())) return"),
     ):
         assert old in source, old
         (tmp_path / "ae-checks.js").write_text(source.replace(old, new), encoding="utf-8")

@@ -37,7 +37,7 @@ from .base import CHECKS, Precision
 
 EXERCISE_KEY = "exercise"  # the key of a check cell's metadata that holds its declaration
 SCHEMA = 1  # the layout of page_parameters() and box(): bumped when it changes; the page checks it
-MODULES = ("reading", "scoring", "state", "training", "luong")  # the check modules, in lesson order
+MODULES = ("reading", "scoring", "state", "training", "luong", "encoder")  # the check modules, in lesson order
 
 # The answer box's own words, and each value check's slots (``label_<check without check_>_<slot>``: one label for
 # each of the reader's answers, the parameters of ``decide`` that its ``given`` does not take).
@@ -73,6 +73,8 @@ PAGE = Messages(
         "label_steepest_push_position": "The position j (1, 2 or 3)",
         "label_steepest_push_amount": "The amount −dL/de_j, to 4 decimals",
         "label_local_m_window_answer": "The positions local-m scores, as a list",
+        "label_scaled_weights_answer": "Your weights α_1, α_2, α_3, to 6 decimals, as a list",
+        "label_permuted_rows_answer": "For each new position k = 1..5, the old position, as a list",
     },
 )
 
