@@ -15,7 +15,7 @@ from attention_workshop.editions.catalog import Translation, load_po
 from attention_workshop.editions.code import _code_literals, translatable, translate_code
 from attention_workshop.editions.markdown import _lines, markdown_units, translate_markdown
 from attention_workshop.editions.units import Unit, brace_format
-from attention_workshop.execute import dumps
+from attention_workshop.execute import EXERCISE_CHECK, dumps
 from attention_workshop.paths import LOCALE, ROOT
 
 
@@ -189,8 +189,9 @@ def owed(lang: str) -> list[tuple[pathlib.Path, str]]:
         record = nb["metadata"].get(STAMP)
         done = record.get("executed_from") if isinstance(record, dict) else None
         code = [c for c in nb["cells"] if c["cell_type"] == "code"]
+        unrun_by_design = {"skip-execution", EXERCISE_CHECK}  # a check cell is stored without its verdict
         if any(
-            c.get("execution_count") is None and "skip-execution" not in c["metadata"].get("tags", ()) for c in code
+            c.get("execution_count") is None and not unrun_by_design & set(c["metadata"].get("tags", ())) for c in code
         ):
             found.append((target, "it has no outputs (generated with new code, not executed since)"))
         elif done is None:
