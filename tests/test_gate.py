@@ -207,7 +207,7 @@ def test_every_unit_of_the_gate_has_measured_seconds(collected_units, request):
     if not gate_notebooks() <= set(collected_units) or "tests/test_gate.py" not in collected_units:
         pytest.skip("the gate's units are those of the gate's own run: make test (or make durations)")
     if request.config.getoption("--record-durations"):
-        pytest.skip("make durations writes every unit's seconds at the end of this run: the file is checked by the next")
+        pytest.skip("make durations writes every unit's seconds at the end of this run; the next run checks them")
     stored = json.loads((ROOT / "tests" / "durations.json").read_text(encoding="utf-8"))["units"]
     missing = [unit for unit in collected_units if unit not in stored]
     assert not missing, f"{len(missing)} units of the gate have no seconds in tests/durations.json: {missing}"
