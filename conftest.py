@@ -1,10 +1,12 @@
 """Two test speeds for the whole suite (tests/ and the notebooks): `make check` and `make test`.
 
-`make test` runs everything. `make check` (the inner loop, about a minute) deselects two markers:
+`make test` runs everything. `make check` (the inner loop: 3 min 25 s on a quiet two-core machine) deselects
+two markers:
 
 - ``site``: tests that need the built book, a browser, Node.js or the site's fetched assets: every test in a
   ``tests/site/test_site_*.py`` file or in one of the laboratory's Node tests (``tests/site/test_lab_*.py``:
-  kernels, parts, math and the Worker, which run the page's JavaScript under Node), and any test using the
+  kernels, parts, math and the Worker, which run the page's JavaScript under Node) or in the answer boxes' Node
+  test (``tests/site/test_checks_js.py``), and any test using the
   ``book_build``, ``site``, ``server``, ``chromium_browser``, ``tabs``, ``visit`` or ``sweep`` fixture, is marked
   automatically. So `make check` needs Python alone: no Node, npm or wabt, and no `make assets`;
 - ``slow``: tests that retrain a full model or scan the whole site (marked by hand with ``@pytest.mark.slow``).
@@ -43,7 +45,7 @@ from attention_core import files
 from tests.helpers import ROOT
 
 SITE_FIXTURES = {"book_build", "site", "server", "chromium_browser", "tabs", "visit", "sweep"}
-SITE_FILES = ("test_site_", "test_lab_")  # the website's browser tests and the laboratory's Node tests
+SITE_FILES = ("test_site_", "test_lab_", "test_checks_js")  # the browser tests, the lab's and the boxes' Node tests
 BUILD_FIXTURES = {"book_build", "site"}  # a test using one of these makes the book's build or waits for it
 DURATIONS = "tests/durations.json"  # relative to the repository
 DURATIONS_NOTE = (
