@@ -6,7 +6,7 @@
 #               (zh/, fr/, ... as locale/editions.toml lists them), execute every generated notebook that has no
 #               outputs or whose code or package messages changed since it was executed (its stamp says)
 # make test     run every check: lint, unit and property tests, strict nbval, the -W build, browser tests
-# make check    the inner loop (a minute): lint, unit and property tests; no notebooks, build, browser or Node.js
+# make check    the inner loop (3 to 4 minutes): lint, unit and property tests; no notebooks, build, browser or Node.js
 # make lab      open the lessons of every edition in JupyterLab with working widgets (installs only what the
 #               lessons need: pyproject.toml's `lab` extra)
 # make lab-test drive those lessons in that JupyterLab from a headless browser (CI runs it after make test)
