@@ -27,6 +27,7 @@ import subprocess
 import sys
 import tempfile
 
+from attention_core import files
 from attention_workshop import ae_seo, portable
 from attention_workshop.command import OneLineParser, run
 from attention_workshop.paths import ENGLISH, ROOT, editions, notebooks
@@ -125,12 +126,12 @@ def complete_redirect(html: pathlib.Path, source: pathlib.Path) -> None:
     title = html_lib.escape(str(config["title"]).split(" · ")[0])
     root = yaml_load(source / "_toc.yml")["root"]
     target = html_lib.escape(f"{root}.html")
-    page.write_text(
+    files.write_text(
+        page,
         f'<!DOCTYPE html>\n<html lang="{lang}"><head><meta charset="utf-8"><title>{title}</title>'
         '<link rel="icon" href="data:,">'
         f'<meta http-equiv="Refresh" content="0; url={target}"></head>'
         f'<body><p><a href="{target}">{title}</a></p></body></html>\n',
-        encoding="utf-8",
     )
 
 

@@ -45,6 +45,7 @@ import time
 from typing import NamedTuple
 from urllib.parse import unquote, urlsplit
 
+from attention_core import files
 from attention_workshop import ae_lang
 from attention_workshop import chromium as browsers  # how the book runs Chromium: one place
 from attention_workshop.ae_seo import edition_address, site_address  # noqa: F401  (the one source of the address)
@@ -723,7 +724,7 @@ def build_edition(browser, out: pathlib.Path, edition: str, site_url: str = "") 
         math_css = "\n".join(dict.fromkeys(ch.math_css for ch in chapters if ch.math_css))
         styles = cjk_fonts(document(edition, config, chapters, css, "", site_url), folder)
         styles += "\n" + math_fonts(math_css, folder) + "\n" + face
-        print_file.write_text(document(edition, config, chapters, css, styles, site_url), encoding="utf-8")
+        files.write_text(print_file, document(edition, config, chapters, css, styles, site_url))
         wanted = {ch.key for ch in chapters} | {sid for ch in chapters for sid, _ in ch.sections}
         page = _open(browser, print_file)
         try:
@@ -848,8 +849,6 @@ def print_changed(out: pathlib.Path, site_url: str, printer=print_edition) -> li
     PDF's path and whether it was printed now."""
     from concurrent.futures import ProcessPoolExecutor
 
-    from attention_core import files
-
     digests = {edition: inputs_digest(out, edition, site_url) for edition in editions()}
     pdfs = {edition: out / "_build" / "pdf" / ae_lang.pdf_name(edition) for edition in editions()}
     todo = [
@@ -859,6 +858,8 @@ def print_changed(out: pathlib.Path, site_url: str, printer=print_edition) -> li
         or not _digest_file(out, e).exists()
         or _digest_file(out, e).read_text(encoding="utf-8").strip() != digests[e]
     ]
+    for edition in todo:  # a print stopped half-way (a kill, a full disk) must not look finished to the next build
+        _digest_file(out, edition).unlink(missing_ok=True)
     if todo:
         with ProcessPoolExecutor(max_workers=min(len(todo), os.cpu_count() or 1)) as pool:
             jobs = {edition: pool.submit(printer, out, edition, site_url) for edition in todo}
@@ -869,7 +870,7 @@ def print_changed(out: pathlib.Path, site_url: str, printer=print_edition) -> li
     for edition, pdf in pdfs.items():
         site = html if edition == ENGLISH else html / edition
         if not (site / pdf.name).exists() or (site / pdf.name).read_bytes() != pdf.read_bytes():
-            shutil.copyfile(pdf, site / pdf.name)
+            files.write_bytes(site / pdf.name, pdf.read_bytes())
     return [(pdfs[e], e in todo) for e in editions()]
 
 

@@ -75,3 +75,28 @@ def test_an_edition_is_printed_again_only_when_what_it_is_printed_from_changed(t
     (html / "_static" / "logo.png").write_bytes(b"png, changed")
     assert printed(tmp_path) == sorted(editions()), "what the stylesheet every edition's pages load loads"
     assert printed(tmp_path, "https://example.org/b/") == sorted(editions()), "another address"
+
+
+def half_printed(out: pathlib.Path, edition: str, site_url: str) -> pathlib.Path:
+    """A printer stopped half-way (killed, out of disk): a truncated PDF, then an error."""
+    pdf = out / "_build" / "pdf" / pdf_name(edition)
+    pdf.write_text("%PDF trunc", encoding="utf-8")
+    raise OSError(28, "No space left on device")
+
+
+def test_a_print_stopped_half_way_is_printed_again_even_when_its_pages_are_back_as_they_were(tmp_path):
+    out = tmp_path
+    html = site(out)
+    assert printed(out) == sorted(editions())
+    intro = html / "book" / "intro.html"
+    before = intro.read_text(encoding="utf-8")
+    intro.write_text(page(ENGLISH, "changed"), encoding="utf-8")
+    try:
+        build_pdf.print_changed(out, "", printer=half_printed)
+    except OSError:
+        pass
+    else:
+        raise AssertionError("the stopped print did not stop the build")
+    intro.write_text(before, encoding="utf-8")  # the pages the last whole print was made from
+    assert printed(out) == [ENGLISH]  # not "unchanged": the half-written PDF is printed again
+    assert (out / "_build" / "pdf" / pdf_name(ENGLISH)).read_text(encoding="utf-8").startswith(f"%PDF {ENGLISH}")
