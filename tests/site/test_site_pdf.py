@@ -459,6 +459,7 @@ def contents_lines(pdf: pathlib.Path, contents_first: str = "book/intro") -> lis
     return lines
 
 
+@pdf_unit("fr")  # in the process that prints the French PDF: another would print it at the same time
 def test_the_french_contents_and_title_page_keep_french_typography(pdfs):
     """Issue 44: the French PDF's contents dropped the space French writes before « : » and « ? » (a heading's text
     lost its no-break space, ``build_pdf.heading_text``), and its title page wrote straight apostrophes."""
