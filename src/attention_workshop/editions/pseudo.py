@@ -20,7 +20,7 @@ def pseudo_text(text: str) -> str:
 
 
 ROLE = re.compile(r"\{(\w+)\}`([^`]*)`")
-LINK = re.compile(r"(\[[^\]]*\])(\([^)]*\))")
+LINK = re.compile(r"(\[(?:[^\[\]]|\[[^\[\]]*\])*\])(\([^)]*\))")  # its text may hold brackets: [[4]](refs.md#x)
 MATH = re.compile(r"\$\$?[^$]+\$\$?")
 CODE = re.compile(r"`[^`]*`")
 TAG = re.compile(r"<[^<>\n]+>")  # an HTML tag of portable Markdown (<span lang="zh">, <a id=...>)
