@@ -250,3 +250,11 @@ def test_the_scan_sees_english_and_ignores_code_math_and_data():
     assert escaped("`attend` $\\tanh$ Felix results/length_sweep.json", allowed) == []
     page = '<p>shown <code>hidden</code> <a class="ae-lang-switch" lang="zh-CN">中文</a><img alt="picture"></p>'
     assert visible_text(page).split() == ["shown", "picture"]
+
+
+def test_a_pseudo_link_keeps_its_target_and_its_text_is_translated():
+    text = "a vector [[4]](../book/references.md#references), [the score](05_additive_score.md#eq-score) and `code`"
+    made = pseudo.pseudo_inline(text)
+    assert "](../book/references.md#references)" in made and "](05_additive_score.md#eq-score)" in made
+    assert "[[4]]" in made and "`code`" in made
+    assert made.startswith(pseudo.pseudo_text("a vector ")) and f"[{pseudo.pseudo_text('the score')}](" in made
