@@ -11,12 +11,13 @@ mechanism; the only English allowed is code (identifiers, inline code, code cell
 compute with (the toy languages' words, the named features of lesson 01).
 
 Its cost (user+sys of pytest and its children, Python's byte-code caches on as in the gate, lesson 07's run in the
-gate's run cache; 2026-12-07): about 47 CPU-seconds, what the English edition's strict nbval takes (48, measured
-alike). 36 of them execute the 11 notebooks in one kernel (lesson 07 reads its training run back as nbval's kernels
-do; the rest is the lessons' own work: figures, and evaluating the committed models, as each edition's nbval does),
-8 build the website, 3 write and read the edition. The build leaves formulas as TeX (:func:`without_typeset_math`):
-typesetting them under Node took 7 of its 15 CPU-seconds, and the reading skips math. It was 54 CPU-seconds before
-that; lesson 07's training adds about 17 where this is the gate's first kernel to run it.
+gate's run cache; 2026-12-07): 47 to 52 CPU-seconds (two runs), about what the English edition's strict nbval takes
+(48, measured alike). 36 of them execute the 11 notebooks in one kernel (lesson 07 reads its training run back as
+nbval's kernels do; the rest is the lessons' own work: figures, and evaluating the committed models, as each
+edition's nbval does), 8 build the website, 3 write and read the edition. The build leaves formulas as TeX
+(:func:`without_typeset_math`): typesetting them under Node took 7 of its 15 CPU-seconds, and the reading skips
+math. It was 54 CPU-seconds before that; lesson 07's training adds about 17 where this is the gate's first kernel to
+run it.
 """
 
 from __future__ import annotations
