@@ -235,9 +235,10 @@ def test_one_run_retrained_lands_inside_the_recorded_range():
     # The cheapest design of the study (16 CPU-seconds against 29 for the attention run this test retrained before,
     # measured one after another on one machine): it checks the token and exact figures, overall and per length.
     # An attention run with its alignment is retrained in the gate already: lesson 07 trains its committed recipe
-    # live (the attention run on "svo", data seed 0, seed 0) and its live_check asserts token, exact and
-    # alignment within LIVE_TOLERANCE of the committed model, which is that run of the study
-    # (test_the_committed_models_are_runs_of_the_study).
+    # live (the attention run on "svo", data seed 0, seed 0; read back from tests/run_cache.py when this machine
+    # already made it with the same code) and its live_check asserts token, exact and alignment within
+    # LIVE_TOLERANCE of the committed model, which is that run of the study (test_the_committed_models_are_runs_of_
+    # the_study).
     stored = next(r for r in runs(STUDY, "verb_final", "fixed summary", 0) if r["seed"] == 3)
     fresh = SCRIPT.run_point("fixed summary", "verb_final", seed=3)
     assert fresh["steps"] == stored["steps"]
@@ -273,8 +274,9 @@ def test_the_study_writes_the_same_file_however_its_runs_are_spread(tmp_path, ti
     # The same file as the run made in this process (tiny_runs), from a local Dask cluster of one worker process (the
     # cluster's path; one run is enough: a worker of one thread takes its runs one after another). The other ways
     # are checked below on the same tiny runs, not here again: on two processes with joblib's own pool (the
-    # SIGKILL test's study ends on a new pool of two) and one after another from the command line (the SIGTERM
-    # test's resumed study, --jobs 1), each giving the bytes of the three runs made in this process.
+    # SIGKILL test's study ends on a new pool of two; the SIGTERM test's study keeps runs from a pool of two) and one
+    # after another from the command line (the SIGTERM test's resumed study, --jobs 1, trains the runs still
+    # missing), each giving the bytes of the three runs made in this process.
     out = tmp_path / "dask.json"
     one = [arg for arg in TINY if arg != "1"]  # training seed 0 alone
     run = study_command(*one, "--jobs", "1", "--backend", "dask", "--out", str(out))
