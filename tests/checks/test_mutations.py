@@ -10,10 +10,10 @@ solution (or raises, or returns NaN) on a battery of inputs broader than the che
 shapes, rows whose largest score is anywhere, tied or 2,000 above the rest). Some combinations cancel out (a
 upper triangle above the diagonal, inverted, is the lower triangle with its diagonal): those are right answers.
 
-How many: every mutation of one or two knobs, exhaustively (1,321 functions over the seven checks, about 3
+How many: every mutation of one or two knobs, exhaustively (1,321 functions over the seven checks, about 1.5
 CPU-seconds, in `make check`), and in the gate (``@pytest.mark.slow``) every mutation of three knobs of each check
 that has at most :data:`THREE_KNOBS` of them, a fixed uniform sample of that many of the others (the softmax's 1,882
-and the ablation's 1,961): 2,426 functions, about 2.5 CPU-seconds. The sample's bound: a kind of mistake that is 1 %
+and the ablation's 1,961): 2,426 functions, about 2.2 CPU-seconds. The sample's bound: a kind of mistake that is 1 %
 of a check's three-knob mutations (19 or more of them) is missed with probability at most (1 - 500/1882)^19 < 0.3 %,
 one that is 2 % at most 10^-5. They replace hypothesis draws of one to three knobs (50 per check in `make check`,
 1,000 per check in the gate: about 25 CPU-seconds, 2.4 of them per check hypothesis's own): a draw of one or two
@@ -408,7 +408,7 @@ def test_no_mutation_of_one_or_two_knobs_passes(key):
     assert not praised, f"{key}: {len(praised)} mistakes pass, e.g. {praised[:5]}"
 
 
-@pytest.mark.slow  # 2,426 functions, about 2.5 CPU-seconds: in `make test`, not in `make check`
+@pytest.mark.slow  # 2,426 functions, about 2.2 CPU-seconds: in `make test`, not in `make check`
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")
 @pytest.mark.parametrize("key", sorted(FUNCTION_CHECKS))
 def test_no_mutation_of_three_knobs_passes(key):
