@@ -228,15 +228,22 @@ def test_the_length_sweep_view_holds_the_lesson_07_runs():
 RETRAIN_TOL = 0.01  # widening of the recorded range for another machine's rounding (LIVE_TOLERANCE's reasoning)
 
 
-@pytest.mark.slow  # retrains one run (about 15 s)
+@pytest.mark.slow  # retrains one run (about 16 CPU-seconds)
 def test_one_run_retrained_lands_inside_the_recorded_range():
-    # The verb-final attention model with training seed 3: on this machine it reproduces its record exactly; on
+    # The verb-final fixed-summary model with training seed 3: on this machine it reproduces its record exactly; on
     # another, training rounds differently and the run may land elsewhere, but within the spread of the seeds.
-    stored = next(r for r in runs(STUDY, "verb_final", "attention", 0) if r["seed"] == 3)
-    fresh = SCRIPT.run_point("attention", "verb_final", seed=3)
+    # The cheapest design of the study (16 CPU-seconds against 29 for the attention run this test retrained before,
+    # measured one after another on one machine): it checks the token and exact figures, overall and per length.
+    # An attention run with its alignment is retrained in the gate already: lesson 07 trains its committed recipe
+    # live (the attention run on "svo", data seed 0, seed 0; read back from tests/run_cache.py when this machine
+    # already made it with the same code) and its live_check asserts token, exact and alignment within
+    # LIVE_TOLERANCE of the committed model, which is that run of the study (test_the_committed_models_are_runs_of_
+    # the_study).
+    stored = next(r for r in runs(STUDY, "verb_final", "fixed summary", 0) if r["seed"] == 3)
+    fresh = SCRIPT.run_point("fixed summary", "verb_final", seed=3)
     assert fresh["steps"] == stored["steps"]
-    chosen = runs(STUDY, "verb_final", "attention")
-    for key in ("token", "exact", "alignment"):
+    chosen = runs(STUDY, "verb_final", "fixed summary")
+    for key in ("token", "exact"):
         s = spread(chosen, key)
         assert s["min"] - RETRAIN_TOL <= fresh[key] <= s["max"] + RETRAIN_TOL, (key, fresh[key], s)
         for lo, hi in BUCKETS:
@@ -262,17 +269,19 @@ def study_command(*args: str) -> subprocess.CompletedProcess:
     )
 
 
-@pytest.mark.slow  # two tiny runs three times: one after another, on two processes, on a local Dask cluster
-def test_the_study_writes_the_same_file_however_its_runs_are_spread(tmp_path):
-    points = SCRIPT.points_of(["fixed summary"], ["svo"], [0, 1], [])
-    serial = [SCRIPT.run_point(*point, steps=2) for point in points]
-    want = SCRIPT.compact_json(SCRIPT.record(serial, ["fixed summary"], ["svo"], [0, 1], [], 2)) + "\n"
-    # two processes with joblib's own pool; a local Dask cluster of one worker process (the cluster's path)
-    for name, spread_by in (("loky", ["--jobs", "2"]), ("dask", ["--jobs", "1", "--backend", "dask"])):
-        out = tmp_path / f"{name}.json"
-        run = study_command(*TINY, *spread_by, "--out", str(out))
-        assert run.returncode == 0, run.stderr
-        assert out.read_text(encoding="utf-8") == want, name
+@pytest.mark.slow  # one tiny run on a local Dask cluster of one worker process
+def test_the_study_writes_the_same_file_however_its_runs_are_spread(tmp_path, tiny_runs):
+    # The same file as the run made in this process (tiny_runs), from a local Dask cluster of one worker process (the
+    # cluster's path; one run is enough: a worker of one thread takes its runs one after another). The other ways
+    # are checked below on the same tiny runs, not here again: on two processes with joblib's own pool (the
+    # SIGKILL test's study ends on a new pool of two; the SIGTERM test's study keeps runs from a pool of two) and one
+    # after another from the command line (the SIGTERM test's resumed study, --jobs 1, trains the runs still
+    # missing), each giving the bytes of the three runs made in this process.
+    out = tmp_path / "dask.json"
+    one = [arg for arg in TINY if arg != "1"]  # training seed 0 alone
+    run = study_command(*one, "--jobs", "1", "--backend", "dask", "--out", str(out))
+    assert run.returncode == 0, run.stderr
+    assert out.read_text(encoding="utf-8") == tiny_file(tiny_runs, 1)
 
 
 @pytest.mark.parametrize(
@@ -290,10 +299,15 @@ def test_the_study_writes_the_same_file_however_its_runs_are_spread(tmp_path):
         (["--out", "/dev/null"], "is not a regular file"),  # /dev/full was found out after the last run
     ],
 )
-def test_a_bad_argument_is_one_line_before_any_run(args, says):
-    run = study_command(*args)
-    assert run.returncode == 2 and run.stderr.count("\n") == 1 and says in run.stderr, run.stderr
-    assert run.stdout == "" and "Traceback" not in run.stderr
+def test_a_bad_argument_is_one_line_before_any_run(args, says, capsys, monkeypatch):
+    # In this process (the command line's own process is started by the Dask and SIGTERM tests below): the parser's
+    # error is SystemExit(2), before any run is trained (the training is replaced by one that fails the test).
+    monkeypatch.setattr(seed_study, "run_point", lambda *point, **how: pytest.fail(f"trained {point}"))
+    with pytest.raises(SystemExit) as stop:
+        seed_study.main(args)
+    out, err = capsys.readouterr()
+    assert stop.value.code == 2 and err.count("\n") == 1 and says in err, err
+    assert out == "" and "Traceback" not in err
 
 
 # --- nothing lost: each run kept as it finishes, a lost worker retried, a stopped study resumed ------------------
@@ -391,11 +405,16 @@ LONG = [arg for arg in TINY if arg not in ("--steps", "2")]  # two runs of the w
 
 
 @pytest.fixture(scope="module")
-def tiny3_file():
-    """The results file of TINY3's three runs, made one after another in this process."""
-    points = SCRIPT.points_of(["fixed summary"], ["svo"], [0, 1, 2], [])
-    serial = [SCRIPT.run_point(*point, steps=2) for point in points]
-    return SCRIPT.compact_json(SCRIPT.record(serial, ["fixed summary"], ["svo"], [0, 1, 2], [], 2)) + "\n"
+def tiny_runs() -> list[dict]:
+    """TINY3's three runs (training seeds 0, 1, 2), made one after another in this process, once for the module."""
+    return [SCRIPT.run_point(*point, steps=2) for point in SCRIPT.points_of(["fixed summary"], ["svo"], [0, 1, 2], [])]
+
+
+def tiny_file(runs: list[dict], n: int) -> str:
+    """The results file of the first ``n`` of :func:`tiny_runs` (TINY3's three runs, or the first alone), as the
+    study writes it."""
+    seeds = [run["seed"] for run in runs[:n]]
+    return SCRIPT.compact_json(SCRIPT.record(runs[:n], ["fixed summary"], ["svo"], seeds, [], 2)) + "\n"
 
 
 def _study_process(args: list[str], out) -> subprocess.Popen:
@@ -454,7 +473,7 @@ def _kept(out) -> list:
 
 
 @pytest.mark.slow  # three tiny runs on two loky workers, one killed after the first run is kept (about 8 s of CPU)
-def test_a_worker_killed_with_sigkill_costs_only_the_runs_in_flight(tmp_path, tiny3_file):
+def test_a_worker_killed_with_sigkill_costs_only_the_runs_in_flight(tmp_path, tiny_runs):
     out = tmp_path / "study.json"
     process = _study_process(TINY3, out)
     _wait(lambda: _kept(out), "no run was kept")
@@ -463,17 +482,16 @@ def test_a_worker_killed_with_sigkill_costs_only_the_runs_in_flight(tmp_path, ti
     assert process.returncode == 0, err
     (retry,) = [line for line in err.splitlines() if "a worker process died" in line]
     assert retry.endswith(("(1 runs to go)", "(2 runs to go)")), err  # the kept run is not trained again
-    assert "Traceback" not in err and out.read_text(encoding="utf-8") == tiny3_file
+    assert "Traceback" not in err and out.read_text(encoding="utf-8") == tiny_file(tiny_runs, 3)
 
 
 @pytest.mark.slow  # two runs of the whole recipe on two loky workers, stopped after a second of training
-@pytest.mark.parametrize(
-    ("sig", "status"),
-    [(signal.SIGTERM, 143), (signal.SIGINT, 130), (signal.SIGKILL, -9)],
-    ids=["SIGTERM", "SIGINT", "SIGKILL"],
-)
+@pytest.mark.parametrize(("sig", "status"), [(signal.SIGTERM, 143), (signal.SIGKILL, -9)], ids=["SIGTERM", "SIGKILL"])
 def test_stopping_the_study_stops_its_workers_at_once(tmp_path, sig, status):
     # Each worker is inside a run of about 8 s of CPU when the study is stopped: a worker left alone would compute on.
+    # Ctrl-C (SIGINT) is not sent here as well: Python raises its KeyboardInterrupt where the study's SIGTERM handler
+    # raises Stopped (a KeyboardInterrupt), so joblib ends the workers by the same code; its own status and line are
+    # checked in this process (test_ctrl_c_and_sigterm_each_end_the_study_with_its_line_and_status).
     out = tmp_path / "study.json"
     process = _study_process(LONG, out)
     workers = _workers(process.pid)
@@ -495,8 +513,26 @@ def test_stopping_the_study_stops_its_workers_at_once(tmp_path, sig, status):
         assert err.splitlines()[-1:] == [line] and "Traceback" not in err, err
 
 
+STOPS = [(KeyboardInterrupt, 130, "interrupted"), (seed_study.Stopped, 143, "stopped by SIGTERM")]
+
+
+@pytest.mark.parametrize(("stop", "status", "why"), STOPS, ids=["SIGINT", "SIGTERM"])
+def test_ctrl_c_and_sigterm_each_end_the_study_with_its_line_and_status(
+    stop, status, why, tmp_path, monkeypatch, capsys
+):
+    def stopped(*args, **kwargs):
+        raise stop()
+
+    monkeypatch.setattr(seed_study, "study", stopped)
+    monkeypatch.setattr(signal, "signal", lambda *args: None)  # the study's SIGTERM handler stays out of pytest
+    out = tmp_path / "study.json"
+    assert seed_study.main([*TINY, "--out", str(out)]) == status
+    line = f"{seed_study.PROG}: {why}; 0 of 2 runs kept in {seed_study.runs_folder(out)}: the same command resumes"
+    assert capsys.readouterr().err.splitlines() == [line] and not out.exists()
+
+
 @pytest.mark.slow  # three tiny runs on two loky workers, stopped once a run is kept, then resumed (about 8 s of CPU)
-def test_a_study_stopped_by_sigterm_resumes_from_its_kept_runs_and_writes_the_same_file(tmp_path, tiny3_file):
+def test_a_study_stopped_by_sigterm_resumes_from_its_kept_runs_and_writes_the_same_file(tmp_path, tiny_runs):
     out = tmp_path / "study.json"
     process = _study_process(TINY3, out)
     _wait(lambda: _kept(out), "no run was kept")
@@ -507,4 +543,4 @@ def test_a_study_stopped_by_sigterm_resumes_from_its_kept_runs_and_writes_the_sa
     again = study_command(*TINY3, "--jobs", "1", "--out", str(out))
     assert again.returncode == 0 and f"{done} of 3 runs already kept" in again.stderr, again.stderr
     assert len(again.stderr.splitlines()) == 2 + 3 - done  # the runs still missing, and nothing else trained
-    assert out.read_text(encoding="utf-8") == tiny3_file
+    assert out.read_text(encoding="utf-8") == tiny_file(tiny_runs, 3)

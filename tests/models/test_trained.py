@@ -246,6 +246,17 @@ def test_live_differences_compare_a_run_with_the_committed_parameters():
     assert abs(other_seed - first_seed0) > 100 * LIVE_TOLERANCE["first_loss"]
 
 
+def test_live_differences_refuse_a_run_evaluated_on_another_test_set():
+    # The committed side is the record's test counts, not evaluated again: a run whose test set is not the
+    # recipe's (here its first 50 sentences) cannot be compared with them.
+    record = trained_record(LESSON07)
+    splits = splits_for(trained_config(LESSON07))
+    cut = dataclasses.replace(splits, test=splits.test[:50])
+    run = TrainResult(load_trained(LESSON07, dtype="float32"), 1000, record["losses"], [], cut)
+    with pytest.raises(ValueError, match="live_differences: the run was not evaluated on the test set of"):
+        live_differences(run)
+
+
 # ---------------------------------------------------------------------------------------------------------
 # Snapshots of the committed lesson-07 run (src/attention_workshop/train_committed.py --snapshots)
 
