@@ -13,13 +13,13 @@ from __future__ import annotations
 import errno
 import io
 import os
-import runpy
 import subprocess
 import sys
 import tempfile
-import warnings
 
 import pytest
+
+from tests.helpers import as_main
 
 COMMANDS = (
     "bench", "bench_lab", "bench_site", "bench_torch", "bench_training", "build_book", "build_pdf", "kernel_drift",
@@ -31,26 +31,6 @@ PRINTS_A_LOT = "from attention_workshop.command import run; import sys; sys.exit
 
 def python(*args: str, stdout=subprocess.PIPE) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, *args], stdout=stdout, stderr=subprocess.PIPE, text=True, timeout=120)
-
-
-def as_main(module: str, *args: str, capsys) -> subprocess.CompletedProcess:
-    """``python -m attention_workshop.<module> <args>`` run in this process: the module executed as ``__main__``
-    (its ``sys.exit`` caught), with what it wrote to stdout and stderr."""
-    argv = sys.argv
-    sys.argv = [f"attention_workshop/{module}.py", *args]
-    try:
-        with warnings.catch_warnings():  # runpy: the module is imported already (by this or an earlier test)
-            warnings.filterwarnings("ignore", "'attention_workshop.", RuntimeWarning)
-            runpy.run_module(f"attention_workshop.{module}", run_name="__main__")
-        status = 0  # pragma: no cover (a command's __main__ always exits)
-    except SystemExit as stop:
-        status = stop.code
-    finally:
-        sys.argv = argv
-    out = capsys.readouterr()
-    return subprocess.CompletedProcess(
-        ["python", "-m", f"attention_workshop.{module}", *args], status, out.out, out.err
-    )
 
 
 def closed_pipe_run(*args: str) -> subprocess.CompletedProcess:
