@@ -27,25 +27,25 @@ def has_cjk(text: str) -> bool:
 
 
 def as_main(module: str, *args: str, capsys) -> subprocess.CompletedProcess:
-    """``python -m attention_workshop.<module> <args>`` run in this process (``capsys``: pytest's fixture): the
-    module executed as ``__main__``, as ``python -m`` executes it (its ``sys.exit(run(main, PROG))`` included, the
-    exit caught), with its exit status and what it wrote to stdout and stderr. For a test of a command's answer to
-    its arguments, not of the process: an interpreter's start and imports cost 0.5 to 1 CPU-second."""
+    """``python -m <module> <args>`` run in this process (``capsys``: pytest's fixture; a bare name is one of
+    ``attention_workshop``'s modules): the module executed as ``__main__``, as ``python -m`` executes it (its
+    ``sys.exit(run(main, PROG))`` included, the exit caught), with its exit status and what it wrote to stdout and
+    stderr. For a test of a command's answer to its arguments, not of the process: an interpreter's start and
+    imports cost 0.5 to 1 CPU-second."""
+    module = module if "." in module or module == "attention_core" else f"attention_workshop.{module}"
     argv = sys.argv
-    sys.argv = [f"attention_workshop/{module}.py", *args]
+    sys.argv = [module.replace(".", "/") + ".py", *args]
     try:
         with warnings.catch_warnings():  # runpy: the module is imported already (by this or an earlier test)
-            warnings.filterwarnings("ignore", "'attention_workshop.", RuntimeWarning)
-            runpy.run_module(f"attention_workshop.{module}", run_name="__main__")
+            warnings.filterwarnings("ignore", f"'{module}", RuntimeWarning)
+            runpy.run_module(module, run_name="__main__")
         status = 0  # pragma: no cover (a command's __main__ always exits)
     except SystemExit as stop:
         status = stop.code
     finally:
         sys.argv = argv
     out = capsys.readouterr()
-    return subprocess.CompletedProcess(
-        ["python", "-m", f"attention_workshop.{module}", *args], status, out.out, out.err
-    )
+    return subprocess.CompletedProcess(["python", "-m", module, *args], status, out.out, out.err)
 
 
 def reading_minutes(words: int) -> int:
