@@ -1,8 +1,8 @@
 """Two test speeds for the whole suite (tests/ and the notebooks): `make check` and `make test`.
 
 `make test` runs everything. `make check` (the inner loop: 3,599 tests, 173 CPU-seconds, user + sys of `/usr/bin/time
--v make check`, 357 before the ``slow`` tests below left it; about 1.5 minutes on two quiet cores by that count)
-deselects two markers:
+-v make check`, down from 357 by commands run in-process, work shared within a file and the ``slow`` tests below;
+about 1.5 minutes on two quiet cores by that count) deselects two markers:
 
 - ``site``: tests that need the built book, a browser, Node.js or the site's fetched assets: every test in a
   ``tests/site/test_site_*.py`` file or in one of the laboratory's Node tests (``tests/site/test_lab_*.py``:
@@ -13,9 +13,9 @@ deselects two markers:
 - ``slow`` (marked by hand with ``@pytest.mark.slow``, each with its reason beside it): tests that retrain a full
   model or scan the whole site; tests whose subject is a real process, where `make check` keeps one of a kind (every
   command's ``--help`` into a closed pipe or a full disk, tests/workshop/test_commands.py, beside the one printer
-  `make check` runs; training into a closed pipe, tests/core/test_cli.py; a kernel that dies,
-  tests/workshop/editions/test_stored_form.py; a real pytest-xdist run, tests/test_gate.py; a writer killed inside
-  its write, tests/core/test_files.py, but the translation files' writer); and what `make check` checks once,
+  `make check` runs, and an unreachable Dask scheduler; training into a closed pipe, tests/core/test_cli.py; a kernel
+  that dies, tests/workshop/editions/test_stored_form.py; a real pytest-xdist run, tests/test_gate.py; a writer killed
+  inside its write, tests/core/test_files.py, but the translation files' writer); and what `make check` checks once,
   repeated for every edition, model or variant: the Chinese and French figures and explorers
   (tests/figures/test_canvas.py, tests/explorers/test_canvas.py: the English ones in `make check`), each committed
   model's test counts but lesson 07's (tests/models/test_trained.py), the self-attention variants no lesson trains
