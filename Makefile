@@ -94,7 +94,9 @@ test: $(BIN)/.installed assets
 durations: $(BIN)/.installed assets
 	$(PYTEST) $(GATE) --record-durations
 
-# The inner loop needs Python alone: no build, browser, Node.js or fetched assets (the `site` tests need them).
+# The inner loop needs Python alone: no build, browser, Node.js or fetched assets (the `site` tests need them); the
+# `slow` tests (retraining, whole-site scans, real processes it has one of, every edition or model again: the root
+# conftest.py) wait for `make test`. 3,599 tests, 173 CPU-seconds (user + sys of /usr/bin/time -v make check).
 check: $(BIN)/.installed
 	$(PYTEST) tests -m "not slow and not site" -q -n auto --dist loadgroup --no-loadscope-reorder
 

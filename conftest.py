@@ -1,7 +1,8 @@
 """Two test speeds for the whole suite (tests/ and the notebooks): `make check` and `make test`.
 
-`make test` runs everything. `make check` (the inner loop: 3 min 25 s on a quiet two-core machine) deselects
-two markers:
+`make test` runs everything. `make check` (the inner loop: 3,599 tests, 173 CPU-seconds, user + sys of `/usr/bin/time
+-v make check`, down from 357 by commands run in-process, work shared within a file and the ``slow`` tests below;
+about 1.5 minutes on two quiet cores by that count) deselects two markers:
 
 - ``site``: tests that need the built book, a browser, Node.js or the site's fetched assets: every test in a
   ``tests/site/test_site_*.py`` file or in one of the laboratory's Node tests (``tests/site/test_lab_*.py``:
@@ -9,7 +10,16 @@ two markers:
   test (``tests/site/test_checks_js.py``), and any test using the
   ``book_build``, ``site``, ``server``, ``chromium_browser``, ``tabs``, ``visit`` or ``sweep`` fixture, is marked
   automatically. So `make check` needs Python alone: no Node, npm or wabt, and no `make assets`;
-- ``slow``: tests that retrain a full model or scan the whole site (marked by hand with ``@pytest.mark.slow``).
+- ``slow`` (marked by hand with ``@pytest.mark.slow``, each with its reason beside it): tests that retrain a full
+  model or scan the whole site; tests whose subject is a real process, where `make check` keeps one of a kind (every
+  command's ``--help`` into a closed pipe or a full disk, tests/workshop/test_commands.py, beside the one printer
+  `make check` runs, and an unreachable Dask scheduler; training into a closed pipe, tests/core/test_cli.py; a kernel
+  that dies, tests/workshop/editions/test_stored_form.py; a real pytest-xdist run, tests/test_gate.py; a writer killed
+  inside its write, tests/core/test_files.py, but the translation files' writer); and what `make check` checks once,
+  repeated for every edition, model or variant: the Chinese and French figures and explorers
+  (tests/figures/test_canvas.py, tests/explorers/test_canvas.py: the English ones in `make check`), each committed
+  model's test counts but lesson 07's (tests/models/test_trained.py), the self-attention variants no lesson trains
+  (tests/models/test_seq2seq.py), the renumbered book through every edition (tests/workshop/editions/test_cli.py).
 
 The notebooks are validated only by `make test` (`--nbval`), spread with the rest over the machine's cores by
 pytest-xdist's ``--dist loadgroup`` (with ``--no-loadscope-reorder``): a test file or notebook is one unit of work,
@@ -81,7 +91,11 @@ def pytest_addoption(parser):
 
 def pytest_configure(config):
     install_kernel_startup()
-    config.addinivalue_line("markers", "slow: retrains a full model or scans the whole site; not in `make check`")
+    config.addinivalue_line(
+        "markers",
+        "slow: retrains a full model, scans the whole site, runs a real process `make check` has one of, or repeats"
+        " for every edition, model or variant what `make check` checks once; not in `make check`",
+    )
     config.addinivalue_line("markers", "site: needs the built book or a browser; not in `make check`")
     path = config.rootpath / config.getoption("unit_durations")
     config.stash[SECONDS], config.stash[BUILD], config.stash[PROBLEM] = read_durations(path)

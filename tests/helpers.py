@@ -1,11 +1,16 @@
-"""What several test files share: the repository's root, the helpers that read numbers and Chinese out of text, and
-the laboratory's compiled matrix product (``gemm_wasm``). One place, so the copies cannot drift."""
+"""What several test files share: the repository's root, the helpers that read numbers and Chinese out of text, the
+laboratory's compiled matrix product (``gemm_wasm``) and a command run in-process (``as_main``). One place, so the
+copies cannot drift."""
 
 from __future__ import annotations
 
 import functools
 import pathlib
 import re
+import runpy
+import subprocess
+import sys
+import warnings
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?")  # a printed number: 3, -0.5414, 1e-05
@@ -19,6 +24,28 @@ def numbers(text: str) -> list[str]:
 
 def has_cjk(text: str) -> bool:
     return CJK.search(text) is not None
+
+
+def as_main(module: str, *args: str, capsys) -> subprocess.CompletedProcess:
+    """``python -m <module> <args>`` run in this process (``capsys``: pytest's fixture; a bare name is one of
+    ``attention_workshop``'s modules): the module executed as ``__main__``, as ``python -m`` executes it (its
+    ``sys.exit(run(main, PROG))`` included, the exit caught), with its exit status and what it wrote to stdout and
+    stderr. For a test of a command's answer to its arguments, not of the process: an interpreter's start and
+    imports cost 0.5 to 1 CPU-second."""
+    module = module if "." in module or module == "attention_core" else f"attention_workshop.{module}"
+    argv = sys.argv
+    sys.argv = [module.replace(".", "/") + ".py", *args]
+    try:
+        with warnings.catch_warnings():  # runpy: the module is imported already (by this or an earlier test)
+            warnings.filterwarnings("ignore", f"'{module}", RuntimeWarning)
+            runpy.run_module(module, run_name="__main__")
+        status = 0  # pragma: no cover (a command's __main__ always exits)
+    except SystemExit as stop:
+        status = stop.code
+    finally:
+        sys.argv = argv
+    out = capsys.readouterr()
+    return subprocess.CompletedProcess(["python", "-m", module, *args], status, out.out, out.err)
 
 
 def reading_minutes(words: int) -> int:

@@ -110,6 +110,7 @@ def spread():
     shutil.rmtree(folder, ignore_errors=True)
 
 
+@pytest.mark.slow  # a real pytest-xdist run: a controller and two workers (about 5 CPU-seconds)
 def test_a_group_runs_on_one_worker_and_a_file_without_marks_stays_whole(spread):
     _, workers, _, _, run = spread
     assert run.returncode == 0, run.stdout + run.stderr
@@ -119,6 +120,7 @@ def test_a_group_runs_on_one_worker_and_a_file_without_marks_stays_whole(spread)
     assert set().union(*workers.values()) == {"gw0", "gw1"}, "both workers had work (else the test proves nothing)"
 
 
+@pytest.mark.slow  # a real pytest-xdist run: a controller and two workers (about 5 CPU-seconds)
 def test_recorded_durations_replace_what_the_run_measured_and_keep_the_rest(spread):
     folder, _, _, after, run = spread
     assert run.returncode == 0, run.stdout + run.stderr

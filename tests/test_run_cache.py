@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import shutil
 import threading
 import time
 
@@ -117,15 +118,28 @@ def _rerecorded(path, **changes):
     path.write_text(json.dumps({**made, **changes}), encoding="utf-8")
 
 
+@pytest.fixture(scope="module")
+def made(tmp_path_factory):
+    """The run of CFG, trained once for the file into a cache folder of its own: (its folder, splits, result)."""
+    folder = tmp_path_factory.mktemp("made")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(run_cache.ENV, str(folder))
+        splits = splits_for(CFG)
+        return folder, splits, cached_train(CFG, splits)
+
+
 @pytest.mark.parametrize("damage", DAMAGES)
-def test_an_unusable_entry_is_a_miss_named_once_and_written_anew(tmp_path, monkeypatch, capfd, damage):
+def test_an_unusable_entry_is_a_miss_named_once_and_written_anew(tmp_path, monkeypatch, capfd, damage, made):
     # An empty .npz, NaN or wrong-shape parameters failed the gate's lesson-07 kernel (issue 43) with an error naming
     # neither the file nor AE_RUN_CACHE, and a cut record was skipped without a word: every unusable entry is now a
-    # miss, trained again with one line naming the file, and written anew.
-    monkeypatch.setenv(run_cache.ENV, str(tmp_path))
-    splits = splits_for(CFG)
-    first = cached_train(CFG, splits)
+    # miss, trained again with one line naming the file, and written anew. The entry is the file's one run (made),
+    # copied here: only the training after the damage is this test's own.
+    folder, splits, first = made
     name = run_cache.key(CFG, splits)
+    for entry in folder.glob(f"{name}.*"):
+        shutil.copyfile(entry, tmp_path / entry.name)
+    monkeypatch.setenv(run_cache.ENV, str(tmp_path))
+    assert run_cache.load(tmp_path, name, CFG) is not None  # the copy is a hit before the damage
     suffix, damaged, says = DAMAGES[damage]
     path = tmp_path / f"{name}.{suffix}"
     damaged(path)

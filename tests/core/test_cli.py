@@ -86,6 +86,7 @@ def test_repeated_s_options_keep_every_value(capsys):
     assert [line for line in capsys.readouterr().out.splitlines() if line.startswith("s =")] == ["s = -1", "s = 1"]
 
 
+@pytest.mark.slow  # two processes that train (about 3 CPU-s); example's closed pipe and full disk stay in make check
 def test_train_on_a_full_disk_or_a_closed_pipe_prints_no_traceback():
     with open("/dev/full", "w") as full:
         run = subprocess.run([*CLI, "train", "--steps", "3"], stdout=full, stderr=subprocess.PIPE, text=True)

@@ -179,7 +179,9 @@ def _kill_inside_writes(writer: str, base: pathlib.Path) -> list[dict]:
     return verdicts
 
 
-@pytest.mark.parametrize("writer", WRITERS)
+@pytest.mark.parametrize(
+    "writer", [pytest.param(w, marks=() if w == "po" else pytest.mark.slow) for w in WRITERS]
+)  # `make check` kills the translation files' writer (about 2 CPU-seconds); `make test` every writer (about 14)
 def test_a_writer_killed_inside_the_write_leaves_the_old_file_or_the_new_one(tmp_path, writer):
     run = subprocess.run(
         [sys.executable, __file__, writer, str(tmp_path)],

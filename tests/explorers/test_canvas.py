@@ -8,7 +8,7 @@ The decoder steppers make a new figure each step in the first step's layout: the
 
 Time: the six explorers, 13 states each edition (39 figures), take 16 to 20 CPU seconds (user + sys of ``/usr/bin/time
 .venv/bin/python -m pytest tests/explorers/test_canvas.py -p no:randomly``, two runs on a two-core machine at a load
-of 10).
+of 10). `make check` checks the English edition; the Chinese and French ones are ``slow``, checked by `make test`.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import pytest
 
 from attention_core.figures.display import CSS_DPI
 from attention_core.lang import language
-from attention_workshop.paths import editions
+from attention_workshop.paths import ENGLISH, editions
 from tests.helpers import outside_canvas
 
 BLIT_DPI = 80  # the explorers that redraw only what moves (figures.display.BlitRenderer)
@@ -76,7 +76,9 @@ EXPLORERS = [
 ]
 
 
-@pytest.mark.parametrize("edition", editions())
+@pytest.mark.parametrize(
+    "edition", [pytest.param(e, marks=() if e == ENGLISH else pytest.mark.slow) for e in editions()]
+)  # the translated editions' words in `make test` (slow), the English layout in `make check` too
 @pytest.mark.parametrize("name", EXPLORERS)
 def test_every_explorer_figure_keeps_its_text_inside_the_canvas(edition, name):
     with language(edition):

@@ -15,7 +15,8 @@ and columns must hold no ink. The notebook explorers' figures are checked in ``t
 
 Time: the 60 figures (20 per edition) take 23 to 30 CPU seconds (user + sys of ``/usr/bin/time .venv/bin/python -m
 pytest tests/figures/test_canvas.py -p no:randomly``, two runs on a two-core machine at a load of 10): each
-notebook's data is computed once per edition, lesson 07's data sets once for all editions.
+notebook's data is computed once per edition, lesson 07's data sets once for all editions. `make check` draws the
+English edition's 20 (``-m "not slow"``); the Chinese and French ones are ``slow``, drawn by `make test`.
 """
 
 from __future__ import annotations
@@ -97,6 +98,12 @@ PAGES = sorted(
 FIGURES = {page: figure_cells(page) for page in PAGES if figure_cells(page)}
 
 
+def slow_unless(edition: str) -> tuple:
+    """The English figures are drawn in `make check`; the translated editions' (two thirds of the time) in `make
+    test` only (``slow``): their words are longer, their layout the English one."""
+    return () if edition == ENGLISH else (pytest.mark.slow,)
+
+
 MAKE_SPLITS = data.make_splits
 
 
@@ -136,12 +143,15 @@ def page_figures(edition: str, page: str) -> dict[str, object]:
     return shown
 
 
-CASES = [(edition, page, cell) for edition in editions() for page, cells in FIGURES.items() for cell in cells]
+CASES = [
+    pytest.param(edition, page, cell, id=f"{edition}-{page.split('/')[1][:8]}-{cell}", marks=slow_unless(edition))
+    for edition in editions()
+    for page, cells in FIGURES.items()
+    for cell in cells
+]
 
 
-@pytest.mark.parametrize(
-    ("edition", "page", "cell"), CASES, ids=[f"{e}-{p.split('/')[1][:8]}-{c}" for e, p, c in CASES]
-)
+@pytest.mark.parametrize(("edition", "page", "cell"), CASES)
 def test_every_figure_keeps_its_text_inside_the_canvas(edition, page, cell):
     problems = outside_canvas(page_figures(edition, page)[cell], DPI)  # as show_figure renders it
     assert not problems, f"{edition}: {page}, cell {cell}: " + "; ".join(problems)

@@ -3,9 +3,6 @@ and every training and evaluation entry point runs with BLAS pinned."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import numpy as np
 import pytest
 from threadpoolctl import threadpool_info, threadpool_limits
@@ -13,6 +10,7 @@ from threadpoolctl import threadpool_info, threadpool_limits
 from attention_core.models import _blas, data
 from attention_core.models.seq2seq import ModelConfig, Seq2Seq
 from attention_core.models.train import TrainConfig, alignment_misses, evaluate
+from tests.helpers import as_main
 
 TINY = ModelConfig(d_emb=3, d_enc=3, d_dec=4, d_att=3)
 
@@ -113,10 +111,8 @@ def test_every_training_and_evaluation_entry_point_pins_blas(monkeypatch):
 
 
 @pytest.mark.parametrize("args", [["--seed", "-1"], ["--steps", "-1"], ["--steps", "0"], ["--target", "2"]])
-def test_train_cli_refuses_bad_arguments_in_one_line(args):
-    run = subprocess.run(
-        [sys.executable, "-m", "attention_core", "train", *args], capture_output=True, text=True, timeout=60
-    )
+def test_train_cli_refuses_bad_arguments_in_one_line(args, capsys):
+    run = as_main("attention_core", "train", *args, capsys=capsys)  # in this process (tests.helpers)
     assert run.returncode == 2
     assert "Traceback" not in run.stderr
     assert "error:" in run.stderr

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import functools
 import json
 from pathlib import Path
 
@@ -37,10 +36,21 @@ from attention_workshop import train_committed
 RUNS: dict[str, TrainConfig] = train_committed.RUNS  # the recipes, by name: the script is the one place that lists them
 
 
-@functools.cache
 def pairs_of(name: str) -> list:
     """The test set of the committed model ``name``: its recipe's data seed, sizes and target language."""
-    return splits_for(RUNS[name]).test
+    return splits_of(RUNS[name]).test
+
+
+def splits_of(recipe: TrainConfig) -> data.Splits:
+    """``splits_for(recipe)``, made once per data seed, sizes and language (what it reads of the recipe): the seven
+    recipes share two, each about 0.4 CPU-seconds to make."""
+    key = (recipe.data_seed, recipe.n_train, recipe.n_valid, recipe.n_test, recipe.language)
+    if key not in SPLITS:
+        SPLITS[key] = splits_for(recipe)
+    return SPLITS[key]
+
+
+SPLITS: dict[tuple, data.Splits] = {}
 
 
 def test_every_recipe_has_committed_parameters_and_nothing_else_is_committed():
@@ -51,7 +61,9 @@ def test_every_recipe_has_committed_parameters_and_nothing_else_is_committed():
     )
 
 
-@pytest.mark.parametrize("name", sorted(RUNS))
+@pytest.mark.parametrize(
+    "name", [pytest.param(name, marks=() if name == LESSON07 else pytest.mark.slow) for name in sorted(RUNS)]
+)  # `make check` decodes lesson 07's test set (about 2.5 s); `make test` every model's (about 12 s)
 def test_committed_parameters_give_the_recorded_test_counts_exactly(name):
     # Evaluated in float64, fixed parameters give the same decisions on every CPU and BLAS kernel (their margins
     # are checked in test_margins.py): any change of model code, data or parameters that changes a single decoded
@@ -235,7 +247,7 @@ def test_live_differences_compare_a_run_with_the_committed_parameters():
     # figure lies within LIVE_TOLERANCE (the float32 counts equal the float64 ones here); the first loss of a run
     # with another initialisation seed does not.
     record = trained_record(LESSON07)
-    splits = splits_for(trained_config(LESSON07))
+    splits = splits_of(trained_config(LESSON07))
     same = TrainResult(load_trained(LESSON07, dtype="float32"), 1000, record["losses"], [], splits)
     diffs = live_differences(same)
     assert set(diffs) == set(LIVE_TOLERANCE)
@@ -302,7 +314,7 @@ def test_snapshot_recorder_stores_rounded_reads_and_validation_figures():
 
 @pytest.fixture(scope="module")
 def test_pairs():
-    return splits_for(RUNS[LESSON07]).test
+    return pairs_of(LESSON07)
 
 
 def test_committed_snapshots_end_at_the_committed_parameters(test_pairs):

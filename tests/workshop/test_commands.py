@@ -1,5 +1,12 @@
 """Every command of the workshop (``python -m attention_workshop.<module>``) fails cleanly: a wrong argument is one
-line and exit status 2; a closed pipe or a full disk on its output is no traceback (attention_workshop.command)."""
+line and exit status 2; a closed pipe or a full disk on its output is no traceback (attention_workshop.command).
+
+A wrong or hostile argument is checked in this process (:func:`as_main`: the module run as ``__main__``, as ``python
+-m`` runs it, its ``sys.exit(run(main, PROG))`` included), which saves an interpreter's start and imports (0.5 to 1
+CPU-second) per command. What only a process shows runs one: the interpreter's own flush of stdout at exit into a
+closed pipe or a full disk (``Exception ignored``), for every command under the gate (``slow``: 32 processes) and
+for one printer (`-c`) in `make check` too.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +18,8 @@ import sys
 import tempfile
 
 import pytest
+
+from tests.helpers import as_main
 
 COMMANDS = (
     "bench", "bench_lab", "bench_site", "bench_torch", "bench_training", "build_book", "build_pdf", "kernel_drift",
@@ -39,13 +48,14 @@ def full_disk_run(*args: str) -> subprocess.CompletedProcess:
 
 
 @pytest.mark.parametrize("module", COMMANDS)
-def test_a_wrong_argument_is_one_line_and_status_2(module):
-    run = python("-m", f"attention_workshop.{module}", "--no-such-flag")
+def test_a_wrong_argument_is_one_line_and_status_2(module, capsys):
+    run = as_main(module, "--no-such-flag", capsys=capsys)
     assert run.returncode == 2, run.stderr
     assert run.stderr.count("\n") == 1 and run.stderr.startswith(f"python -m attention_workshop.{module}: error: ")
     assert run.stdout == ""
 
 
+@pytest.mark.slow  # 32 interpreters (3 to 4 CPU-seconds a command); test_a_closed_pipe_ends_quietly... is one of them
 @pytest.mark.parametrize("module", COMMANDS)
 def test_help_into_a_closed_pipe_or_a_full_disk_is_no_traceback(module):
     for run in (closed_pipe_run("-m", f"attention_workshop.{module}", "--help"),) + (
@@ -136,21 +146,22 @@ def test_run_gives_the_streams_back():
     assert run(lambda: 3, "prog") == 3 and (sys.stdout, sys.stderr) == streams
 
 
-def test_kernel_drift_live_with_an_unknown_model_names_it_and_the_models_there_are():
-    run = python("-m", "attention_workshop.kernel_drift", "live", "bogus_model")
+def test_kernel_drift_live_with_an_unknown_model_names_it_and_the_models_there_are(capsys):
+    run = as_main("kernel_drift", "live", "bogus_model", capsys=capsys)
     assert run.returncode == 1 and run.stderr.count("\n") == 1, run.stderr
     assert "'bogus_model'" in run.stderr and "lesson07_attention_seed0" in run.stderr, run.stderr
     assert "could not write the output" not in run.stderr
 
 
-def test_kernel_drift_live_with_a_name_that_is_not_plain_is_one_line():
-    run = python("-m", "attention_workshop.kernel_drift", "live", "../x")
+def test_kernel_drift_live_with_a_name_that_is_not_plain_is_one_line(capsys):
+    run = as_main("kernel_drift", "live", "../x", capsys=capsys)
     assert run.returncode == 1 and run.stderr == (
         "python -m attention_workshop.kernel_drift: error: name must be a plain name (letters, digits, _ and -, no "
         "folder or suffix), got '../x'\n"
     )
 
 
+@pytest.mark.slow  # two processes importing Dask's distributed (about 3 CPU-seconds), one waiting out a timeout
 def test_an_unreachable_dask_scheduler_is_named():
     pytest.importorskip("distributed")
     env = {**os.environ, "DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": "1s"}
@@ -206,8 +217,8 @@ HOSTILE = [  # (command, arguments, what its one line says): each ran long, gave
 
 
 @pytest.mark.parametrize(("module", "args", "says"), HOSTILE, ids=[f"{m} {' '.join(a)}" for m, a, _ in HOSTILE])
-def test_a_hostile_argument_is_one_line_and_status_2_before_any_work(module, args, says):
-    run = python("-m", f"attention_workshop.{module}", *args)
+def test_a_hostile_argument_is_one_line_and_status_2_before_any_work(module, args, says, capsys):
+    run = as_main(module, *args, capsys=capsys)
     assert run.returncode == 2 and run.stdout == "", run.stderr
     assert run.stderr.startswith(f"python -m attention_workshop.{module}: error: {says}"), run.stderr
     assert run.stderr.count("\n") == 1

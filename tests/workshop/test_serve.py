@@ -55,7 +55,8 @@ def served(tmp_path):
     (tmp_path / "page.html").write_bytes(body)
     (tmp_path / "page.html.gz").write_bytes(gzip.compress(body))
     httpd = serve.server(tmp_path, 0)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    # polled every 10 ms, not every 0.5 s: shutdown() waits for the loop to look (0.5 s a test, 4 s for the file)
+    thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True)
     thread.start()
     yield httpd.server_address[1], body
     httpd.shutdown()

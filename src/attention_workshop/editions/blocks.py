@@ -66,8 +66,13 @@ def has_words(text: str) -> bool:
 
 def blocks(text: str, every: bool = False) -> list[Block]:
     """The blocks of ``text`` in order: those with words (``every``: all of them, for aligning two versions)."""
-    found = _blocks(text, text.splitlines(keepends=True))
-    return found if every else [b for b in found if has_words(b.text)]
+    found = _every_block(text)
+    return list(found) if every else [b for b in found if has_words(b.text)]
+
+
+@functools.lru_cache(maxsize=4096)  # a cell is cut to list its entries and again to translate it, in each edition
+def _every_block(text: str) -> tuple[Block, ...]:
+    return tuple(_blocks(text, text.splitlines(keepends=True)))
 
 
 @functools.cache

@@ -359,11 +359,20 @@ def translate_code(source: str, translate, lang: str) -> str:
     """A code cell's source with its translatable literals and comments translated (``translate(msgid)``
     returns the translation or ``None``) and the edition's language in ``set_language(...)``. A translation
     that is more than text raises :class:`TranslationRefused`."""
-    module, found = _read(source)
-    writer = _Writer(module, {id(lit.node): lit for lit in found}, translate, lang)
-    if f"{LANGUAGE}(" not in source and all(writer._wanted(lit) is None for lit in found):
+    _, found = _read(source)
+    wanted = {lit.text: translate(lit.text) for lit in found if translatable(lit)}
+    wanted = tuple((msgid, text) for msgid, text in wanted.items() if text is not None and text != msgid)
+    if f"{LANGUAGE}(" not in source and not wanted:
         return source  # nothing to translate: no need to walk the tree
-    return module.visit(writer).code
+    return _translated(source, wanted, lang)
+
+
+@functools.lru_cache(maxsize=4096)  # each edition's cells again in every `status`, `generate` and guard
+def _translated(source: str, wanted: tuple[tuple[str, str], ...], lang: str) -> str:
+    """:func:`translate_code` for the translations ``wanted`` (msgid, translation): the same cell with the same
+    translations is written once (a refused translation is not kept: it raises again)."""
+    module, found = _read(source)
+    return module.visit(_Writer(module, {id(lit.node): lit for lit in found}, dict(wanted).get, lang)).code
 
 
 class _Writer(cst.CSTTransformer):

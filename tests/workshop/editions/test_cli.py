@@ -506,6 +506,7 @@ def _numbers(folder: pathlib.Path) -> tuple[dict[str, list[int]], dict[str, int]
     return shown, tags
 
 
+@pytest.mark.slow  # the whole book through update, renumber, update, status and generate (about 6 CPU-s)
 def test_an_equation_added_early_turns_no_entry_fuzzy_and_every_edition_follows(repo, capsys):
     """A labelled equation added before the first one of the book: ``renumber`` moves every later tag and reference
     of the English by one; ``update`` then leaves every translation file byte for byte as it was (no entry fuzzy,

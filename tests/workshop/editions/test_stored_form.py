@@ -11,7 +11,6 @@ import re
 import shutil
 import struct
 import subprocess
-import sys
 
 import pytest
 from hypothesis import example, given, settings
@@ -29,6 +28,7 @@ from attention_workshop.execute import (
     through_browser,
 )
 from attention_workshop.paths import ENGLISH, ROOT, editions
+from tests.helpers import as_main
 
 
 def committed_notebooks() -> list[tuple[str, object]]:
@@ -272,23 +272,19 @@ def test_a_round_trip_through_the_browser_turns_whole_floats_into_integers():
 PROG = "python -m attention_workshop.execute"
 
 
-def execute_command(*args) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "attention_workshop.execute", *map(str, args)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+def execute_command(*args, capsys) -> subprocess.CompletedProcess:
+    """``python -m attention_workshop.execute <args>``, run in this process (tests.helpers.as_main)."""
+    return as_main("execute", *map(str, args), capsys=capsys)
 
 
-def test_bad_input_is_one_line_status_2_and_nothing_written(tmp_path):
+def test_bad_input_is_one_line_status_2_and_nothing_written(tmp_path, capsys):
     lesson = tmp_path / "lesson.ipynb"
     lesson.write_text(as_jupyter_execute_writes(a_notebook([explorer_output(view=True)])), encoding="utf-8")
     before = lesson.read_bytes()
     for bad, why in [(tmp_path / "missing.ipynb", "no such notebook"), (tmp_path / "notes.txt", "not a notebook")]:
         if bad.suffix == ".txt":
             bad.write_text("not JSON", encoding="utf-8")
-        run = execute_command(lesson, bad)
+        run = execute_command(lesson, bad, capsys=capsys)
         assert run.returncode == 2 and run.stdout == "", run.stderr
         assert run.stderr == f"python -m attention_workshop.execute: error: {bad}: {why}" + (
             " (JSONDecodeError)\n" if bad.suffix == ".txt" else "\n"
@@ -300,19 +296,19 @@ def test_bad_input_is_one_line_status_2_and_nothing_written(tmp_path):
     ("cells", "says"),
     [([1], "not a notebook (a cell that is not a JSON object)"), ([{"cell_type": "code"}], "not a valid notebook (")],
 )
-def test_a_notebook_with_a_cell_that_is_not_one_is_one_line_status_2(tmp_path, cells, says):
+def test_a_notebook_with_a_cell_that_is_not_one_is_one_line_status_2(tmp_path, cells, says, capsys):
     """Each was a traceback from inside nbformat (a TypeError, a ValidationError)."""
     path = tmp_path / "bad.ipynb"
     path.write_text(json.dumps({**a_notebook([]), "cells": cells}), encoding="utf-8")
-    run = execute_command(path)
+    run = execute_command(path, capsys=capsys)
     assert run.returncode == 2 and run.stderr.startswith(f"{PROG}: error: {path}: {says}"), run.stderr
     assert run.stderr.count("\n") == 1
 
 
-def test_a_notebook_of_another_nbformat_is_one_line_status_2(tmp_path):
+def test_a_notebook_of_another_nbformat_is_one_line_status_2(tmp_path, capsys):
     old = tmp_path / "old.ipynb"
     old.write_text(json.dumps({**a_notebook([]), "nbformat": 3}), encoding="utf-8")
-    run = execute_command(old)
+    run = execute_command(old, capsys=capsys)
     assert run.returncode == 2 and run.stderr == (
         f"python -m attention_workshop.execute: error: {old}: nbformat 3, not 4 (the version every notebook here is "
         "stored in)\n"
@@ -323,11 +319,11 @@ def test_a_notebook_of_another_nbformat_is_one_line_status_2(tmp_path):
     ("kernel", "source", "says"),
     [
         ("no-such-kernel", "print(1)", "its kernel 'no-such-kernel' is not installed (installed: "),
-        (None, "import os; os._exit(3)", "the kernel died"),
+        pytest.param(None, "import os; os._exit(3)", "the kernel died", marks=pytest.mark.slow),  # starts a kernel
     ],
 )
 def test_a_kernel_that_is_not_installed_or_dies_is_one_line_and_the_notebook_is_left_as_it_was(
-    tmp_path, kernel, source, says
+    tmp_path, kernel, source, says, capsys
 ):
     nb = a_notebook([])
     nb["cells"][0]["source"] = [source]
@@ -336,7 +332,7 @@ def test_a_kernel_that_is_not_installed_or_dies_is_one_line_and_the_notebook_is_
     path = tmp_path / "lesson.ipynb"
     path.write_text(json.dumps(nb), encoding="utf-8")
     before = path.read_bytes()
-    run = execute_command(path)
+    run = execute_command(path, capsys=capsys)
     lines = [line for line in run.stderr.splitlines() if not line.startswith(("[IPKernelApp]", f"{PROG}: executing"))]
     assert run.returncode == 1 and len(lines) == 1 and lines[0].startswith(f"{PROG}: error: {path}: {says}"), lines
     assert lines[0].endswith("the notebook is left as it was") and path.read_bytes() == before
