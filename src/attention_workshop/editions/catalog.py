@@ -14,6 +14,7 @@ import datetime
 import os
 import pathlib
 import re
+import types
 
 import polib
 
@@ -57,11 +58,20 @@ def read_po(path: pathlib.Path, duplicates: str = "raise") -> polib.POFile:
     comment, a keyword with a well-quoted string or a string's continuation, and no two entries with the same
     msgctxt and msgid (``duplicates="raise"``; ``"keep"`` returns them for :func:`status` to report).
     Anything else raises :class:`TranslationFileError` naming the file, the line and the entry."""
+    return parse_po(path, po_bytes(path), duplicates)
+
+
+def po_bytes(path: pathlib.Path) -> bytes:
+    """The bytes of the PO file at ``path``; a file that cannot be read raises :class:`TranslationFileError`."""
     present(path)
     try:
-        data = pathlib.Path(path).read_bytes()
+        return pathlib.Path(path).read_bytes()
     except OSError as error:  # no permission, a device that fails
         raise TranslationFileError(path, None, f"cannot be read ({error.strerror or error})") from None
+
+
+def parse_po(path: pathlib.Path, data: bytes, duplicates: str = "raise") -> polib.POFile:
+    """:func:`read_po` of ``data``, the bytes of the PO file at ``path`` (which the errors name)."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -151,8 +161,22 @@ def present(path: pathlib.Path) -> bool:
     return path.exists()
 
 
-def load_po(path: pathlib.Path, lang: str = "") -> polib.POFile:
-    return read_po(path) if present(path) else new_po(path.stem, lang)
+def load_translation(path: pathlib.Path, lang: str = "") -> Translation:
+    """The :class:`Translation` in the PO file at ``path`` (an empty one where there is no file), checked as
+    :func:`read_po` checks it. Parsed once for each content: a command asks for a source's translation at each of
+    its steps (the status, the guards, the generation), and parsing a lesson's PO file takes about 5 ms. The bytes
+    are read every time, so a file changed since is parsed again; a file that fails its check is never kept."""
+    if not present(path):
+        return Translation(new_po(path.stem, lang))
+    data = po_bytes(path)
+    if data not in _PARSED:
+        if len(_PARSED) >= 256:  # a long-lived process (the tests) reads many versions: start again
+            _PARSED.clear()
+        _PARSED[data] = Translation(parse_po(path, data))
+    return _PARSED[data]
+
+
+_PARSED: dict[bytes, Translation] = {}  # a PO file's bytes -> its translation (load_translation)
 
 
 def new_po(name: str, lang: str) -> polib.POFile:
@@ -198,7 +222,7 @@ class Translation:
     (made from other English) counts as none; a msgstr's leading and trailing line breaks follow its msgid's."""
 
     def __init__(self, po: polib.POFile | None = None, mapping=None):
-        self.table = (
+        self.table = types.MappingProxyType(  # read-only: one Translation serves every caller (load_translation)
             dict(mapping)
             if mapping is not None
             else {

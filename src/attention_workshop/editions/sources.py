@@ -11,7 +11,7 @@ import pathlib
 
 from attention_core import files
 from attention_workshop.editions.blocks import BlockError
-from attention_workshop.editions.catalog import Translation, load_po
+from attention_workshop.editions.catalog import Translation, load_translation
 from attention_workshop.editions.code import _code_literals, translatable, translate_code
 from attention_workshop.editions.markdown import _lines, markdown_units, translate_markdown
 from attention_workshop.editions.units import Unit, brace_format
@@ -63,7 +63,7 @@ class Source:
         return LOCALE / lang / "LC_MESSAGES" / pathlib.Path(self.name).with_suffix(".po")
 
     def translation(self, lang: str) -> Translation:
-        return Translation(load_po(self.po_path(lang), lang))
+        return load_translation(self.po_path(lang), lang)
 
     def edition(self, lang: str, translation: Translation | None = None):
         """The translated copy (a notebook dict, a page's text, ...), or ``None`` if there is none to write."""

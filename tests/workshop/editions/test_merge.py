@@ -197,3 +197,30 @@ def test_no_entry_holds_an_equation_tag_or_reference():
     for source in sources.sources():
         for unit in source.units():
             assert "\\tag" not in unit.msgid and not EQUATION_LINK.search(unit.msgid), (source.name, unit.context)
+
+
+def test_a_translation_is_parsed_once_for_each_content_and_again_when_its_file_changes(tmp_path, monkeypatch):
+    """catalog.load_translation keeps a parsed file by its bytes: the same bytes (in any copy) are parsed once, a
+    file rewritten with other translations gives those, and a file that fails its check is refused every time."""
+    po = polib.POFile(wrapwidth=0)
+    catalog.complete_header(po, "lesson", "zh")
+    po.append(polib.POEntry(msgctxt="c", msgid="Hello", msgstr="你好"))
+    first, second = tmp_path / "a.po", tmp_path / "b.po"
+    po.save(str(first))
+    shutil.copy(first, second)
+    parsed = []
+    monkeypatch.setattr(catalog, "_PARSED", {})
+    parse = catalog.parse_po
+    monkeypatch.setattr(catalog, "parse_po", lambda path, data, *a: parsed.append(path) or parse(path, data, *a))
+    assert catalog.load_translation(first)("c", "Hello") == "你好"
+    assert catalog.load_translation(second)("c", "Hello") == "你好"
+    assert parsed == [first]  # the copy's bytes were parsed already
+    po[0].msgstr = "您好"
+    po.save(str(second))
+    assert catalog.load_translation(second)("c", "Hello") == "您好" and parsed == [first, second]
+    second.write_text(second.read_text(encoding="utf-8") + 'msgid "broken\n', encoding="utf-8")
+    for _ in range(2):
+        with pytest.raises(catalog.TranslationFileError, match="b.po"):
+            catalog.load_translation(second)
+    with pytest.raises(TypeError):
+        catalog.load_translation(first).table["c", "Hello"] = "changed"  # one object serves every caller
