@@ -1,4 +1,5 @@
-"""Lesson 07's laboratory (book/_assets/ae-lab*.js) in a real browser, in both editions.
+"""Lesson 07's laboratory (book/_assets/ae-lab*.js) in a real browser: its mechanics on the English page, its words
+on the English and the Chinese page (``ONCE``: every edition's page runs the same scripts on the same data).
 
 The reader composes a sentence and the page translates it with the committed model: the translation, the
 alignment matrix and the step-through trace must be the package's (``Seq2Seq.greedy_trace``); sentences outside
@@ -6,10 +7,10 @@ the grammar get a message naming the word and what the grammar allows there. The
 committed run (``trained/snapshots/``). A short training run in the page's Worker runs, stops, resumes and ends
 with accuracies by source length, for the attention model and the fixed-summary baseline. The lab's scripts load
 on lesson 07's pages only; the page makes no outside request and logs no error; at 390 and 1280 px, light and
-dark, nothing overflows the page and screenshots of every panel are saved; axe finds no serious or critical
-violation in any panel of the English page at 1280 px light and of the Chinese page at 390 px dark (each width,
-colour scheme and edition once: what axe judges depends on the colours, the layout and the text, not on how
-they are paired; the sweep also scans both editions' whole lesson-07 page at 1280 px light); every control is
+dark (each pair of edition, width and scheme once: ``PANEL_SETTINGS``), nothing overflows the page and screenshots
+of every panel are saved; axe finds no serious or critical violation in any panel at three of those settings (each
+width, colour scheme and edition scanned: what axe judges depends on the colours, the layout and the text, not on
+how they are paired; the sweep also scans every edition's whole lesson-07 page at 1280 px light); every control is
 reached by the keyboard with a visible focus ring. The screenshots (the heatmap of a run paused mid-training
 among them) are saved in ``_build/screenshots/`` to look at. (The parity of the mathematics itself:
 ``tests/site/test_lab_math.py``.)
