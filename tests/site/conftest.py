@@ -491,6 +491,7 @@ async def _switch(page, site, path: str) -> list[str]:
 EXPLORERS_FIT = js("explorers_fit")
 EXPLORERS_READY = js("explorers_ready")
 CHECKS_BANK = js("checks_bank")  # the answer boxes' checker on a list of answers (test_site_checks.py)
+LAB_WORKER_STEP = js("lab_worker_step")  # the step the lab's training Worker says it is at (test_site_lab.py)
 
 
 class _Recorder:

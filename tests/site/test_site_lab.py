@@ -33,7 +33,7 @@ from attention_core.models import data
 from attention_core.models.trained import load_snapshots, load_trained
 from attention_workshop.paths import ENGLISH, editions
 from tests.helpers import ROOT
-from tests.site.conftest import axe_in, edition_of, eventually, settle
+from tests.site.conftest import LAB_WORKER_STEP, axe_in, edition_of, eventually, settle
 
 SHOTS = pathlib.Path(os.environ.get("AE_SCREENSHOTS", ROOT / "_build" / "screenshots"))
 LESSON_07 = "notebooks/07_learning_without_labels.html"
@@ -114,6 +114,11 @@ def paused(path: str) -> re.Pattern:
     """The status the page shows once its Worker has answered a pause (``lab_train_paused`` in the page's
     language, each of its figures a number): from then on nothing moves until Resume."""
     return re.compile("^" + shown("lab_train_paused", path) + "$")
+
+
+def at_step(status: str) -> int:
+    """The step a paused run's status names: its first number (``lab_train_paused``, in every language)."""
+    return int(re.search(r"\d+", status).group(0))
 
 
 def page_decoded(root) -> dict:
@@ -449,10 +454,8 @@ def test_training_in_the_page_runs_stops_resumes_and_reports(visit, path):
     stop = stop_button(panel)
     stop.click()  # stop
     expect(status).to_have_text(paused(path), timeout=60_000)  # the Worker's answer (a fixed 400 ms failed loaded)
-    stopped = status.inner_text()
-    page.wait_for_timeout(800)  # a window in which nothing may move: an absence has no event to await
-    assert status.inner_text() == stopped, "nothing moves while stopped"
-    assert re.search(r"\d", stopped)
+    step = at_step(status.inner_text())  # read before the Worker is asked: its answer writes the status
+    assert page.evaluate(LAB_WORKER_STEP, LAB) == step, "nothing moves while stopped"
     # the page stays usable while the Worker trains: another panel answers at once
     stop.click()  # resume
     tab(root, 0)
@@ -845,16 +848,14 @@ def test_pause_resume_and_stop_behave_in_every_state(visit, path):
     assert state() == "paused" and pause.get_attribute("aria-pressed") == "true"
     status = panel.locator(".ae-lab-status")
     expect(status).to_have_text(paused(path), timeout=60_000)  # the Worker has answered
-    before = status.inner_text()
-    page.wait_for_timeout(600)  # a window in which nothing may move: an absence has no event to await
-    assert status.inner_text() == before and re.search(r"\d", before)
+    step = at_step(status.inner_text())  # read before the Worker is asked: its answer writes the status
+    assert page.evaluate(LAB_WORKER_STEP, LAB) == step, "a paused run moves"
     pause.click()  # resume
     assert state() == "running" and pause.get_attribute("aria-pressed") == "false"
     stop.click()
     assert state() == "stopped" and pause.is_disabled() and stop.is_disabled()
-    step = page.evaluate(f"() => document.querySelector('{LAB}').aeLab.run.step")
-    page.wait_for_timeout(500)  # the same for a stopped run
-    assert page.evaluate(f"() => document.querySelector('{LAB}').aeLab.run.step") == step, "a stopped run moves"
+    # a stopped run has no Worker left to move it (and the page reads no message of a stopped run)
+    assert page.evaluate(f"() => document.querySelector('{LAB}').aeLab.worker") is None, "a stopped run moves"
     # a run to its final evaluation: Pause gives way there, and Stop ends it
     panel.locator('input[type="number"]').nth(1).fill("20")
     panel.locator(".ae-lab-primary").click()
