@@ -1,13 +1,14 @@
 """Fixtures of the website's tests: the built site (built once per run and shared by pytest-xdist's processes),
 a local server, Debian's Chromium, and one sweep of every page of every edition at each of four settings.
 
-The sweep (:class:`Sweep`) opens each reader-facing page of every edition once per setting (1280 px and 390 px,
-light and dark), one edition at a time, and collects everything the whole-site checks need from that one load: the
-theme it shows, what reaches past the right edge, a screenshot, the requests it made and the errors it logged; at
-1280 px light also the bytes a first visit (a cold cache) transfers, an axe scan, the alt text of its figures and
-its language switch; at 1280 px dark the colour contrast of the pages with explorers. The screenshots show the
-whole page at 390 px dark and, in English, at 1280 px light, the first screen otherwise (``WHOLE_PAGE_SHOTS``).
-The tests in ``test_site_sweep.py`` assert on what it collected, so no page is loaded twice for the same setting.
+The sweep (:class:`Sweep`) opens each reader-facing page of every edition once per setting, one edition at a time:
+at 1280 px light and 390 px dark every page, at 1280 px dark the pages with explorers (``SETTINGS``). It collects
+everything the whole-site checks need from that one load: the theme it shows, what reaches past the right edge, a
+screenshot, the requests it made and the errors it logged; at 1280 px light also the bytes a first visit (a cold
+cache) transfers, an axe scan, the alt text of its figures and its language switch; at 1280 px dark the colour
+contrast of the pages with explorers. The screenshots show the whole page at 390 px dark and, in English, at
+1280 px light, the first screen otherwise (``WHOLE_PAGE_SHOTS``). The tests in ``test_site_sweep.py`` assert on
+what it collected, so no page is loaded twice for the same setting.
 """
 
 from __future__ import annotations
@@ -34,7 +35,13 @@ from attention_workshop.paths import ENGLISH, editions, translations
 from tests.helpers import ROOT
 
 SHOTS = pathlib.Path(os.environ.get("AE_SCREENSHOTS", ROOT / "_build" / "screenshots"))
-SETTINGS = ((1280, "light"), (1280, "dark"), (390, "light"), (390, "dark"))
+# The settings a page is loaded at. Each width once in each colour scheme would be four; two of them repeat the
+# others' facts. 390 px light: the width lays a page out, the colour scheme colours it, so its layout (nothing
+# past the right edge) is 390 px dark's and its theme, requests and errors 1280 px light's; a page loaded in the
+# light at 390 px showed nothing that those two did not. 1280 px dark loads the pages with explorers only, for
+# their colour contrast in the dark (axe's one rule that reads the colours): the other pages' dark theme, requests
+# and errors are 390 px dark's and their layout at 1280 px is 1280 px light's.
+SETTINGS = ((1280, "light"), (1280, "dark"), (390, "dark"))
 FIRST = (1280, "light")  # the setting that also measures bytes, runs axe, reads alt text and the language switch
 # The settings whose screenshots show the whole page, and the editions they show it for: one per width and one per
 # colour scheme, the phone's in every edition (where a translation's longer words and another script wrap
@@ -55,6 +62,7 @@ EXPLORER_LESSONS = (
 EXPLORER_PAGES = tuple(
     ("" if edition == ENGLISH else f"{edition}/") + path for edition in editions() for path in EXPLORER_LESSONS
 )
+ONLY = {(1280, "dark"): EXPLORER_PAGES}  # a setting that loads some pages only: those (every page otherwise)
 AXE_IMPACTS = ("serious", "critical")
 JS = pathlib.Path(__file__).parent / "js"  # the JavaScript the tests run in the pages, one program a file
 
@@ -483,6 +491,7 @@ async def _switch(page, site, path: str) -> list[str]:
 EXPLORERS_FIT = js("explorers_fit")
 EXPLORERS_READY = js("explorers_ready")
 CHECKS_BANK = js("checks_bank")  # the answer boxes' checker on a list of answers (test_site_checks.py)
+LAB_WORKER_STEP = js("lab_worker_step")  # the step the lab's training Worker says it is at (test_site_lab.py)
 
 
 class _Recorder:
@@ -525,8 +534,8 @@ def run_async(coroutine):
 
 
 class Sweep:
-    """Every reader-facing page of one edition, loaded once per setting; ``sweep.at(width, scheme, edition)`` ->
-    ``{path: Load}``.
+    """Every reader-facing page of one edition, loaded once per setting (at a setting in ``ONLY``, the pages it
+    names); ``sweep.at(width, scheme, edition)`` -> ``{path: Load}``.
 
     A setting of an edition is one browser context (the viewport and the colour scheme) with ``PARALLEL`` tabs that
     take the pages in turn, driven by Playwright's asynchronous API in a thread of its own. A reader's browser keeps
@@ -554,7 +563,8 @@ class Sweep:
     def at(self, width: int, scheme: str, edition: str) -> dict[str, Load]:
         if (width, scheme, edition) not in self.loads:
             SHOTS.mkdir(parents=True, exist_ok=True)
-            self.loads[width, scheme, edition] = run_async(self._sweep(width, scheme, self.of(edition)))
+            pages = [path for path in self.of(edition) if path in ONLY.get((width, scheme), self.pages)]
+            self.loads[width, scheme, edition] = run_async(self._sweep(width, scheme, pages))
         return self.loads[width, scheme, edition]
 
     async def _sweep(self, width: int, scheme: str, pages: list[str]) -> dict[str, Load]:

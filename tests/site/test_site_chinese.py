@@ -4,13 +4,13 @@ Both editions are built by ``attention_workshop.build_book`` (the ``book_build``
 language; every page has a language switch that is a keyboard-focusable, named link to the same page in the other
 edition (and carries the ``#section``); the Chinese explorers show the article's numbers with Chinese labels;
 Chinese pages request nothing outside the site and log no console error; the Chinese search finds the lessons
-for 注意力, 上下文向量 and 评分函数; screenshots of a Chinese lesson at 390 and 1280 px go to ``_build/screenshots``.
+for 注意力, 上下文向量 and 评分函数. (Every Chinese page at 1280 and 390 px, its screenshots in ``_build/screenshots``,
+nothing past its right edge and no console error: the sweep, tests/site/test_site_sweep.py.)
 """
 
 from __future__ import annotations
 
 import json
-import os
 import pathlib
 import re
 import urllib.parse
@@ -23,10 +23,8 @@ from attention_core.example import H_TRIANGLE
 from attention_core.lang import language
 from attention_core.toy_sentences import FELIX_NEGATED_ZH, FELIX_ZH, QUERIES, read_with_query
 from attention_workshop.ae_lang import html_lang
-from tests.helpers import ROOT
 from tests.site.conftest import SEARCH_FINISHED, edition_of, reader_pages, settle
 
-SHOTS = pathlib.Path(os.environ.get("AE_SCREENSHOTS", ROOT / "_build" / "screenshots"))
 ZH_01 = "zh/notebooks/01_reading_on_demand.html"
 ZH_04 = "zh/notebooks/04_from_scores_to_weights.html"
 ZH_05 = "zh/notebooks/05_additive_score.html"
@@ -214,27 +212,9 @@ def test_chinese_notes_replace_the_stored_widgets(visit, path, kind):
     assert page.locator(".widget-slider, .jupyter-widgets, script[type*='jupyter.widget']").count() == 0
 
 
-# ---------------------------------------------------------------------------------------------------------
-# Every Chinese page: local, error-free; screenshots of a Chinese lesson
-
-
-@pytest.mark.parametrize("width", [390, 1280])
-def test_screenshots_of_a_chinese_lesson(visit, width):
-    """Saved for a person to look at (CJK glyphs, not tofu boxes); the page must not scroll sideways."""
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    v = visit.make(width=width, height=900)
-    page = v.open(ZH_06)
-    page.screenshot(path=str(SHOTS / f"zh-lesson-06-top-{width}.png"))
-    root = page.locator(".ae-explorer.ae-x-ready")
-    root.first.scroll_into_view_if_needed()
-    settle(page)
-    page.screenshot(path=str(SHOTS / f"zh-lesson-06-explorer-{width}.png"))
-    scroll, client = page.evaluate("[document.scrollingElement.scrollWidth, document.scrollingElement.clientWidth]")
-    assert scroll <= client + 1, f"{ZH_06} scrolls sideways at {width}px"
-    # the text is drawn with a CJK font the page names, not a fallback box
-    family = page.locator("main h1").first.evaluate("e => getComputedStyle(e).fontFamily")
-    assert family
-    assert v.console_errors() == []
+# A test here loaded lesson 06 at 390 and 1280 px for two screenshots, no sideways scroll and no console error: the
+# sweep (tests/site/test_site_sweep.py) loads every Chinese page at both widths for the same facts, and saves the
+# page's first screen at 1280 px and the whole page, explorers included, at 390 px.
 
 
 # ---------------------------------------------------------------------------------------------------------

@@ -2,8 +2,10 @@
 everything a whole-site pass checks: axe and alt text, nothing wider than the screen, the weight budget, no
 outside request, no console error, and a language switch that leads to the same page in each other edition.
 
-Settings: 1280 px and 390 px (a phone), light and dark (the theme follows the reader's setting). Screenshots of
-every page at every setting go to ``_build/screenshots/``: look at them. They show the whole page at 390 px dark,
+Settings (``SETTINGS``): every page at 1280 px light and at 390 px (a phone) dark, the pages with explorers at
+1280 px dark (the theme follows the reader's setting); 390 px light is not loaded, its layout being 390 px dark's
+and its colours 1280 px light's (the comment at ``SETTINGS`` says which setting checks what). Screenshots of every
+page loaded go to ``_build/screenshots/``: look at them. They show the whole page at 390 px dark,
 and in English at 1280 px light, and the first screen otherwise (``WHOLE_PAGE_SHOTS``). Axe runs every rule
 once on every page of every edition, at 1280 px light, and on the pages with explorers in the dark the one rule
 whose verdict depends on the colours (colour contrast): its other rules judge names, roles and structure, which
@@ -12,7 +14,7 @@ what lies behind it) once per setting and edition, on the first page that shows 
 every element of every page again. No axe rule is disabled.
 
 The tests of one setting of one edition form one unit (``xdist_group`` ``sweep-<width>-<scheme>-<edition>``):
-under ``make test`` the twelve units run on whichever cores are free, each one's pages loaded once, in the process
+under ``make test`` the nine units run on whichever cores are free, each one's pages loaded once, in the process
 that runs it. The dearest unit, 1280 px light (axe, the bytes, whole-page screenshots), takes about 35
 CPU-seconds; one unit per setting for all editions took up to 165 s of one process.
 """
