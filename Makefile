@@ -6,7 +6,7 @@
 #               (zh/, fr/, ... as locale/editions.toml lists them), execute every generated notebook that has no
 #               outputs or whose code or package messages changed since it was executed (its stamp says)
 # make test     run every check: lint, unit and property tests, strict nbval, the -W build, browser tests
-# make check    the inner loop (3 to 4 minutes): lint, unit and property tests; no notebooks, build, browser or Node.js
+# make check    the inner loop (about a minute): lint, unit and property tests; no notebooks, build, browser or Node.js
 # make lab      open the lessons of every edition in JupyterLab with working widgets (installs only what the
 #               lessons need: pyproject.toml's `lab` extra)
 # make lab-test drive those lessons in that JupyterLab from a headless browser (CI runs it after make test)
@@ -95,8 +95,8 @@ durations: $(BIN)/.installed assets
 	$(PYTEST) $(GATE) --record-durations
 
 # The inner loop needs Python alone: no build, browser, Node.js or fetched assets (the `site` tests need them); the
-# `slow` tests (retraining, whole-site scans, real processes it has one of, every edition or model again: the root
-# conftest.py) wait for `make test`. 3,599 tests, 173 CPU-seconds (user + sys of /usr/bin/time -v make check).
+# `slow` tests (retraining, whole-site scans, real processes it has one of, every edition or model again, every
+# figure: the root conftest.py) wait for `make test`. 3,536 tests, about a minute on two quiet cores.
 check: $(BIN)/.installed
 	$(PYTEST) tests -m "not slow and not site" -q -n auto --dist loadgroup --no-loadscope-reorder
 

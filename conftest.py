@@ -1,8 +1,8 @@
 """Two test speeds for the whole suite (tests/ and the notebooks): `make check` and `make test`.
 
-`make test` runs everything. `make check` (the inner loop: 3,599 tests, 173 CPU-seconds, user + sys of `/usr/bin/time
--v make check`, down from 357 by commands run in-process, work shared within a file and the ``slow`` tests below;
-about 1.5 minutes on two quiet cores by that count) deselects two markers:
+`make test` runs everything. `make check` (the inner loop: 3,536 tests in 57-58 s on two quiet cores, 104-106
+CPU-seconds, user + sys of `/usr/bin/time make check`, down from 2 min 48 s and 357 by commands run in-process,
+work shared within a file, nothing made at a module's import and the ``slow`` tests below) deselects two markers:
 
 - ``site``: tests that need the built book, a browser, Node.js or the site's fetched assets: every test in a
   ``tests/site/test_site_*.py`` file or in one of the laboratory's Node tests (``tests/site/test_lab_*.py``:
@@ -16,10 +16,12 @@ about 1.5 minutes on two quiet cores by that count) deselects two markers:
   `make check` runs, and an unreachable Dask scheduler; training into a closed pipe, tests/core/test_cli.py; a kernel
   that dies, tests/workshop/editions/test_stored_form.py; a real pytest-xdist run, tests/test_gate.py; a writer killed
   inside its write, tests/core/test_files.py, but the translation files' writer); and what `make check` checks once,
-  repeated for every edition, model or variant: the Chinese and French figures and explorers
-  (tests/figures/test_canvas.py, tests/explorers/test_canvas.py: the English ones in `make check`), each committed
-  model's test counts but lesson 07's (tests/models/test_trained.py), the self-attention variants no lesson trains
-  (tests/models/test_seq2seq.py), the renumbered book through every edition (tests/workshop/editions/test_cli.py).
+  repeated for every edition, model or variant: each committed model's test counts but lesson 07's
+  (tests/models/test_trained.py), the gradient of the models' combinations beyond each score, order, the baseline and
+  the encoder without recurrence once (tests/models/test_seq2seq.py), the renumbered book through every edition
+  and a translation file that is not one read by each command (tests/workshop/editions/test_cli.py); a sweep of every figure and explorer of every edition, each kept inside its
+  canvas (tests/figures/test_canvas.py, tests/explorers/test_canvas.py); and the run cache the gate's notebooks read
+  (tests/test_run_cache.py).
 
 The notebooks are validated only by `make test` (`--nbval`), spread with the rest over the machine's cores by
 pytest-xdist's ``--dist loadgroup`` (with ``--no-loadscope-reorder``): a test file or notebook is one unit of work,

@@ -18,6 +18,8 @@ from attention_core.models.train import TrainConfig, splits_for, train
 from attention_workshop import seed_study
 from tests import run_cache
 
+pytestmark = pytest.mark.slow  # the gate's own machinery, for the notebooks `make test` runs: `make test` only
+
 TINY = ModelConfig(d_emb=3, d_enc=3, d_dec=4, d_att=3)
 CFG = TrainConfig(model=TINY, n_train=200, n_valid=20, n_test=20, steps=6, eval_every=3, warmup_steps=1)
 cached_train = run_cache.cached(train)

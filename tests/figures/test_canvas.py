@@ -15,8 +15,8 @@ and columns must hold no ink. The notebook explorers' figures are checked in ``t
 
 Time: the 60 figures (20 per edition) take 23 to 30 CPU seconds (user + sys of ``/usr/bin/time .venv/bin/python -m
 pytest tests/figures/test_canvas.py -p no:randomly``, two runs on a two-core machine at a load of 10): each
-notebook's data is computed once per edition, lesson 07's data sets once for all editions. `make check` draws the
-English edition's 20 (``-m "not slow"``); the Chinese and French ones are ``slow``, drawn by `make test`.
+notebook's data is computed once per edition, lesson 07's data sets once for all editions. The whole file is
+``slow``: `make test` draws every figure, `make check` none (the English 20 alone took 8 worker-seconds of it).
 """
 
 from __future__ import annotations
@@ -39,6 +39,8 @@ from attention_core.lang import language
 from attention_core.models import data
 from attention_workshop.paths import ENGLISH, editions
 from tests.helpers import ROOT, outside_canvas
+
+pytestmark = pytest.mark.slow  # every figure of every edition is drawn by `make test` only (the docstring says why)
 
 # The cells that compute each page's figure data, besides its first code cell (run in the notebook's order with its
 # figure cells). A page with a figure cell that is not listed here runs its first cell and its figure cells only.
@@ -98,12 +100,6 @@ PAGES = sorted(
 FIGURES = {page: figure_cells(page) for page in PAGES if figure_cells(page)}
 
 
-def slow_unless(edition: str) -> tuple:
-    """The English figures are drawn in `make check`; the translated editions' (two thirds of the time) in `make
-    test` only (``slow``): their words are longer, their layout the English one."""
-    return () if edition == ENGLISH else (pytest.mark.slow,)
-
-
 MAKE_SPLITS = data.make_splits
 
 
@@ -144,7 +140,7 @@ def page_figures(edition: str, page: str) -> dict[str, object]:
 
 
 CASES = [
-    pytest.param(edition, page, cell, id=f"{edition}-{page.split('/')[1][:8]}-{cell}", marks=slow_unless(edition))
+    pytest.param(edition, page, cell, id=f"{edition}-{page.split('/')[1][:8]}-{cell}")
     for edition in editions()
     for page, cells in FIGURES.items()
     for cell in cells
