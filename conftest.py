@@ -1,8 +1,9 @@
 """Two test speeds for the whole suite (tests/ and the notebooks): `make check` and `make test`.
 
 `make test` runs everything. `make check` (the inner loop: 3,536 tests in 57-58 s on two quiet cores, 104-106
-CPU-seconds, user + sys of `/usr/bin/time make check`, down from 2 min 48 s and 357 by commands run in-process,
-work shared within a file, nothing made at a module's import and the ``slow`` tests below) deselects two markers:
+CPU-seconds, user + sys of `/usr/bin/time make check`; down from 2 min 48 s, and from 357 CPU-seconds before the
+first of these changes, 173 after it, by commands run in-process, work shared within a file, nothing made at a
+module's import and the ``slow`` tests below) deselects two markers:
 
 - ``site``: tests that need the built book, a browser, Node.js or the site's fetched assets: every test in a
   ``tests/site/test_site_*.py`` file or in one of the laboratory's Node tests (``tests/site/test_lab_*.py``:
@@ -11,31 +12,33 @@ work shared within a file, nothing made at a module's import and the ``slow`` te
   ``book_build``, ``site``, ``server``, ``chromium_browser``, ``tabs``, ``visit`` or ``sweep`` fixture, is marked
   automatically. So `make check` needs Python alone: no Node, npm or wabt, and no `make assets`;
 - ``slow`` (marked by hand with ``@pytest.mark.slow``, each with its reason beside it): tests that retrain a full
-  model or scan the whole site; tests whose subject is a real process, where `make check` keeps one of a kind (every
-  command's ``--help`` into a closed pipe or a full disk, tests/workshop/test_commands.py, beside the one printer
-  `make check` runs, and an unreachable Dask scheduler; training into a closed pipe, tests/core/test_cli.py; a kernel
-  that dies, tests/workshop/editions/test_stored_form.py; a real pytest-xdist run, tests/test_gate.py; a writer killed
-  inside its write, tests/core/test_files.py, but the translation files' writer); and what `make check` checks once,
+  model or scan the whole site; tests whose subject is a real process, where `make check` keeps one of a kind or
+  checks the same answer in-process (every command's ``--help`` into a closed pipe or a full disk,
+  tests/workshop/test_commands.py, beside the one printer `make check` runs, and an unreachable Dask scheduler;
+  training into a full disk or a closed pipe, tests/core/test_cli.py; a kernel that dies,
+  tests/workshop/editions/test_stored_form.py; a real pytest-xdist run, tests/test_gate.py; a writer killed inside
+  its write, tests/core/test_files.py, but the translation files' writer); and what `make check` checks once,
   repeated for every edition, model or variant: each committed model's test counts but lesson 07's
-  (tests/models/test_trained.py), the gradient of the models' combinations beyond each score, order, the baseline and
-  the encoder without recurrence once (tests/models/test_seq2seq.py), the renumbered book through every edition
-  and a translation file that is not one read by each command (tests/workshop/editions/test_cli.py); a sweep of every figure and explorer of every edition, each kept inside its
-  canvas (tests/figures/test_canvas.py, tests/explorers/test_canvas.py); and the run cache the gate's notebooks read
-  (tests/test_run_cache.py).
+  (tests/models/test_trained.py), the gradient of the models' combinations beyond each score, order, the baseline
+  and the encoder without recurrence once (tests/models/test_seq2seq.py), the renumbered book through every
+  edition and a translation file that is a folder or a broken link read by every command, not only by generate
+  and update (tests/workshop/editions/test_cli.py); a sweep of every figure and explorer of every edition, each
+  kept inside its canvas (tests/figures/test_canvas.py, tests/explorers/test_canvas.py); the mutations of three
+  knobs (tests/checks/test_mutations.py); and the run cache the gate's notebooks read (tests/test_run_cache.py).
 
 The notebooks are validated only by `make test` (`--nbval`), spread with the rest over the machine's cores by
 pytest-xdist's ``--dist loadgroup`` (with ``--no-loadscope-reorder``): a test file or notebook is one unit of work,
-run whole by one process (a notebook's cells share one kernel), except tests marked with an ``xdist_group``, which
-go with their group (the browser sweep: one group per setting and edition, tests/site/test_site_sweep.py; each
-edition's PDF and each edition's laboratory). Every other test gets its file as its ``xdist_group`` at
-collection, so xdist's own scheduler keeps the file together (pytest below 9.2, which still sees the group xdist
-writes into a test's id: requirements.txt). The units are handed out longest first by the seconds stored in
-``tests/durations.json`` (``make durations`` measures them: ``--record-durations``; tests/test_gate.py fails when
-a unit of the gate is missing there); a unit the file does not list follows those it lists, in the order
-collected; a missing or unreadable file gives one line of warning and the order collected. One exception to
-longest first: the longest unit that needs the book's build goes first, then units that do not need it, longest
-first, until their seconds cover the build's (stored too): the other cores work while the first builds, instead
-of waiting for the build in a unit that needs it.
+run whole by one process (a notebook's cells share one kernel), except tests marked with an ``xdist_group``, which go
+with their group (the browser sweep: one group per setting and edition, tests/site/test_site_sweep.py; each edition's
+PDF; the laboratory of each edition tests/site/test_site_lab.py opens, English and Chinese). Every other test gets its
+file as its ``xdist_group`` at collection, so xdist's own scheduler keeps the file together (pytest below 9.2, which
+still sees the group xdist writes into a test's id: requirements.txt). The units are handed out longest first by the
+seconds stored in ``tests/durations.json`` (``make durations`` measures them: ``--record-durations``;
+tests/test_gate.py fails when a unit of the gate is missing there); a unit the file does not list follows those it
+lists, in the order collected; a missing or unreadable file gives one line of warning and the order collected. One
+exception to longest first: the longest unit that needs the book's build goes first, then units that do not need it,
+longest first, until their seconds cover the build's (stored too): the other cores work while the first builds,
+instead of waiting for the build in a unit that needs it.
 
 Lesson 07 trains its recipe live in every edition. Under the gate every notebook kernel (nbval's and the pseudo
 edition's) starts with ``tests/kernel_startup.py`` as an IPython startup file (``IPYTHONDIR`` points at a folder
@@ -96,7 +99,8 @@ def pytest_configure(config):
     config.addinivalue_line(
         "markers",
         "slow: retrains a full model, scans the whole site, runs a real process `make check` has one of, or repeats"
-        " for every edition, model or variant what `make check` checks once; not in `make check`",
+        " for every edition, model or variant what `make check` checks once, or sweeps every figure of every edition;"
+        " not in `make check`",
     )
     config.addinivalue_line("markers", "site: needs the built book or a browser; not in `make check`")
     path = config.rootpath / config.getoption("unit_durations")

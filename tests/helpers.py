@@ -27,11 +27,11 @@ def has_cjk(text: str) -> bool:
 
 
 def as_main(module: str, *args: str, capsys) -> subprocess.CompletedProcess:
-    """``python -m <module> <args>`` run in this process (``capsys``: pytest's fixture; a bare name is one of
-    ``attention_workshop``'s modules): the module executed as ``__main__``, as ``python -m`` executes it (its
-    ``sys.exit(run(main, PROG))`` included, the exit caught), with its exit status and what it wrote to stdout and
-    stderr. For a test of a command's answer to its arguments, not of the process: an interpreter's start and
-    imports cost 0.5 to 1 CPU-second."""
+    """``python -m <module> <args>`` run in this process (``capsys``: pytest's fixture; a bare name other than
+    ``attention_core`` is one of ``attention_workshop``'s modules): the module executed as ``__main__``, as
+    ``python -m`` executes it (its ``sys.exit(run(main, PROG))`` included, the exit caught), with its exit status and
+    what it wrote to stdout and stderr. For a test of a command's answer to its arguments, not of the process: an
+    interpreter's start and imports cost 0.5 to 1 CPU-second."""
     module = module if "." in module or module == "attention_core" else f"attention_workshop.{module}"
     argv = sys.argv
     sys.argv = [module.replace(".", "/") + ".py", *args]

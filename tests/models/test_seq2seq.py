@@ -77,7 +77,8 @@ VARIANTS |= {
 
 
 # `make check` checks each score, each order, the baseline and the encoder without recurrence once (about 0.8
-# CPU-seconds a variant); their other combinations, and the self-attention variants, are `make test`'s (``slow``).
+# CPU-seconds a variant); their other combinations, and the other self-attention variants, are `make test`'s
+# (``slow``).
 INNER_LOOP = {"bahdanau-additive", "bahdanau-general", "bahdanau-none", "luong-additive", "self_attention-sinusoidal"}
 
 

@@ -1,5 +1,6 @@
 """Fixtures of the website's tests: the built site (built once per run and shared by pytest-xdist's processes),
-a local server, Debian's Chromium, and one sweep of every page of every edition at each of four settings.
+a local server, Debian's Chromium, and one sweep of every page of every edition at each of three settings (at
+1280 px dark, the pages with explorers only).
 
 The sweep (:class:`Sweep`) opens each reader-facing page of every edition once per setting, one edition at a time:
 at 1280 px light and 390 px dark every page, at 1280 px dark the pages with explorers (``SETTINGS``). It collects

@@ -162,7 +162,7 @@ def test_lab_scripts_load_on_the_lab_lessons_only(site):
 
 
 def test_every_edition_serves_the_same_lab(site):
-    """Every edition's lesson-07 page loads the site's one ``_static/ae-lab.js`` at one version, which fetches
+    """Every edition's lesson-07 page loads the site's one ``_static/ae-lab.js`` at one version, which loads
     the lab's mathematics, Worker and data from beside itself: the mechanics tested on the English page are every
     edition's, and only the words, carried by the page itself, differ."""
     script, versions = (pathlib.Path(site) / "_static" / "ae-lab.js").resolve(), set()

@@ -55,7 +55,7 @@ def test_a_wrong_argument_is_one_line_and_status_2(module, capsys):
     assert run.stdout == ""
 
 
-@pytest.mark.slow  # 32 interpreters (3 to 4 CPU-seconds a command); test_a_closed_pipe_ends_quietly... is one of them
+@pytest.mark.slow  # 32 interpreters (3 to 4 CPU-seconds a command); make check keeps the -c printer's two (below)
 @pytest.mark.parametrize("module", COMMANDS)
 def test_help_into_a_closed_pipe_or_a_full_disk_is_no_traceback(module):
     for run in (closed_pipe_run("-m", f"attention_workshop.{module}", "--help"),) + (
