@@ -1,6 +1,6 @@
 """Two test speeds for the whole suite (tests/ and the notebooks): `make check` and `make test`.
 
-`make test` runs everything. `make check` (the inner loop: 3,536 tests in 57-58 s on two quiet cores, 104-106
+`make test` runs everything. `make check` (the inner loop: 3,536 tests in 57-59 s on two quiet cores, 104-110
 CPU-seconds, user + sys of `/usr/bin/time make check`; down from 2 min 48 s, and from 357 CPU-seconds before the
 first of these changes, 173 after it, by commands run in-process, work shared within a file, nothing made at a
 module's import and the ``slow`` tests below) deselects two markers:
