@@ -3,7 +3,8 @@ of the lessons (tests/lab/conftest.py) and a headless Chromium opens, reads, run
 
 One visit per edition collects what the checks need, in the reader's order (:func:`visit`): the lesson opened and
 read without running it (its rendered Markdown, the explorer cell's stored output, the file after JupyterLab's
-autosave, the book page its first link to ``book/`` opens), then Run All, the state explorer driven with its slider
+autosave, the book page its first link to ``book/`` opens), then autosave switched off (:func:`set_autosave`: the
+visit saves explicitly from here on), Run All, the state explorer driven with its slider
 (typed into its readout and moved with the arrow keys) and its tanh switch, then a save, the tab closed and the
 lesson reopened from the file browser while its kernel still runs, and the explorer driven again. Then the two ways
 a saved explorer's view outlives its model (issue 45): the lesson saved, closed, its session ended (as a restart of
@@ -146,6 +147,9 @@ class Visit:
         for step in steps:
             if step in self.failed:
                 pytest.fail(f"{self.edition}: the step '{step}' failed: {self.failed[step]}")
+            if step not in self.seconds:
+                earlier = "; ".join(f"'{name}' failed: {why[:300]}" for name, why in self.failed.items())
+                pytest.fail(f"{self.edition}: the step '{step}' did not run ({earlier or 'no step failed'})")
 
 
 def notebook_diff(before: bytes, after: bytes, limit: int = 80) -> list[str]:
@@ -311,14 +315,44 @@ def save_close_reopen(page, path: str, cells: int, lab=None) -> None:
 
 def save(page) -> None:
     """File > Save (Control+S), then wait until the tab is clean and no save is under way (the status bar's
-    "Saving started": a tab closed while its save runs gets a "File Save Error ... Disposed" dialog)."""
+    "Saving started": a tab closed while its save runs gets a "File Save Error ... Disposed" dialog). A dialog
+    JupyterLab opened meanwhile (such as "File Changed") fails the step with its text."""
     page.keyboard.press("Control+S")
     page.wait_for_function(
-        """() => !document.querySelector('.lm-DockPanel .lm-TabBar-tab.lm-mod-current.jp-mod-dirty')
+        """() => document.querySelector('.jp-Dialog') || (
+          !document.querySelector('.lm-DockPanel .lm-TabBar-tab.lm-mod-current.jp-mod-dirty')
           && ![...document.querySelectorAll('.jp-StatusBar-Widget')]
-               .some(w => w.innerText.includes('Saving started'))""",
+               .some(w => w.innerText.includes('Saving started')))""",
         timeout=30_000,
     )
+    dialog = page.locator(".jp-Dialog")
+    if dialog.count():
+        raise AssertionError(f"a dialog opened on saving: {' '.join(dialog.first.inner_text().split())[:300]}")
+
+
+def set_autosave(page, on: bool) -> None:
+    """Tick or untick Settings > Autosave Documents. The setting is kept in the run's settings folder, so each visit
+    sets it: on for the read, which checks that nothing rewrites the lesson; off afterwards, because JupyterLab's
+    autosave and a save asked for do not wait for each other, and when they overlap the second finds the file
+    changed under it and opens a "File Changed" dialog (the visit saves explicitly after its read)."""
+    item = page.locator('.lm-Menu-item[data-command="docmanager:toggle-autosave"]')
+    menu = page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(r"^Settings$"))
+
+    def ticked() -> bool:  # the menu opened, read and closed
+        menu.click()
+        state = item.get_attribute("aria-checked") == "true"
+        page.keyboard.press("Escape")
+        return state
+
+    if ticked() == on:
+        return
+    menu.click()
+    item.click()  # the setting is saved, then applied: the tick follows
+    deadline = time.monotonic() + 10
+    while ticked() != on:
+        if time.monotonic() > deadline:
+            raise AssertionError(f"Settings > Autosave Documents is {'' if not on else 'not '}ticked 10 s after a click")
+        page.wait_for_timeout(200)
 
 
 def open_linked_page(page, record: dict) -> None:
@@ -408,6 +442,7 @@ def visit(request, lab, lab_browser) -> Visit:
         result.explorer_before_run = page.evaluate(CODE_OUTPUT, "state_explorer(")
 
         def autosave():
+            set_autosave(page, True)
             started = time.monotonic()
             page.wait_for_timeout((2 * lab.autosave + 2) * 1000)  # two autosave intervals and a margin
             result.read_seconds = round(time.monotonic() - started, 1)
@@ -415,6 +450,8 @@ def visit(request, lab, lab_browser) -> Visit:
             result.read_diff = notebook_diff(lab.originals[path], after) if after != lab.originals[path] else []
 
         step(result, page, "read", autosave)
+        if not step(result, page, "switch autosave off", lambda: set_autosave(page, False)):
+            return result
         step(result, page, "open the linked page", lambda: open_linked_page(page, result.linked_page))
         if not step(result, page, "run all", lambda: run_all(page)):
             return result
