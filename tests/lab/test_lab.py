@@ -351,7 +351,9 @@ def set_autosave(page, on: bool) -> None:
     deadline = time.monotonic() + 10
     while ticked() != on:
         if time.monotonic() > deadline:
-            raise AssertionError(f"Settings > Autosave Documents is {'' if not on else 'not '}ticked 10 s after a click")
+            raise AssertionError(
+                f"Settings > Autosave Documents is {'' if not on else 'not '}ticked 10 s after a click"
+            )
         page.wait_for_timeout(200)
 
 
