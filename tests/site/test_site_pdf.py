@@ -294,6 +294,35 @@ def test_the_missing_glyph_check_sees_a_missing_glyph(chromium_browser, tmp_path
     assert notdef_glyphs(tmp_path / "fine.pdf") == []
 
 
+def test_the_formulas_of_every_page_are_typeset_for_print_each_in_its_place():
+    """``build_pdf.print_formulas`` typesets the formulas of all of an edition's pages in one run of MathJax and
+    parses its markup once: each formula of each page must come back where it was, as text in MathJax's fonts
+    (``mjx-c`` glyphs), its MathML for screen readers the one it had, the text around it kept."""
+    from bs4 import BeautifulSoup
+
+    from attention_workshop import ae_math
+
+    def page(*formulas: tuple[str, bool]) -> str:
+        tex = [(f, d) for f, d in formulas]
+        markup, _ = ae_math._typeset(tex)  # the website's formulas: SVG with MathML beside it
+        return (
+            "<article>" + "".join(f"<p>before {i}</p>{m}<p>after {i}</p>" for i, m in enumerate(markup)) + "</article>"
+        )
+
+    pages = [page((r"s_{t-1}", False), (r"\alpha_{tj} = \frac{e^{a}}{\sum_k e^{b}}", True)), page((r"h_j", False))]
+    articles = [BeautifulSoup(p, "html.parser").find("article") for p in pages]
+    sources = [[str(c.find("math")) for c in a.find_all("mjx-container")] for a in articles]
+    css = build_pdf.print_formulas(articles)
+    assert "mjx-c" in css and "@font-face" in css
+    for article, mathml in zip(articles, sources, strict=True):
+        containers = article.find_all("mjx-container")
+        assert [str(c.find("math")) for c in containers] == mathml  # each formula in its own place, in order
+        assert all(c.find("mjx-c") is not None and c.find("svg") is None for c in containers)
+        texts = [p.get_text() for p in article.find_all("p")]
+        assert texts == [f"{w} {i}" for i in range(len(mathml)) for w in ("before", "after")]
+    assert build_pdf.print_formulas([BeautifulSoup("<article><p>none</p></article>", "html.parser")]) == ""
+
+
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_links_land_inside_the_document(pdfs, site, edition):
     reader = _reader(pdfs[edition])
