@@ -2,16 +2,16 @@
 of the lessons (tests/lab/conftest.py) and a headless Chromium opens, reads, runs, drags, saves and reopens.
 
 One visit per edition collects what the checks need, in the reader's order (:func:`visit`): the lesson opened and
-read without running it (its rendered Markdown, the explorer cell's stored output, the file after JupyterLab's
-autosave, the book page its first link to ``book/`` opens), then autosave switched off (:func:`set_autosave`: the
-visit saves explicitly from here on), Run All, the state explorer driven with its slider
+read without running it, autosave on (its rendered Markdown, the explorer cell's stored output, the file after
+JupyterLab's autosave); autosave switched off (:func:`set_autosave`: from here on only the visit's own saves write
+the file); the book page its first link to ``book/`` opens; then Run All, the state explorer driven with its slider
 (typed into its readout and moved with the arrow keys) and its tanh switch, then a save, the tab closed and the
 lesson reopened from the file browser while its kernel still runs, and the explorer driven again. Then the two ways
 a saved explorer's view outlives its model (issue 45): the lesson saved, closed, its session ended (as a restart of
 JupyterLab ends it) and reopened, then closed and reopened once more in the new session that opening started; and
 Run All again, Kernel > Restart Kernel, a save, the tab closed and reopened. Each time every explorer must show its
-note, never "model not found". Each test asserts one part of what was collected; a step that failed is reported by
-the tests that need it.
+note, never "model not found". Each test asserts one part of what was collected; a step that failed, or never ran
+because an earlier one stopped the visit, is reported by the tests that need it.
 """
 
 from __future__ import annotations
@@ -315,8 +315,8 @@ def save_close_reopen(page, path: str, cells: int, lab=None) -> None:
 
 def save(page) -> None:
     """File > Save (Control+S), then wait until the tab is clean and no save is under way (the status bar's
-    "Saving started": a tab closed while its save runs gets a "File Save Error ... Disposed" dialog). A dialog
-    JupyterLab opened meanwhile (such as "File Changed") fails the step with its text."""
+    "Saving started": a tab closed while its save runs gets a "File Save Error ... Disposed" dialog). If a dialog
+    (such as "File Changed") is open when the wait ends, raises AssertionError with its text."""
     page.keyboard.press("Control+S")
     page.wait_for_function(
         """() => document.querySelector('.jp-Dialog') || (
@@ -331,14 +331,15 @@ def save(page) -> None:
 
 
 def set_autosave(page, on: bool) -> None:
-    """Tick or untick Settings > Autosave Documents. The setting is kept in the run's settings folder, so each visit
-    sets it: on for the read, which checks that nothing rewrites the lesson; off afterwards, because JupyterLab's
-    autosave and a save asked for do not wait for each other, and when they overlap the second finds the file
-    changed under it and opens a "File Changed" dialog (the visit saves explicitly after its read)."""
+    """Tick or untick Settings > Autosave Documents. The setting is kept in the run's settings folder, shared by every
+    edition's visit, so each visit sets it: on for the read, which checks that nothing rewrites the lesson; off
+    afterwards, because JupyterLab's autosave does not wait for a save already under way: a save that checks the
+    file after the other has written it, but before the other has recorded the file's new hash, sees another hash
+    and opens a "File Changed" dialog (CI met it once in "run all, restart the kernel, save, close, reopen")."""
     item = page.locator('.lm-Menu-item[data-command="docmanager:toggle-autosave"]')
     menu = page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(r"^Settings$"))
 
-    def ticked() -> bool:  # the menu opened, read and closed
+    def ticked() -> bool:  # opens Settings, reads the item's tick, closes the menu
         menu.click()
         state = item.get_attribute("aria-checked") == "true"
         page.keyboard.press("Escape")
@@ -351,9 +352,7 @@ def set_autosave(page, on: bool) -> None:
     deadline = time.monotonic() + 10
     while ticked() != on:
         if time.monotonic() > deadline:
-            raise AssertionError(
-                f"Settings > Autosave Documents is {'' if not on else 'not '}ticked 10 s after a click"
-            )
+            raise AssertionError(f"Settings > Autosave Documents is {'not ' if on else ''}ticked 10 s after a click")
         page.wait_for_timeout(200)
 
 

@@ -295,16 +295,15 @@ def test_the_missing_glyph_check_sees_a_missing_glyph(chromium_browser, tmp_path
 
 
 def test_the_formulas_of_every_page_are_typeset_for_print_each_in_its_place():
-    """``build_pdf.print_formulas`` typesets the formulas of all of an edition's pages in one run of MathJax and
-    parses its markup once: each formula of each page must come back where it was, as text in MathJax's fonts
-    (``mjx-c`` glyphs), its MathML for screen readers the one it had, the text around it kept."""
+    """``build_pdf.print_formulas`` typesets the formulas of all of an edition's pages together and must hand each
+    back to its page and its place: each formula, in order, between the same text as before, as MathJax's font
+    glyphs (``mjx-c``, no SVG) with the MathML it had; a page without formulas gives no stylesheet."""
     from bs4 import BeautifulSoup
 
     from attention_workshop import ae_math
 
     def page(*formulas: tuple[str, bool]) -> str:
-        tex = [(f, d) for f, d in formulas]
-        markup, _ = ae_math._typeset(tex)  # the website's formulas: SVG with MathML beside it
+        markup, _ = ae_math._typeset(list(formulas))  # the website's formulas: SVG with MathML beside it
         return (
             "<article>" + "".join(f"<p>before {i}</p>{m}<p>after {i}</p>" for i, m in enumerate(markup)) + "</article>"
         )
@@ -318,6 +317,9 @@ def test_the_formulas_of_every_page_are_typeset_for_print_each_in_its_place():
         containers = article.find_all("mjx-container")
         assert [str(c.find("math")) for c in containers] == mathml  # each formula in its own place, in order
         assert all(c.find("mjx-c") is not None and c.find("svg") is None for c in containers)
+        for i, container in enumerate(containers):  # in its place: between the texts it had either side
+            assert container.find_previous_sibling("p").get_text() == f"before {i}"
+            assert container.find_next_sibling("p").get_text() == f"after {i}"
         texts = [p.get_text() for p in article.find_all("p")]
         assert texts == [f"{w} {i}" for i in range(len(mathml)) for w in ("before", "after")]
     assert build_pdf.print_formulas([BeautifulSoup("<article><p>none</p></article>", "html.parser")]) == ""
